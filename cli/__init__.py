@@ -1,0 +1,1 @@
+"""The `combat` command: a thin typer shell over the eventlog and projections."""

@@ -1,0 +1,125 @@
+"""GM declarations: leaving, overrides with reasons, notes, the end, undo/redo."""
+from typing import List
+
+import typer
+
+from eventlog.events import (
+    APAdjusted, CombatantLeft, CombatantRejoined, EncounterEnded, GritAdjusted,
+    InitiativeOverridden, MaxAPChanged, NoteAdded,
+)
+
+from .app import NUMBERS, app, session
+from .render import console, show_state
+
+REASON = typer.Option(..., "--reason", help="Why: kept in the log for the audit (R29).")
+
+
+@app.command()
+def leave(ctx: typer.Context, cid: str = typer.Argument(..., metavar="ID"),
+          reason: str = typer.Option("", "--reason", help="Defeated, fled, removed...")) -> None:
+    """A combatant leaves the encounter: skipped until they rejoin (R22).
+
+    Example: combat leave ganger-2 --reason "knocked out"
+    """
+    session(ctx).declare(lambda state: [CombatantLeft(combatant=cid, reason=reason)])
+
+
+@app.command()
+def rejoin(ctx: typer.Context, cid: str = typer.Argument(..., metavar="ID")) -> None:
+    """A combatant comes back, at their old initiative and current AP (R22).
+
+    Example: combat rejoin ganger-2
+    """
+    session(ctx).declare(lambda state: [CombatantRejoined(combatant=cid)])
+
+
+@app.command("max-ap", context_settings=NUMBERS)
+def max_ap(ctx: typer.Context, cid: str = typer.Argument(..., metavar="ID"),
+           n: int = typer.Argument(..., metavar="N", help="The new maximum AP."),
+           reason: str = REASON) -> None:
+    """Change a combatant's maximum AP; it applies at the next round (R14).
+
+    Example: combat max-ap chrome 4 --reason "wired reflexes"
+    """
+    session(ctx).declare(lambda state: [MaxAPChanged(combatant=cid, max_ap=n, reason=reason)])
+
+
+@app.command("adjust-ap", context_settings=NUMBERS)
+def adjust_ap(ctx: typer.Context, cid: str = typer.Argument(..., metavar="ID"),
+              delta: int = typer.Argument(..., metavar="DELTA", help="AP to add (negative to take)."),
+              reason: str = REASON) -> None:
+    """Adjust a combatant's current AP now, never below 0 (R14).
+
+    Example: combat adjust-ap rook -1 --reason stunned
+    """
+    session(ctx).declare(lambda state: [APAdjusted(combatant=cid, delta=delta, reason=reason)])
+
+
+@app.command(context_settings=NUMBERS)
+def grit(ctx: typer.Context, cid: str = typer.Argument(..., metavar="ID"),
+         delta: int = typer.Argument(..., metavar="DELTA", help="Grit gained (negative: lost)."),
+         reason: str = typer.Option("", "--reason", help="Why, for the record.")) -> None:
+    """Grit gained or lost; never below 0 (R13).
+
+    Example: combat grit rook -1        combat grit cat 1 --reason "good roleplay"
+    """
+    session(ctx).declare(lambda state: [GritAdjusted(combatant=cid, delta=delta, reason=reason)])
+
+
+@app.command("set-initiative", context_settings=NUMBERS)
+def set_initiative(ctx: typer.Context, slot: str = typer.Argument(..., metavar="SLOT"),
+                   total: int = typer.Argument(..., metavar="TOTAL"),
+                   reason: str = REASON) -> None:
+    """Override a slot's initiative total; the die stays recorded (R4).
+
+    Example: combat set-initiative boss 15 --reason "ambush"
+    """
+    session(ctx).declare(lambda state: [InitiativeOverridden(slot=slot, total=total, reason=reason)])
+
+
+@app.command()
+def note(ctx: typer.Context, text: List[str] = typer.Argument(..., help="The note.")) -> None:
+    """Add a note to the record (allowed even after the end, R25).
+
+    Example: combat note the warehouse is on fire
+    """
+    words = " ".join(text)
+    session(ctx).declare(lambda state: [NoteAdded(text=words)])
+
+
+@app.command()
+def end(ctx: typer.Context) -> None:
+    """End the encounter: afterwards only notes, undo and redo (R25).
+
+    Example: combat end
+    """
+    session(ctx).declare(lambda state: [EncounterEnded()])
+
+
+@app.command()
+def undo(ctx: typer.Context,
+         reason: str = typer.Option("", "--reason", help="Why, for the record.")) -> None:
+    """Undo the latest declaration (a whole command's batch); nothing is deleted (R26).
+
+    Example: combat undo
+    """
+    from projections.narrate import describe
+    s = session(ctx)
+    state, envs = s.ledger.undo(s.encounter, s.actor, reason)
+    for e in envs:
+        console.print(f"↶ undone (seq {e.seq}): {describe(e.data)}")
+    show_state(state)
+
+
+@app.command()
+def redo(ctx: typer.Context) -> None:
+    """Redo the most recently undone declaration, with the same dice (R27).
+
+    Example: combat redo
+    """
+    from projections.narrate import describe
+    s = session(ctx)
+    state, envs = s.ledger.redo(s.encounter, s.actor)
+    for e in envs:
+        console.print(f"↷ redone (seq {e.seq}): {describe(e.data)}")
+    show_state(state)

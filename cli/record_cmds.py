@@ -1,0 +1,130 @@
+"""Reading the record: status, log, verify, export, import, and the demo."""
+from enum import Enum
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from eventlog.errors import InvalidFile
+
+from .app import app, session
+from .render import console, print_json, show_state
+
+JSON = typer.Option(False, "--json", help="JSON for scripts (INTERFACE.md).")
+
+
+@app.command()
+def status(ctx: typer.Context, as_json: bool = JSON,
+           at: Optional[int] = typer.Option(None, "--at", help="The state as it stood at this seq (R31).")) -> None:
+    """Show the order, who is up, AP, Grit, round and pass.
+
+    Example: combat status        combat status --json --at 12
+    """
+    state = session(ctx).state(at)
+    if as_json:
+        from projections.views import status as status_view
+        print_json(status_view(state))
+    else:
+        show_state(state)
+
+
+@app.command()
+def log(ctx: typer.Context, as_json: bool = JSON) -> None:
+    """Show the event log; undone declarations are marked.
+
+    Example: combat log
+    """
+    s = session(ctx)
+    if as_json:
+        print_json(s.ledger.event_dicts(s.encounter))
+        return
+    from rich.table import Table
+
+    from projections.narrate import describe
+    table = Table(show_edge=False, pad_edge=False, title=f"log of {s.encounter}",
+                  title_justify="left")
+    for name in ("seq", "batch", "time (UTC)", "actor", "declaration"):
+        table.add_column(name, justify="right" if name in ("seq", "batch") else "left")
+    for env, undone in s.ledger.events(s.encounter):
+        text = describe(env.data)
+        if undone:
+            text = f"[strike]{text}[/strike] [dim](undone)[/dim]"
+        table.add_row(str(env.seq), str(env.batch), env.at[11:19], env.actor, text)
+    console.print(table)
+
+
+@app.command()
+def verify(ctx: typer.Context, as_json: bool = JSON) -> None:
+    """Check the hash chain of the log (R30); exit 1 when it is broken.
+
+    Example: combat verify
+    """
+    from eventlog.chain import verify_chain
+    s = session(ctx)
+    enc = s.encounter
+    verdict = verify_chain(s.ledger.store.rows(enc), s.ledger.store.head(enc))
+    if as_json:
+        import msgspec
+        print_json({"encounter": enc, **msgspec.structs.asdict(verdict)})
+    elif verdict.ok:
+        console.print(f"ok: {verdict.events} events of {enc}, hash chain intact "
+                      f"(head {verdict.head_hash[:12]}…)")
+    if not verdict.ok:
+        typer.echo(f"error: the log of {enc} is broken at seq "
+                   f"{verdict.first_bad_seq}: {verdict.problem} (R30)", err=True)
+        raise typer.Exit(1)
+
+
+class Format(str, Enum):
+    json = "json"
+
+
+@app.command()
+def export(ctx: typer.Context,
+           fmt: Format = typer.Option(Format.json, "--format", help="The export format."),
+           out: Optional[Path] = typer.Option(None, "-o", "--output", help="Write to FILE (default: stdout).")) -> None:
+    """Write the encounter's log out, for review or to import elsewhere.
+
+    Example: combat export --format json -o warehouse.json
+    """
+    from projections.transfer import export_json
+    s = session(ctx)
+    doc = export_json(s.ledger, s.encounter)
+    if out is None:
+        print_json(doc)
+        return
+    import json
+    try:
+        out.write_text(json.dumps(doc, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    except OSError as exc:
+        raise InvalidFile(f"cannot write {out}: {exc.strerror or exc}") from None
+    console.print(f"exported {len(doc['events'])} events of {s.encounter} to {out}")
+
+
+@app.command("import")
+def import_(ctx: typer.Context,
+            file: Path = typer.Argument(..., help="A json export."),
+            as_id: Optional[str] = typer.Option(None, "--as", help="Store it under this encounter id.")) -> None:
+    """Load an exported json log as a new encounter, verified and re-judged.
+
+    Example: combat import warehouse.json --as warehouse-copy
+    """
+    from projections.transfer import import_log, read_export
+    try:
+        raw = file.read_bytes()
+    except OSError as exc:
+        raise InvalidFile(f"cannot read {file}: {exc.strerror or exc}") from None
+    s = session(ctx)
+    state = import_log(s.ledger, read_export(raw, str(file)), as_id)
+    console.print(f"imported {state.seq} events as {state.encounter}; it is now current")
+    show_state(state)
+
+
+@app.command()
+def demo(ctx: typer.Context) -> None:
+    """Play a short scripted encounter into the store, then show it.
+
+    Example: combat demo
+    """
+    from .demo import play
+    play(session(ctx))

@@ -1,0 +1,114 @@
+"""Rich output for people: the status table after every declaration."""
+from __future__ import annotations
+
+import json
+import sys
+
+from rich.console import Console
+from rich.table import Table
+
+from eventlog.events import Payload
+from projections.narrate import describe
+from projections.state import State
+
+console = Console(highlight=False)
+PIPS_UP_TO = 8
+
+
+def print_json(value) -> None:
+    sys.stdout.write(json.dumps(value, indent=2, ensure_ascii=False) + "\n")
+
+
+def _pips(ap: int, max_ap: int) -> str:
+    if max_ap <= PIPS_UP_TO and ap <= PIPS_UP_TO:
+        return "●" * ap + "○" * max(max_ap - ap, 0)
+    return f"{ap}/{max_ap}"
+
+
+def _headline(s: State) -> str:
+    title = f"[bold]{s.encounter}[/bold]" + (f" · {s.title}" if s.title else "")
+    if s.ended:
+        where = f"ended after round {s.round}"
+    elif s.round == 0:
+        where = "setting up: roll initiative, then `combat round`"
+    elif s.round_complete:
+        where = f"round {s.round} complete · the GM starts the next with `combat round`"
+    else:
+        where = f"round {s.round}, pass {s.pass_}"
+        if s.window:
+            where += " · [yellow]seize window open[/yellow]"
+    return f"{title} — {where} · seq {s.seq}"
+
+
+def _state_word(s: State, cid: str) -> str:
+    c = s.combatants[cid]
+    if not c.active:
+        return "[dim]left[/dim]"
+    words = []
+    if s.running and s.turn == cid:
+        words.append("[bold green]acting[/bold green]")
+    elif cid in s.up():
+        words.append("[green]up[/green]")
+    elif s.running and cid in s.done:
+        words.append("done this pass")
+    if c.seized and s.round:
+        words.append("[yellow]seized[/yellow]")
+    if s.initiative_of(cid) is None:
+        words.append("[red]no initiative[/red]")
+    return ", ".join(words)
+
+
+def status_table(s: State) -> Table:
+    table = Table(title=_headline(s), title_justify="left", show_edge=False,
+                  pad_edge=False)
+    for name, justify in (("#", "right"), ("combatant", "left"), ("side", "left"),
+                          ("init", "right"), ("AP", "left"), ("turn", "right"),
+                          ("grit", "right"), ("", "left")):
+        table.add_column(name, justify=justify)
+    shown: set[str] = set()
+
+    def member_row(pos: str, cid: str, indent: str = "") -> None:
+        c = s.combatants[cid]
+        slot = s.initiative_of(cid)
+        init = "" if slot is None or indent else (
+            f"{slot.total}" + (f" ({slot.die}{slot.bonus:+d})" if slot.die else " (GM)"))
+        spent = c.spent_this_turn if s.running and s.turn == cid else ""
+        table.add_row(pos, f"{indent}{c.name} [dim]{cid}[/dim]", c.side, init,
+                      _pips(c.ap, c.max_ap), str(spent), str(c.grit), _state_word(s, cid))
+        shown.add(cid)
+
+    for pos, key in enumerate(s.order(), 1):
+        marker = "▶" if key == s.current and s.running else ""
+        group = s.groups.get(key)
+        if group is None:
+            member_row(f"{marker}{pos}", key)
+            continue
+        slot = s.slots[key]
+        init = f"{slot.total}" + (f" ({slot.die}{slot.bonus:+d})" if slot.die else " (GM)")
+        table.add_row(f"{marker}{pos}", f"[bold]{group.id}[/bold] [dim]group[/dim]",
+                      s.side_of(key), init, "", "", "", "")
+        for cid in group.members:
+            if cid not in s.seizers or not s.combatants[cid].active:
+                member_row("", cid, "  ")
+    for cid in s.combatants:
+        if cid not in shown:
+            member_row("", cid)
+    return table
+
+
+def show_state(s: State) -> None:
+    console.print(status_table(s))
+    notes = []
+    if s.running and s.up():
+        notes.append(f"up: {', '.join(s.up())}")
+    for run in s.ties():
+        notes.append(f"[yellow]unresolved tie[/yellow]: {' = '.join(run)} "
+                     f"(declare with `combat order {' '.join(run)}`)")
+    for line in notes:
+        console.print(line)
+
+
+def show_declared(s: State, payloads: list[Payload]) -> None:
+    for p in payloads:
+        console.print(f"✓ {describe(p)}")
+    show_state(s)

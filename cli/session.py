@@ -1,0 +1,49 @@
+"""What every command shares: the store, the current encounter, the actor."""
+from __future__ import annotations
+
+import os
+from functools import cached_property
+from pathlib import Path
+
+from eventlog.errors import LedgerError, UnknownEncounter
+from eventlog.store import Store
+from projections.ledger import Decide, Ledger
+from projections.state import State
+
+
+def default_db() -> Path:
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "combat-ledger" / "ledger.db"
+
+
+class Session:
+    def __init__(self, db: Path | None, encounter: str | None, actor: str,
+                 quiet: bool = False):
+        self.db = db or default_db()
+        self.chosen = encounter
+        self.actor = actor or "gm"
+        self.quiet = quiet  # the demo plays commands without a table each
+
+    @cached_property
+    def ledger(self) -> Ledger:
+        return Ledger(Store(self.db))
+
+    @property
+    def encounter(self) -> str:
+        eid = self.chosen or self.ledger.store.current()
+        if not eid:
+            raise LedgerError("no current encounter: start one with `combat new ID`")
+        self.ledger.store.head(eid)  # raises UnknownEncounter
+        return eid
+
+    def state(self, at: int | None = None) -> State:
+        return self.ledger.state(self.encounter, at)
+
+    def declare(self, decide: Decide) -> None:
+        from .render import show_declared
+        state, envs = self.ledger.declare(self.encounter, decide, self.actor)
+        if not self.quiet:
+            show_declared(state, [e.data for e in envs])
+
+
+__all__ = ["Session", "UnknownEncounter", "default_db"]

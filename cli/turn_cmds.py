@@ -1,0 +1,97 @@
+"""The round at the table: rounds, seizes, actions, interrupts, turns."""
+from typing import List, Optional
+
+import typer
+
+from eventlog.errors import Refusal
+from eventlog.events import (
+    APSpent, FreeActionTaken, InterruptTaken, MomentSeized, Payload, RoundStarted,
+    TurnEnded,
+)
+
+from .app import NUMBERS, app, session
+
+COSTS = {"minor": 1, "major": 2}  # R16
+COST_HELP = "free, minor (1 AP), major (2 AP) or a whole number of AP (R16)."
+
+
+def action(cid: str, cost: str, label: str, interrupt: bool) -> Payload:
+    """A declared cost in table words, as the event it records (R16, R20)."""
+    word = cost.strip().lower()
+    if word == "free":
+        return FreeActionTaken(combatant=cid, label=label)
+    if word in COSTS:
+        ap, category = COSTS[word], word
+    else:
+        try:
+            ap, category = int(word), "custom"
+        except ValueError:
+            raise Refusal(f"{cost!r} is not a cost: say {COST_HELP}") from None
+    kind = InterruptTaken if interrupt else APSpent
+    return kind(combatant=cid, cost=ap, category=category, label=label)
+
+
+@app.command("round")
+def round_(ctx: typer.Context) -> None:
+    """Start the next round: AP restored, seize window open (R15, R24).
+
+    Example: combat round
+    """
+    session(ctx).declare(lambda state: [RoundStarted(round=state.round + 1)])
+
+
+@app.command()
+def seize(ctx: typer.Context, cid: str = typer.Argument(..., metavar="ID", help="Who seizes.")) -> None:
+    """Spend 1 Grit to Seize the Moment: act first this round (R10-R13).
+
+    Example: combat seize vex
+    """
+    session(ctx).declare(lambda state: [MomentSeized(combatant=cid)])
+
+
+@app.command(context_settings=NUMBERS)
+def act(ctx: typer.Context,
+        cid: str = typer.Argument(..., metavar="ID", help="Whose turn it is."),
+        cost: str = typer.Argument(..., help=COST_HELP),
+        label: Optional[List[str]] = typer.Argument(None, help="What they do, e.g. shoots.")) -> None:
+    """Spend AP in a combatant's own turn, at most 4 per turn (R16-R18, R20).
+
+    Example: combat act rook major shoots the ganger
+    """
+    text = " ".join(label or [])
+    session(ctx).declare(lambda state: [action(cid, cost, text, interrupt=False)])
+
+
+@app.command(context_settings=NUMBERS)
+def interrupt(ctx: typer.Context,
+              cid: str = typer.Argument(..., metavar="ID", help="Who interrupts."),
+              cost: str = typer.Argument(..., help=COST_HELP),
+              label: Optional[List[str]] = typer.Argument(None, help="What they do.")) -> None:
+    """Spend AP out of turn: an Interrupt Action (R19).
+
+    Example: combat interrupt vex minor dives for cover
+    """
+    text = " ".join(label or [])
+    session(ctx).declare(lambda state: [action(cid, cost, text, interrupt=True)])
+
+
+@app.command("end-turn")
+def end_turn(ctx: typer.Context,
+             cid: Optional[str] = typer.Argument(None, metavar="[ID]", help="In a group slot with no turn in progress: the member who passes.")) -> None:
+    """End the turn in progress; in an open group slot, ID passes (R8, R21).
+
+    Example: combat end-turn        combat end-turn ganger-3
+    """
+    def decide(state):
+        if state.running and state.turn is not None:
+            return [TurnEnded(combatant=cid or state.turn)]
+        if cid:
+            return [TurnEnded(combatant=cid)]
+        up = state.up()
+        if len(up) == 1:
+            return [TurnEnded(combatant=up[0])]
+        if up:
+            raise Refusal(f"no turn is in progress in this group slot: name the member "
+                          f"who passes ({', '.join(up)}) (R8)")
+        raise Refusal("no turn is in progress (R21)")
+    session(ctx).declare(decide)

@@ -1,0 +1,148 @@
+"""The declarations of INTERFACE.md, one frozen msgspec Struct each.
+
+Each struct is the `data` of one event type; the class name is the event's
+`type` (the tag), never a Python import path, so renaming a module can never
+break an old log. Schema evolution: add fields with defaults, never remove or
+retype one (see README, "Event reference").
+"""
+from __future__ import annotations
+
+from typing import Literal, Union
+
+import msgspec
+
+Side = Literal["pc", "npc"]
+Category = Literal["minor", "major", "custom"]
+
+
+class Payload(msgspec.Struct, frozen=True, tag=True, forbid_unknown_fields=True):
+    """Base of every event's data."""
+
+
+class EncounterCreated(Payload):
+    encounter: str
+    title: str = ""
+
+
+class CombatantJoined(Payload):
+    id: str
+    name: str
+    side: Side = "npc"
+    bonus: int = 0
+    max_ap: int = 3
+    grit: int = 0
+    group: str | None = None
+
+
+class GroupBonusSet(Payload):
+    group: str
+    bonus: int
+
+
+class InitiativeRolled(Payload):
+    slot: str
+    die: int
+    bonus: int
+    total: int
+    manual: bool = False
+
+
+class InitiativeOverridden(Payload):
+    slot: str
+    total: int
+    reason: str
+
+
+class OrderDeclared(Payload):
+    slots: list[str]
+    context: Literal["tie", "seize"] = "tie"
+
+
+class RoundStarted(Payload):
+    round: int
+
+
+class MomentSeized(Payload):
+    combatant: str
+
+
+class APSpent(Payload):
+    combatant: str
+    cost: int
+    category: Category
+    label: str = ""
+
+
+class FreeActionTaken(Payload):
+    combatant: str
+    label: str = ""
+
+
+class InterruptTaken(Payload):
+    combatant: str
+    cost: int
+    category: Category
+    label: str = ""
+
+
+class TurnEnded(Payload):
+    combatant: str
+
+
+class CombatantLeft(Payload):
+    combatant: str
+    reason: str = ""
+
+
+class CombatantRejoined(Payload):
+    combatant: str
+
+
+class MaxAPChanged(Payload):
+    combatant: str
+    max_ap: int
+    reason: str
+
+
+class APAdjusted(Payload):
+    combatant: str
+    delta: int
+    reason: str
+
+
+class GritAdjusted(Payload):
+    combatant: str
+    delta: int
+    reason: str = ""
+
+
+class NoteAdded(Payload):
+    text: str
+
+
+class EncounterEnded(Payload):
+    pass
+
+
+class Undone(Payload):
+    batches: list[int]
+    kind: Literal["undo", "retract"] = "undo"
+    reason: str = ""
+
+
+class Redone(Payload):
+    batch: int
+
+
+Event = Union[
+    EncounterCreated, CombatantJoined, GroupBonusSet, InitiativeRolled,
+    InitiativeOverridden, OrderDeclared, RoundStarted, MomentSeized, APSpent,
+    FreeActionTaken, InterruptTaken, TurnEnded, CombatantLeft,
+    CombatantRejoined, MaxAPChanged, APAdjusted, GritAdjusted, NoteAdded,
+    EncounterEnded, Undone, Redone,
+]
+
+EVENT_TYPES: dict[str, type[Payload]] = {cls.__name__: cls for cls in Event.__args__}
+MARKERS = ("Undone", "Redone")
+# Payloads a GM declares over the dice or the rules: they carry a reason (R29).
+OVERRIDES = ("InitiativeOverridden", "MaxAPChanged", "APAdjusted", "GritAdjusted")

@@ -1,0 +1,238 @@
+"""The SQLite store: many encounters in one file, append-only, one batch per
+transaction (all or nothing), seq from 1 with no gaps per encounter.
+
+Concurrency is optimistic: `append` names the seq its declaration was judged
+against and raises Conflict when another writer got there first. Each write
+runs under BEGIN IMMEDIATE, so two writers never interleave inside a batch.
+"""
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+from typing import Iterator, Sequence
+
+from .codec import GENESIS, Envelope, encode_data, event_hash, utc_now
+from .errors import Conflict, Refusal, StoreError, UnknownEncounter
+from .events import EncounterCreated, Payload
+
+SCHEMA_VERSION = 1
+EVENT_VERSION = 1
+BUSY_TIMEOUT_S = 5.0
+
+_SCHEMA = """
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE encounters (
+    id TEXT PRIMARY KEY, title TEXT NOT NULL, created_at TEXT NOT NULL,
+    head_seq INTEGER NOT NULL, head_hash TEXT NOT NULL);
+CREATE TABLE events (
+    encounter TEXT NOT NULL, seq INTEGER NOT NULL, batch INTEGER NOT NULL,
+    type TEXT NOT NULL, at TEXT NOT NULL, actor TEXT NOT NULL,
+    data BLOB NOT NULL, prev_hash TEXT NOT NULL, hash TEXT NOT NULL,
+    version INTEGER NOT NULL DEFAULT 1,
+    PRIMARY KEY (encounter, seq)) WITHOUT ROWID;
+CREATE INDEX events_by_type ON events (encounter, type, seq);
+"""
+
+Row = tuple  # (seq, batch, type, at, actor, data, prev_hash, hash)
+_ROW = "seq, batch, type, at, actor, data, prev_hash, hash"
+
+
+class Store:
+    """One ledger file. Every method is one short transaction."""
+
+    def __init__(self, path: str | Path):
+        self.path = Path(path)
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self.db = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_S,
+                                      isolation_level=None)
+            self._prepare()
+        except sqlite3.DatabaseError as exc:
+            raise self._wrap(exc) from None
+        except OSError as exc:
+            raise StoreError(f"cannot open {self.path}: {exc.strerror or exc}") from None
+
+    def _wrap(self, exc: Exception) -> StoreError:
+        text = str(exc)
+        if "locked" in text or "busy" in text:
+            return StoreError(f"{self.path} is locked by another program; "
+                              f"gave up after {BUSY_TIMEOUT_S:.0f} s")
+        if "not a database" in text or "malformed" in text:
+            return StoreError(f"{self.path} is not a combat-ledger database")
+        if "readonly" in text or "read-only" in text:
+            return StoreError(f"{self.path} is read-only")
+        if "full" in text:
+            return StoreError(f"cannot write {self.path}: the disk is full")
+        return StoreError(f"{self.path}: {text}")
+
+    def _prepare(self) -> None:
+        tables = {r[0] for r in self.db.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table'")}
+        if not tables:
+            self.db.execute("PRAGMA journal_mode = WAL")
+            self.db.execute("BEGIN IMMEDIATE")
+            try:
+                if not self.db.execute("SELECT 1 FROM sqlite_master").fetchone():
+                    for statement in _SCHEMA.split(";"):
+                        if statement.strip():
+                            self.db.execute(statement)
+                    self.db.execute("INSERT INTO meta VALUES ('schema_version', ?)",
+                                    (str(SCHEMA_VERSION),))
+                self.db.execute("COMMIT")
+            except BaseException:
+                self.db.execute("ROLLBACK")
+                raise
+        elif "meta" not in tables or "events" not in tables:
+            raise StoreError(f"{self.path} is not a combat-ledger database")
+        row = self.db.execute(
+            "SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
+        version = int(row[0]) if row and str(row[0]).isdigit() else None
+        if version is None:
+            raise StoreError(f"{self.path} is not a combat-ledger database")
+        if version > SCHEMA_VERSION:
+            raise StoreError(f"{self.path} was written by a newer combat-ledger "
+                             f"(schema {version}; this one reads {SCHEMA_VERSION})")
+        self.db.execute("PRAGMA synchronous = FULL")
+
+    def close(self) -> None:
+        self.db.close()
+
+    # -- reading ---------------------------------------------------------
+
+    def _query(self, sql: str, args: Sequence = ()) -> list:
+        try:
+            return self.db.execute(sql, args).fetchall()
+        except sqlite3.DatabaseError as exc:
+            raise self._wrap(exc) from None
+
+    def current(self) -> str | None:
+        row = self._query("SELECT value FROM meta WHERE key = 'current'")
+        return row[0][0] if row else None
+
+    def encounters(self) -> list[tuple[str, str, str, int]]:
+        return self._query(
+            "SELECT id, title, created_at, head_seq FROM encounters ORDER BY created_at, id")
+
+    def head(self, encounter: str) -> tuple[int, str]:
+        row = self._query("SELECT head_seq, head_hash FROM encounters WHERE id = ?",
+                          (encounter,))
+        if not row:
+            raise UnknownEncounter(f"no encounter {encounter!r} in {self.path}")
+        return row[0]
+
+    def rows(self, encounter: str, after: int = 0, upto: int | None = None) -> Iterator[Row]:
+        """Stored events in seq order, streamed (never loaded into one list)."""
+        sql = f"SELECT {_ROW} FROM events WHERE encounter = ? AND seq > ?"
+        args: list = [encounter, after]
+        if upto is not None:
+            sql += " AND seq <= ?"
+            args.append(upto)
+        try:
+            yield from self.db.execute(sql + " ORDER BY seq", args)
+        except sqlite3.DatabaseError as exc:
+            raise self._wrap(exc) from None
+
+    def markers(self, encounter: str, upto: int | None = None) -> list[Row]:
+        """The Undone/Redone events, in seq order (the undo bookkeeping's input)."""
+        sql = (f"SELECT {_ROW} FROM events WHERE encounter = ? "
+               "AND type IN ('Undone', 'Redone')")
+        args: list = [encounter]
+        if upto is not None:
+            sql += " AND seq <= ?"
+            args.append(upto)
+        return self._query(sql + " ORDER BY seq", args)
+
+    def batch_heads(self, encounter: str) -> list[tuple[int, str]]:
+        """(batch, type of its first event) for every batch, newest first."""
+        return self._query(
+            "SELECT seq, type FROM events WHERE encounter = ? AND seq = batch "
+            "ORDER BY seq DESC", (encounter,))
+
+    # -- writing ---------------------------------------------------------
+
+    def set_current(self, encounter: str) -> None:
+        self._write(lambda: self.db.execute(
+            "INSERT OR REPLACE INTO meta VALUES ('current', ?)", (encounter,)))
+
+    def _write(self, work):
+        try:
+            self.db.execute("BEGIN IMMEDIATE")
+        except sqlite3.DatabaseError as exc:
+            raise self._wrap(exc) from None
+        try:
+            result = work()
+            self.db.execute("COMMIT")
+            return result
+        except BaseException as exc:
+            try:
+                self.db.execute("ROLLBACK")
+            except sqlite3.DatabaseError:
+                pass
+            if isinstance(exc, sqlite3.DatabaseError):
+                raise self._wrap(exc) from None
+            raise
+
+    def create(self, encounter: str, created: EncounterCreated, actor: str) -> Envelope:
+        """A new encounter whose first event is `created`; it becomes current."""
+        def work():
+            if self.db.execute("SELECT 1 FROM encounters WHERE id = ?",
+                               (encounter,)).fetchone():
+                raise Refusal(f"encounter {encounter!r} already exists")
+            at = utc_now()
+            self.db.execute("INSERT INTO encounters VALUES (?, ?, ?, 0, ?)",
+                            (encounter, created.title, at, GENESIS))
+            env = self._insert(encounter, 0, GENESIS, [created], actor, at)[0]
+            self.db.execute("INSERT OR REPLACE INTO meta VALUES ('current', ?)",
+                            (encounter,))
+            return env
+        return self._write(work)
+
+    def append(self, encounter: str, expected_seq: int, payloads: list[Payload],
+               actor: str) -> list[Envelope]:
+        """Append one batch atomically, if the log still ends at expected_seq."""
+        def work():
+            row = self.db.execute(
+                "SELECT head_seq, head_hash FROM encounters WHERE id = ?",
+                (encounter,)).fetchone()
+            if row is None:
+                raise UnknownEncounter(f"no encounter {encounter!r} in {self.path}")
+            if row[0] != expected_seq:
+                raise Conflict(f"another declaration was appended first "
+                               f"(seq {row[0]}, expected {expected_seq})")
+            return self._insert(encounter, row[0], row[1], payloads, actor, utc_now())
+        return self._write(work)
+
+    def _insert(self, encounter, head_seq, head_hash, payloads, actor, at):
+        batch = head_seq + 1
+        prev = head_hash
+        envelopes = []
+        for offset, payload in enumerate(payloads):
+            seq = batch + offset
+            name = type(payload).__name__
+            digest = event_hash(seq, batch, name, at, actor, payload, prev)
+            envelopes.append(Envelope(seq, batch, name, at, actor, payload, prev, digest))
+            prev = digest
+        self._insert_envelopes(encounter, envelopes)
+        return envelopes
+
+    def _insert_envelopes(self, encounter: str, envelopes: list[Envelope]) -> None:
+        self.db.executemany(
+            "INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [(encounter, e.seq, e.batch, e.type, e.at, e.actor, encode_data(e.data),
+              e.prev_hash, e.hash, EVENT_VERSION) for e in envelopes])
+        last = envelopes[-1]
+        self.db.execute("UPDATE encounters SET head_seq = ?, head_hash = ? WHERE id = ?",
+                        (last.seq, last.hash, encounter))
+
+    def import_log(self, encounter: str, title: str, envelopes: list[Envelope]) -> None:
+        """Store an already verified and judged log verbatim as a new encounter."""
+        def work():
+            if self.db.execute("SELECT 1 FROM encounters WHERE id = ?",
+                               (encounter,)).fetchone():
+                raise Refusal(f"encounter {encounter!r} already exists")
+            self.db.execute("INSERT INTO encounters VALUES (?, ?, ?, 0, ?)",
+                            (encounter, title, utc_now(), GENESIS))
+            self._insert_envelopes(encounter, envelopes)
+            self.db.execute("INSERT OR REPLACE INTO meta VALUES ('current', ?)",
+                            (encounter,))
+        self._write(work)

@@ -1,0 +1,57 @@
+"""Undo bookkeeping on whole batches (R26-R28).
+
+Undo and retraction append an `Undone` marker, redo a `Redone` marker; nothing
+is ever deleted. From the markers alone we derive which batches are undone
+(the fold skips them) and the redo stack (R27: redo is possible only while
+nothing new has been declared since the undo).
+"""
+from __future__ import annotations
+
+from typing import Iterable
+
+from .events import MARKERS, Payload, Redone, Undone
+
+
+class UndoBook:
+    """The undone batches and the redo stack, derived from a log's batches."""
+
+    def __init__(self) -> None:
+        self.undone: set[int] = set()
+        self.redo_stack: list[int] = []
+
+    def record(self, batch: int, type_name: str, payload: Payload | None) -> None:
+        """Account for one batch (markers carry their payload)."""
+        if isinstance(payload, Undone):
+            self.undone.update(payload.batches)
+            if payload.kind == "undo":
+                self.redo_stack.append(payload.batches[0])
+            else:
+                self.redo_stack.clear()
+        elif isinstance(payload, Redone):
+            self.undone.discard(payload.batch)
+            if self.redo_stack and self.redo_stack[-1] == payload.batch:
+                self.redo_stack.pop()
+        elif type_name not in MARKERS:
+            self.redo_stack.clear()
+
+    def undo_target(self, heads_newest_first: Iterable[tuple[int, str]]) -> int | None:
+        """The latest still-effective declaration (R26); never the creation."""
+        for batch, type_name in heads_newest_first:
+            if type_name in MARKERS or batch in self.undone:
+                continue
+            return None if type_name == "EncounterCreated" else batch
+        return None
+
+    def redo_target(self) -> int | None:
+        return self.redo_stack[-1] if self.redo_stack else None
+
+
+def undone_batches(markers: Iterable[Payload]) -> set[int]:
+    """Which batches the markers leave undone (enough for a fold)."""
+    undone: set[int] = set()
+    for payload in markers:
+        if isinstance(payload, Undone):
+            undone.update(payload.batches)
+        elif isinstance(payload, Redone):
+            undone.discard(payload.batch)
+    return undone

@@ -1,0 +1,75 @@
+"""Events in table language, for the log and the lines after a declaration."""
+from __future__ import annotations
+
+from eventlog.events import (
+    APAdjusted, APSpent, CombatantJoined, CombatantLeft, CombatantRejoined,
+    EncounterCreated, EncounterEnded, FreeActionTaken, GritAdjusted,
+    GroupBonusSet, InitiativeOverridden, InitiativeRolled, InterruptTaken,
+    MaxAPChanged, MomentSeized, NoteAdded, OrderDeclared, Payload, Redone,
+    RoundStarted, TurnEnded, Undone,
+)
+
+
+def _signed(n: int) -> str:
+    return f"+{n}" if n > 0 else str(n)
+
+
+def _because(reason: str) -> str:
+    return f" ({reason})" if reason else ""
+
+
+def _label(label: str) -> str:
+    return f": {label}" if label else ""
+
+
+def describe(e: Payload) -> str:
+    match e:
+        case EncounterCreated(encounter=eid, title=title):
+            return f"Encounter {eid} created" + (f": {title}" if title else "")
+        case CombatantJoined(id=cid, name=name, side=side, bonus=b, max_ap=ap,
+                             grit=grit, group=group):
+            extra = f", in group {group}" if group else ""
+            return (f"{name} ({cid}, {side}) joins: bonus {_signed(b)}, {ap} AP, "
+                    f"{grit} Grit{extra}")
+        case GroupBonusSet(group=g, bonus=b):
+            return f"Group {g} gets initiative bonus {_signed(b)}"
+        case InitiativeRolled(slot=slot, die=die, bonus=b, total=total, manual=manual):
+            how = "enters a rolled" if manual else "rolls"
+            return f"{slot} {how} {die} {_signed(b)} = {total} for initiative"
+        case InitiativeOverridden(slot=slot, total=total, reason=reason):
+            return f"GM sets {slot}'s initiative to {total}{_because(reason)}"
+        case OrderDeclared(slots=slots, context=context):
+            what = "seizers" if context == "seize" else "tied slots"
+            return f"Order of {what} declared: {', '.join(slots)}"
+        case RoundStarted(round=n):
+            return f"Round {n} starts: AP restored"
+        case MomentSeized(combatant=cid):
+            return f"{cid} seizes the moment (1 Grit)"
+        case APSpent(combatant=cid, cost=cost, category=cat, label=label):
+            return f"{cid} spends {cost} AP ({cat}){_label(label)}"
+        case FreeActionTaken(combatant=cid, label=label):
+            return f"{cid} takes a free action{_label(label)}"
+        case InterruptTaken(combatant=cid, cost=cost, category=cat, label=label):
+            return f"{cid} interrupts, spending {cost} AP ({cat}){_label(label)}"
+        case TurnEnded(combatant=cid):
+            return f"{cid} ends their turn"
+        case CombatantLeft(combatant=cid, reason=reason):
+            return f"{cid} leaves the encounter{_because(reason)}"
+        case CombatantRejoined(combatant=cid):
+            return f"{cid} rejoins the encounter"
+        case MaxAPChanged(combatant=cid, max_ap=n, reason=reason):
+            return f"GM sets {cid}'s maximum AP to {n}{_because(reason)}"
+        case APAdjusted(combatant=cid, delta=d, reason=reason):
+            return f"GM adjusts {cid}'s AP by {_signed(d)}{_because(reason)}"
+        case GritAdjusted(combatant=cid, delta=d, reason=reason):
+            return f"{cid}'s Grit {_signed(d)}{_because(reason)}"
+        case NoteAdded(text=text):
+            return f"Note: {text}"
+        case EncounterEnded():
+            return "The encounter ends"
+        case Undone(batches=batches, kind=kind, reason=reason):
+            word = "Undo" if kind == "undo" else "Retraction"
+            return f"{word} of seq {', '.join(map(str, batches))}{_because(reason)}"
+        case Redone(batch=batch):
+            return f"Redo of seq {batch}"
+    return type(e).__name__

@@ -1,0 +1,372 @@
+"""The encounter state, folded from the log (decider pattern: `evolve` only
+sets fields; the rules that judge a declaration live in `rules.py`).
+
+Whose turn it is, which pass, and who may still act are derived here and never
+stored as events. The pass is a cursor walking the order from the top: a slot
+it walks past (finished, or with nobody able to act, R21) is `passed` for the
+rest of the pass, and a slot placed above the cursor mid-pass waits for the
+next pass (R23).
+"""
+from __future__ import annotations
+
+from eventlog.events import (
+    APAdjusted, APSpent, CombatantJoined, CombatantLeft, CombatantRejoined,
+    EncounterCreated, EncounterEnded, FreeActionTaken, GritAdjusted,
+    GroupBonusSet, InitiativeOverridden, InitiativeRolled, InterruptTaken,
+    MaxAPChanged, MomentSeized, NoteAdded, OrderDeclared, Payload, RoundStarted,
+    TurnEnded,
+)
+
+TURN_LIMIT = 4  # R17
+SIDE_RANK = {"pc": 0, "npc": 1}  # R3, R12: PCs first
+
+
+class Combatant:
+    __slots__ = ("id", "name", "side", "bonus", "max_ap", "ap", "grit", "group",
+                 "active", "joined", "spent_this_turn", "seized")
+
+    def __init__(self, e: CombatantJoined, joined: int):
+        self.id, self.name, self.side, self.bonus = e.id, e.name, e.side, e.bonus
+        self.max_ap = self.ap = e.max_ap
+        self.grit, self.group = e.grit, e.group
+        self.active, self.joined = True, joined
+        self.spent_this_turn, self.seized = 0, False
+
+
+class Group:
+    __slots__ = ("id", "bonus", "members", "joined")
+
+    def __init__(self, gid: str, joined: int):
+        self.id, self.bonus, self.members, self.joined = gid, None, [], joined
+
+
+class Slot:
+    """A rolled place in the order: a lone combatant or a group (R1, R2)."""
+    __slots__ = ("id", "die", "bonus", "total", "manual", "tie_key", "side")
+
+    def __init__(self, sid: str, die, bonus, total: int, manual: bool, tie_key: int, side: str):
+        self.id, self.die, self.bonus, self.total = sid, die, bonus, total
+        self.manual, self.tie_key, self.side = manual, tie_key, side
+
+
+class State:
+    def __init__(self, encounter: str = "") -> None:
+        self.encounter, self.title, self.seq = encounter, "", 0
+        self.created = False
+        self.combatants: dict[str, Combatant] = {}
+        self.groups: dict[str, Group] = {}
+        self.slots: dict[str, Slot] = {}
+        self.tie_pairs: set[frozenset] = set()
+        self.ended = False
+        self.round = self.pass_ = 0
+        self.round_complete = False
+        self.window = False            # the seize window (R10)
+        self.seizers: dict[str, int] = {}  # combatant -> seize order key (R12)
+        self.passed: set[str] = set()  # slot keys the pass has walked past
+        self.done: set[str] = set()    # combatants whose turn in this pass is over
+        self.turn: str | None = None   # the combatant whose turn is in progress
+        self.turn_started = False      # they have declared something in it
+        self.current: str | None = None  # the slot key the pass has reached
+        self.spent_in_pass = 0         # AP spent in turns this pass (R23a)
+        self._keys = 0
+        self._order: list[str] | None = None
+
+    # -- derived views ---------------------------------------------------
+
+    @property
+    def phase(self) -> str:
+        return "ended" if self.ended else ("combat" if self.round else "setup")
+
+    @property
+    def running(self) -> bool:
+        """A round is in progress and not complete."""
+        return self.round > 0 and not self.round_complete and not self.ended
+
+    def slot_of(self, cid: str) -> str:
+        """The slot key a combatant acts in this round (seizers stand alone)."""
+        c = self.combatants[cid]
+        return c.group if c.group and cid not in self.seizers else cid
+
+    def initiative_of(self, cid: str) -> Slot | None:
+        c = self.combatants[cid]
+        return self.slots.get(c.group or cid)
+
+    def members(self, key: str) -> list[Combatant]:
+        """Active combatants acting in slot `key` this round, in join order."""
+        group = self.groups.get(key)
+        if group is None:
+            c = self.combatants[key]
+            return [c] if c.active else []
+        cs = self.combatants
+        return [cs[m] for m in group.members if cs[m].active and m not in self.seizers]
+
+    def up_in(self, key: str) -> list[str]:
+        """Members of slot `key` who may still take their turn in this pass."""
+        return [c.id for c in self.members(key) if c.ap > 0 and c.id not in self.done]
+
+    def order(self) -> list[str]:
+        """Slot keys for this round: seizers first (R11-R12), then by R2-R3."""
+        if self._order is None:
+            cs = self.combatants
+            seized = [cid for cid in self.seizers if cs[cid].active]
+            seized.sort(key=lambda cid: (SIDE_RANK[cs[cid].side], self.seizers[cid]))
+            regular = [s for s in self.slots.values()
+                       if s.id not in self.seizers and self.members(s.id)]
+            regular.sort(key=lambda s: (-s.total, SIDE_RANK[s.side], s.tie_key))
+            self._order = seized + [s.id for s in regular]
+        return self._order
+
+    def up(self) -> list[str]:
+        if not self.running:
+            return []
+        if self.turn is not None:
+            return [self.turn]
+        return self.up_in(self.current) if self.current else []
+
+    def ties(self) -> list[list[str]]:
+        """Unresolved same-side ties (R3), in their current order."""
+        runs: dict[tuple[int, str], list[str]] = {}
+        for key in self.regular_order():
+            slot = self.slots[key]
+            runs.setdefault((slot.total, slot.side), []).append(key)
+        return [run for run in runs.values() if len(run) > 1 and any(
+            frozenset((a, b)) not in self.tie_pairs
+            for i, a in enumerate(run) for b in run[i + 1:])]
+
+    def regular_order(self) -> list[str]:
+        """The order by initiative alone (R2-R3), seizes aside."""
+        slots = [s for s in self.slots.values() if self._in_order(s.id)]
+        slots.sort(key=lambda s: (-s.total, SIDE_RANK[s.side], s.tie_key))
+        return [s.id for s in slots]
+
+    def _in_order(self, key: str) -> bool:
+        group = self.groups.get(key)
+        if group is None:
+            return self.combatants[key].active
+        return any(self.combatants[m].active for m in group.members)
+
+    def group_bonus(self, gid: str) -> int | None:
+        """The group's bonus: set (R7), else its members' common bonus."""
+        group = self.groups[gid]
+        if group.bonus is not None:
+            return group.bonus
+        bonuses = {self.combatants[m].bonus for m in group.members}
+        return bonuses.pop() if len(bonuses) == 1 else None
+
+    def side_of(self, key: str) -> str:
+        group = self.groups.get(key)
+        if group is not None:
+            return self.combatants[group.members[0]].side if group.members else "npc"
+        return self.combatants[key].side
+
+    # -- the fold --------------------------------------------------------
+
+    def evolve(self, e: Payload) -> None:
+        """Apply one effective event. Events are legal: the judge saw them."""
+        handler = _HANDLERS.get(type(e))
+        if handler is not None:
+            handler(self, e)
+
+    def _next_key(self) -> int:
+        self._keys += 1
+        return self._keys
+
+    def _end_turn(self, cid: str) -> None:
+        self.done.add(cid)
+        if self.turn == cid:
+            self.combatants[cid].spent_this_turn = 0
+            self.turn, self.turn_started = None, False
+
+    def _place(self, key: str) -> None:
+        """A slot placed above the cursor mid-pass waits for the next pass (R23)."""
+        if not self.running or self.current is None or key == self.current:
+            return
+        order = self.order()
+        if key in order and self.current in order and \
+                order.index(key) < order.index(self.current):
+            self.passed.add(key)
+
+    def _advance(self) -> None:
+        """Move the cursor to whoever is up; start a pass or complete the round."""
+        if not self.running or (self.turn is not None and self.turn_started):
+            return
+        cs = self.combatants
+        while True:
+            for key in self.order():
+                if key in self.passed:
+                    continue
+                if self.up_in(key):
+                    self.current = key
+                    self.turn = None if key in self.groups else key
+                    return
+                self.passed.add(key)
+            if self.spent_in_pass and any(  # R23 (a) and (b)
+                    c.active and c.ap > 0 and self.initiative_of(c.id) is not None
+                    for c in cs.values()):
+                self.pass_ += 1
+                self.passed.clear()
+                self.done.clear()
+                self.spent_in_pass = 0
+                continue
+            self.round_complete = True
+            self.current = self.turn = None
+            return
+
+
+def _created(s: State, e: EncounterCreated) -> None:
+    s.created, s.title = True, e.title
+    s.encounter = s.encounter or e.encounter
+
+
+def _joined(s: State, e: CombatantJoined) -> None:
+    s.combatants[e.id] = Combatant(e, s._next_key())
+    if e.group is not None:
+        group = s.groups.get(e.group)
+        if group is None:
+            group = s.groups[e.group] = Group(e.group, s._next_key())
+        group.members.append(e.id)
+    s._order = None
+    s._advance()
+
+
+def _group_bonus(s: State, e: GroupBonusSet) -> None:
+    group = s.groups.get(e.group)
+    if group is None:
+        group = s.groups[e.group] = Group(e.group, s._next_key())
+    group.bonus = e.bonus
+
+
+def _rolled(s: State, e: InitiativeRolled) -> None:
+    joined = (s.groups[e.slot] if e.slot in s.groups else s.combatants[e.slot]).joined
+    s.slots[e.slot] = Slot(e.slot, e.die, e.bonus, e.total, e.manual, joined,
+                           s.side_of(e.slot))
+    s._order = None
+    s._place(e.slot)
+    s._advance()
+
+
+def _overridden(s: State, e: InitiativeOverridden) -> None:
+    slot = s.slots.get(e.slot)
+    if slot is None:
+        joined = (s.groups[e.slot] if e.slot in s.groups else s.combatants[e.slot]).joined
+        slot = s.slots[e.slot] = Slot(e.slot, None, None, e.total, False, joined,
+                                      s.side_of(e.slot))
+    slot.total = e.total
+    s._order = None
+    s._place(e.slot)
+    s._advance()
+
+
+def _order_declared(s: State, e: OrderDeclared) -> None:
+    if e.context == "seize":
+        keys = sorted(s.seizers[c] for c in e.slots)
+        for cid, key in zip(e.slots, keys):
+            s.seizers[cid] = key
+    else:
+        keys = sorted(s.slots[k].tie_key for k in e.slots)
+        for sid, key in zip(e.slots, keys):
+            s.slots[sid].tie_key = key
+        s.tie_pairs.update(frozenset((a, b)) for i, a in enumerate(e.slots)
+                           for b in e.slots[i + 1:])
+    s._order = None
+    s._advance()
+
+
+def _round_started(s: State, e: RoundStarted) -> None:
+    s.round, s.pass_ = e.round, 1
+    s.round_complete, s.window = False, True
+    for c in s.combatants.values():
+        c.seized = False
+        c.spent_this_turn = 0
+        if c.active:
+            c.ap = c.max_ap  # R15
+    s.seizers.clear()
+    s.passed.clear()
+    s.done.clear()
+    s.turn, s.turn_started, s.current = None, False, None
+    s.spent_in_pass = 0
+    s._order = None
+    s._advance()
+
+
+def _seized(s: State, e: MomentSeized) -> None:
+    c = s.combatants[e.combatant]
+    c.grit -= 1
+    c.seized = True
+    s.seizers[c.id] = s._next_key()
+    s._order = None
+    s._advance()
+
+
+def _spent(s: State, e: APSpent) -> None:
+    c = s.combatants[e.combatant]
+    c.ap -= e.cost
+    c.spent_this_turn += e.cost
+    s.spent_in_pass += e.cost
+    s.window = False
+    s.turn, s.turn_started = c.id, True
+    if c.ap == 0 or c.spent_this_turn >= TURN_LIMIT:  # R21
+        s._end_turn(c.id)
+    s._advance()
+
+
+def _interrupted(s: State, e: InterruptTaken) -> None:
+    s.combatants[e.combatant].ap -= e.cost  # R19: not toward the turn limit
+    s._advance()
+
+
+def _turn_ended(s: State, e: TurnEnded) -> None:
+    s.window = False
+    s._end_turn(e.combatant)
+    s._advance()
+
+
+def _left(s: State, e: CombatantLeft) -> None:
+    s.combatants[e.combatant].active = False
+    if s.turn == e.combatant:  # R22: if it was their turn, it ends
+        s._end_turn(e.combatant)
+    s._order = None
+    s._advance()
+
+
+def _rejoined(s: State, e: CombatantRejoined) -> None:
+    s.combatants[e.combatant].active = True
+    s._order = None
+    s._place(s.slot_of(e.combatant))
+    s._advance()
+
+
+def _max_ap(s: State, e: MaxAPChanged) -> None:
+    s.combatants[e.combatant].max_ap = e.max_ap  # R14: applies at the next restore
+
+
+def _adjusted(s: State, e: APAdjusted) -> None:
+    c = s.combatants[e.combatant]
+    c.ap += e.delta
+    if s.turn == c.id and c.ap == 0:  # R21
+        s._end_turn(c.id)
+    s._advance()
+
+
+def _grit(s: State, e: GritAdjusted) -> None:
+    s.combatants[e.combatant].grit += e.delta
+
+
+def _ended(s: State, e: EncounterEnded) -> None:
+    s.ended = True
+
+
+def _nothing(s: State, e: Payload) -> None:
+    pass
+
+
+_HANDLERS = {
+    EncounterCreated: _created, CombatantJoined: _joined,
+    GroupBonusSet: _group_bonus, InitiativeRolled: _rolled,
+    InitiativeOverridden: _overridden, OrderDeclared: _order_declared,
+    RoundStarted: _round_started, MomentSeized: _seized, APSpent: _spent,
+    FreeActionTaken: _nothing, InterruptTaken: _interrupted,
+    TurnEnded: _turn_ended, CombatantLeft: _left, CombatantRejoined: _rejoined,
+    MaxAPChanged: _max_ap, APAdjusted: _adjusted, GritAdjusted: _grit,
+    NoteAdded: _nothing, EncounterEnded: _ended,
+}

@@ -1,0 +1,39 @@
+"""Read models over the folded state: `status --json` exactly as INTERFACE.md."""
+from __future__ import annotations
+
+from .state import State
+
+
+def status(s: State) -> dict:
+    running = s.running
+    order = s.order()
+    combatants = []
+    for c in s.combatants.values():
+        slot = s.initiative_of(c.id)
+        combatants.append({
+            "id": c.id, "name": c.name, "side": c.side, "group": c.group,
+            "active": c.active,
+            "initiative": slot.total if slot else None,
+            "die": slot.die if slot else None,
+            "bonus": c.bonus, "ap": c.ap, "max_ap": c.max_ap,
+            "spent_this_turn": c.spent_this_turn if running and s.turn == c.id else 0,
+            "grit": c.grit, "seized": c.seized and s.round > 0,
+        })
+    groups = []
+    for g in s.groups.values():
+        slot = s.slots.get(g.id)
+        groups.append({"id": g.id, "members": list(g.members),
+                       "bonus": s.group_bonus(g.id) if g.members else g.bonus,
+                       "initiative": slot.total if slot else None})
+    return {
+        "encounter": s.encounter, "title": s.title, "seq": s.seq,
+        "phase": s.phase, "round": s.round, "pass": s.pass_,
+        "seize_window": running and s.window,
+        "round_complete": s.round > 0 and s.round_complete and not s.ended,
+        "acting": s.turn if running else None,
+        "up": s.up(),
+        "order": order,
+        "ties": s.ties(),
+        "combatants": combatants,
+        "groups": groups,
+    }
