@@ -56,8 +56,10 @@ def main_options(
         "gm", "--actor", envvar="COMBAT_ACTOR", show_envvar=True,
         help="Who declares: gm or a player's name (R29)."),
 ) -> None:
-    if ctx.obj is None:  # the demo passes its own session
+    if ctx.obj is None:
         ctx.obj = Session(db, encounter, actor)
+    elif ctx.get_parameter_source("actor").name == "COMMANDLINE":
+        ctx.obj = ctx.obj.as_actor(actor)  # a demo line with its own --actor
 
 
 def session(ctx: typer.Context) -> Session:

@@ -48,7 +48,9 @@ def play(session: Session) -> None:
     console.print(f"[bold]combat new {eid}[/bold]")
     for args in script_lines(script_path()):
         console.print(f"[bold]combat {shlex.join(args)}[/bold]")
-        command.main(args=args, obj=quiet, standalone_mode=False, prog_name="combat")
+        code = command.main(args=args, obj=quiet, standalone_mode=False, prog_name="combat")
+        if code:  # a refusal was printed: the script no longer fits the rules
+            raise LedgerError(f"the demo stopped at `combat {shlex.join(args)}`")
     console.print()
     show_state(session.ledger.state(eid))
     console.print()

@@ -106,6 +106,8 @@ def undo(ctx: typer.Context,
     from projections.narrate import describe
     s = session(ctx)
     state, envs = s.ledger.undo(s.encounter, s.actor, reason)
+    if s.quiet:
+        return
     for e in envs:
         console.print(f"↶ undone (seq {e.seq}): {describe(e.data)}")
     show_state(state)
@@ -120,6 +122,8 @@ def redo(ctx: typer.Context) -> None:
     from projections.narrate import describe
     s = session(ctx)
     state, envs = s.ledger.redo(s.encounter, s.actor)
+    if s.quiet:
+        return
     for e in envs:
         console.print(f"↷ redone (seq {e.seq}): {describe(e.data)}")
     show_state(state)

@@ -43,13 +43,15 @@ def log(ctx: typer.Context, as_json: bool = JSON) -> None:
     from projections.narrate import describe
     table = Table(show_edge=False, pad_edge=False, title=f"log of {s.encounter}",
                   title_justify="left")
-    for name in ("seq", "batch", "time (UTC)", "actor", "declaration"):
-        table.add_column(name, justify="right" if name in ("seq", "batch") else "left")
+    for name in ("seq", "UTC", "actor", "declaration"):
+        table.add_column(name, justify="right" if name == "seq" else "left")
     for env, undone in s.ledger.events(s.encounter):
         text = describe(env.data)
         if undone:
             text = f"[strike]{text}[/strike] [dim](undone)[/dim]"
-        table.add_row(str(env.seq), str(env.batch), env.at[11:19], env.actor, text)
+        if env.seq != env.batch:  # the rest of one command's batch
+            text = f"[dim]+[/dim] {text}"
+        table.add_row(str(env.seq), env.at[11:19], env.actor, text)
     console.print(table)
 
 

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import re
 import sys
 
 from rich.console import Console
@@ -17,6 +18,10 @@ PIPS_UP_TO = 8
 
 def print_json(value) -> None:
     sys.stdout.write(json.dumps(value, indent=2, ensure_ascii=False) + "\n")
+
+
+def slugify(name: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
 
 
 def _pips(ap: int, max_ap: int) -> str:
@@ -50,7 +55,9 @@ def _state_word(s: State, cid: str) -> str:
     elif cid in s.up():
         words.append("[green]up[/green]")
     elif s.running and cid in s.done:
-        words.append("done this pass")
+        words.append("done")
+    elif s.running and c.ap > 0 and s.slot_of(cid) in s.passed:
+        words.append("next pass")
     if c.seized and s.round:
         words.append("[yellow]seized[/yellow]")
     if s.initiative_of(cid) is None:
@@ -59,8 +66,7 @@ def _state_word(s: State, cid: str) -> str:
 
 
 def status_table(s: State) -> Table:
-    table = Table(title=_headline(s), title_justify="left", show_edge=False,
-                  pad_edge=False)
+    table = Table(show_edge=False, pad_edge=False)
     for name, justify in (("#", "right"), ("combatant", "left"), ("side", "left"),
                           ("init", "right"), ("AP", "left"), ("turn", "right"),
                           ("grit", "right"), ("", "left")):
@@ -73,7 +79,8 @@ def status_table(s: State) -> Table:
         init = "" if slot is None or indent else (
             f"{slot.total}" + (f" ({slot.die}{slot.bonus:+d})" if slot.die else " (GM)"))
         spent = c.spent_this_turn if s.running and s.turn == cid else ""
-        table.add_row(pos, f"{indent}{c.name} [dim]{cid}[/dim]", c.side, init,
+        name = "" if slugify(c.name) == cid else f" [dim]{c.name}[/dim]"
+        table.add_row(pos, f"{indent}[bold]{cid}[/bold]{name}", c.side, init,
                       _pips(c.ap, c.max_ap), str(spent), str(c.grit), _state_word(s, cid))
         shown.add(cid)
 
@@ -85,7 +92,7 @@ def status_table(s: State) -> Table:
             continue
         slot = s.slots[key]
         init = f"{slot.total}" + (f" ({slot.die}{slot.bonus:+d})" if slot.die else " (GM)")
-        table.add_row(f"{marker}{pos}", f"[bold]{group.id}[/bold] [dim]group[/dim]",
+        table.add_row(f"{marker}{pos}", f"[bold]{group.id}[/bold] [dim](group)[/dim]",
                       s.side_of(key), init, "", "", "", "")
         for cid in group.members:
             if cid not in s.seizers or not s.combatants[cid].active:
@@ -97,6 +104,10 @@ def status_table(s: State) -> Table:
 
 
 def show_state(s: State) -> None:
+    console.print(_headline(s))
+    if not s.combatants:
+        console.print("nobody yet: add combatants with `combat add NAME`")
+        return
     console.print(status_table(s))
     notes = []
     if s.running and s.up():

@@ -24,6 +24,11 @@ class Session:
         self.actor = actor or "gm"
         self.quiet = quiet  # the demo plays commands without a table each
 
+    def as_actor(self, actor: str) -> "Session":
+        other = Session(self.db, self.chosen, actor, self.quiet)
+        other.__dict__["ledger"] = self.ledger
+        return other
+
     @cached_property
     def ledger(self) -> Ledger:
         return Ledger(Store(self.db))

@@ -1,6 +1,5 @@
 """Before and around the fight: encounters, combatants, groups, initiative."""
 import random
-import re
 from typing import List, Optional
 
 import typer
@@ -9,11 +8,7 @@ from eventlog.errors import Refusal
 from eventlog.events import CombatantJoined, GroupBonusSet, InitiativeRolled, OrderDeclared
 
 from .app import NUMBERS, app, session
-from .render import console, show_declared
-
-
-def slugify(name: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
+from .render import console, show_declared, slugify
 
 
 @app.command()
