@@ -12,6 +12,10 @@ from eventlog.errors import LedgerError
 from .session import Session
 
 
+# click's own errors (usage: exit 2) pass through; typer may vendor click.
+CLICK_ERROR = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "ClickException")
+
+
 class LedgerGroup(TyperGroup):
     """Turns every LedgerError into one `error:` line and exit code 1."""
 
@@ -21,7 +25,7 @@ class LedgerGroup(TyperGroup):
         except LedgerError as exc:
             typer.echo(f"error: {exc}", err=True)
             raise typer.Exit(1) from None
-        except (typer.Exit, typer.Abort, KeyboardInterrupt):
+        except (typer.Exit, typer.Abort, CLICK_ERROR, KeyboardInterrupt):
             raise
         except Exception as exc:  # a bug: still never a traceback at the table
             if os.environ.get("COMBAT_DEBUG"):

@@ -1,0 +1,224 @@
+"""The command line as a person uses it: exit codes, one-line refusals,
+negative numbers, help text, the demo, and bad input files."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import typer
+from typer.testing import CliRunner
+
+from cli.app import app
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture
+def combat(tmp_path):
+    runner = CliRunner()
+    db = tmp_path / "ledger.db"
+    env = {"COMBAT_DB": str(db), "COMBAT_ENCOUNTER": None, "COMBAT_ACTOR": None,
+           "NO_COLOR": "1", "COLUMNS": "120"}
+
+    def run(*args, code=0):
+        result = runner.invoke(app, [str(a) for a in args], env=env)
+        assert result.exit_code == code, (args, result.stdout, result.stderr,
+                                          result.exception)
+        return result
+    run.db = db
+    return run
+
+
+def events(combat) -> list[dict]:
+    return json.loads(combat("log", "--json").stdout)
+
+
+def status(combat, *extra) -> dict:
+    return json.loads(combat("status", "--json", *extra).stdout)
+
+
+def duel(combat):
+    combat("new", "duel")
+    combat("add", "Ash", "--pc", "--bonus", "5", "--grit", "1")
+    combat("add", "Brute")
+    combat("roll", "ash", "--die", "5")
+    combat("roll", "brute", "--die", "5")
+
+
+def test_refusal_is_one_error_line_exit_1_and_appends_nothing(combat):
+    duel(combat)
+    combat("round")
+    before = len(events(combat))
+    result = combat("act", "ash", "9", code=1)
+    assert result.stderr == "error: ash has 3 AP left, cannot spend 9 (R17)\n"
+    assert result.stdout == ""
+    assert len(events(combat)) == before
+
+
+def test_negative_numbers_work_as_arguments(combat):
+    duel(combat)
+    combat("grit", "ash", "-1")
+    combat("set-initiative", "brute", "-2", "--reason", "tripped")
+    combat("round")
+    combat("adjust-ap", "ash", "-1", "--reason", "stunned")
+    s = status(combat)
+    ash = s["combatants"][0]
+    assert (ash["grit"], ash["ap"]) == (0, 2)
+    assert s["combatants"][1]["initiative"] == -2
+
+
+def test_negative_cost_is_refused_by_rule_r16(combat):
+    duel(combat)
+    combat("round")
+    assert "(R16)" in combat("act", "ash", "-3", code=1).stderr
+
+
+def test_unknown_cost_word_is_refused_with_the_choices(combat):
+    duel(combat)
+    combat("round")
+    assert "free, minor" in combat("act", "ash", "huge", code=1).stderr
+
+
+def test_free_action_through_act_records_a_free_action(combat):
+    duel(combat)
+    combat("act", "ash", "free", "calls", "a", "warning")
+    last = events(combat)[-1]
+    assert last["type"] == "FreeActionTaken"
+    assert last["data"] == {"combatant": "ash", "label": "calls a warning"}
+
+
+def test_missing_reason_is_a_usage_error_exit_2(combat):
+    duel(combat)
+    result = combat("max-ap", "ash", "4", code=2)
+    assert "Traceback" not in result.stdout + result.stderr
+
+
+def test_end_turn_in_an_open_group_slot_needs_the_member(combat):
+    combat("new", "squad")
+    combat("add", "Ganger", "--count", "2", "--group", "gangers")
+    combat("roll", "gangers", "--die", "3")
+    combat("round")
+    assert "(R8)" in combat("end-turn", code=1).stderr
+    combat("end-turn", "ganger-2")
+    assert status(combat)["up"] == ["ganger-1"]
+
+
+def test_actor_is_recorded_r29(combat):
+    duel(combat)
+    combat("--actor", "players", "note", "we", "hide")
+    last = events(combat)[-1]
+    assert last["actor"] == "players"
+    assert last["at"].endswith("Z")
+
+
+def test_status_at_shows_an_earlier_position_r31(combat):
+    duel(combat)
+    combat("round")
+    combat("act", "ash", "major")
+    at = status(combat, "--at", "5")
+    assert at["seq"] == 5 and at["phase"] == "setup"
+    assert combat("status", "--at", "99", code=1).stderr.startswith("error: ")
+
+
+def test_encounters_are_listed_and_switched(combat):
+    combat("new", "one")
+    combat("new", "two")
+    listed = json.loads(combat("list", "--json").stdout)
+    assert [(e["id"], e["current"]) for e in listed] == [("one", False), ("two", True)]
+    combat("use", "one")
+    assert status(combat)["encounter"] == "one"
+    assert combat("use", "nope", code=1).stderr.startswith("error: ")
+    assert combat("new", "one", code=1).stderr.startswith("error: ")
+
+
+def test_no_current_encounter_is_a_clear_error(combat):
+    assert "combat new" in combat("status", code=1).stderr
+
+
+def test_undo_then_redo_from_the_command_line_r26_r27(combat):
+    duel(combat)
+    combat("round")
+    combat("act", "ash", "major")
+    assert "undone" in combat("undo").stdout
+    assert status(combat)["combatants"][0]["ap"] == 3
+    combat("redo")
+    assert status(combat)["combatants"][0]["ap"] == 1
+    assert "(R27)" in combat("redo", code=1).stderr
+
+
+def test_export_import_round_trip_and_bad_files(combat, tmp_path):
+    duel(combat)
+    combat("round")
+    out = tmp_path / "duel.json"
+    combat("export", "--format", "json", "-o", out)
+    doc = json.loads(out.read_text())
+    assert doc["format"] == "combat-ledger" and doc["version"] == 1
+    combat("import", out, "--as", "copy")
+    assert status(combat)["encounter"] == "copy"
+    garbage = tmp_path / "garbage.json"
+    garbage.write_bytes(b"\x00\xffnot json")
+    assert combat("import", garbage, code=1).stderr.startswith("error: ")
+    assert combat("import", tmp_path / "missing.json", code=1).stderr.startswith("error: ")
+    assert combat("import", out, "--as", "copy", code=1).stderr.startswith("error: ")
+
+
+def test_verify_reports_ok_and_json(combat):
+    duel(combat)
+    assert combat("verify").stdout.startswith("ok: 5 events")
+    verdict = json.loads(combat("verify", "--json").stdout)
+    assert verdict["ok"] is True and verdict["first_bad_seq"] is None
+
+
+def test_garbage_database_is_refused_and_left_untouched(combat):
+    combat.db.write_bytes(b"this is not sqlite" * 100)
+    before = combat.db.read_bytes()
+    result = combat("status", code=1)
+    assert "not a combat-ledger database" in result.stderr
+    assert combat.db.read_bytes() == before
+
+
+def test_demo_plays_a_verifiable_encounter(combat):
+    result = combat("demo")
+    assert "demo-1" in result.stdout
+    assert combat("verify").stdout.startswith("ok:")
+    s = status(combat)
+    assert s["encounter"] == "demo-1" and s["phase"] == "ended"
+    combat("demo")
+    assert status(combat)["encounter"] == "demo-2"
+
+
+def test_unexpected_failure_is_one_line_not_a_traceback(combat, monkeypatch):
+    import projections.views
+
+    def broken(state):
+        raise RuntimeError("boom")
+    monkeypatch.setattr(projections.views, "status", broken)
+    duel(combat)
+    result = combat("status", "--json", code=1)
+    assert result.stderr.startswith("error: unexpected failure")
+    assert result.stderr.count("\n") == 1
+
+
+def test_every_command_has_help_with_an_example_and_is_in_the_readme(combat):
+    readme = (ROOT / "README.md").read_text()
+    commands = typer.main.get_command(app).commands
+    assert len(commands) >= 25
+    for name, command in commands.items():
+        result = combat(name, "--help")
+        assert "Example" in result.stdout, name
+        assert command.help and command.help.strip(), name
+        assert f"`{name}" in readme or f" {name} " in readme, name
+
+
+def test_a_real_process_never_shows_a_traceback(tmp_path):
+    env = {**os.environ, "COMBAT_DB": str(tmp_path / "x.db")}
+    env.pop("COMBAT_DEBUG", None)
+    for args in (["act", "ghost", "minor"], ["roll", "--die", "11"], ["bogus"]):
+        done = subprocess.run([sys.executable, "-m", "cli", *args], env=env,
+                              capture_output=True, text=True, timeout=60)
+        assert done.returncode in (1, 2), args
+        assert "Traceback" not in done.stderr + done.stdout, args

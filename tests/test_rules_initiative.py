@@ -1,0 +1,557 @@
+"""Initiative rules R1-R6: rolls, order, ties, overrides, round start and
+reinforcements, AP in reserve (see /work/shared/RULES.md)."""
+from __future__ import annotations
+
+from hypothesis import given as for_all, settings, strategies as st
+
+from eventlog.events import (
+    APSpent, CombatantLeft, InitiativeOverridden, InitiativeRolled, OrderDeclared,
+    RoundStarted, TurnEnded,
+)
+from projections.views import status
+
+from conftest import given, npc, pc, refused, rolled, when
+
+
+# -- helpers -------------------------------------------------------------
+
+def order(s) -> list[str]:
+    return status(s)["order"]
+
+
+def up(s) -> list[str]:
+    return status(s)["up"]
+
+
+def acting(s):
+    return status(s)["acting"]
+
+
+def ties(s) -> list[list[str]]:
+    return status(s)["ties"]
+
+
+def row(s, cid: str) -> dict:
+    return next(c for c in status(s)["combatants"] if c["id"] == cid)
+
+
+def spend(cid: str, cost: int = 1) -> APSpent:
+    return APSpent(combatant=cid, cost=cost, category="custom")
+
+
+def end(cid: str) -> TurnEnded:
+    return TurnEnded(combatant=cid)
+
+
+def turn(s, cid: str, cost: int = 1):
+    """`cid` spends `cost` AP in its turn, then ends the turn if still in it."""
+    assert acting(s) == cid, status(s)
+    if cost:
+        s = when(s, spend(cid, cost))
+    if acting(s) == cid:
+        s = when(s, end(cid))
+    return s
+
+
+def override(slot: str, total: int, reason: str = "blessed by the GM") -> InitiativeOverridden:
+    return InitiativeOverridden(slot=slot, total=total, reason=reason)
+
+
+def three_npcs_tied():
+    return given(npc("a"), npc("b"), npc("c"),
+                 rolled("a", 5), rolled("b", 5), rolled("c", 5))
+
+
+# -- R1: one roll per slot, 1d10 + bonus, the die is recorded -------------
+
+def test_r1_roll_records_die_and_total_die_plus_bonus():
+    s = given(pc("rook", bonus=3), rolled("rook", 7, 3))
+    assert row(s, "rook")["die"] == 7
+    assert row(s, "rook")["initiative"] == 10
+
+
+def test_r1_negative_bonus_lowers_total():
+    s = given(npc("slug", bonus=-2), rolled("slug", 1, -2))
+    assert row(s, "slug")["initiative"] == -1
+    assert order(s) == ["slug"]
+
+
+def test_r1_unrolled_combatant_has_no_die_nor_initiative():
+    s = given(pc("rook", bonus=3))
+    assert (row(s, "rook")["die"], row(s, "rook")["initiative"]) == (None, None)
+    assert order(s) == []
+
+
+@for_all(die=st.one_of(st.integers(max_value=0), st.integers(min_value=11)))
+def test_r1_die_outside_1_to_10_refused(die):
+    s = given(pc("rook"))
+    refused(s, InitiativeRolled(slot="rook", die=die, bonus=0, total=die), "R1")
+
+
+def test_r1_total_not_die_plus_bonus_refused():
+    s = given(pc("rook", bonus=2))
+    refused(s, InitiativeRolled(slot="rook", die=5, bonus=2, total=9), "R1")
+
+
+def test_r1_bonus_other_than_combatants_refused():
+    s = given(pc("rook", bonus=2))
+    refused(s, rolled("rook", 5, 3), "R1")
+
+
+def test_r1_second_roll_for_same_slot_refused():
+    s = given(pc("rook"), rolled("rook", 5))
+    refused(s, rolled("rook", 9), "R1")
+    assert row(s, "rook")["die"] == 5
+
+
+def test_r1_second_roll_refused_in_later_round():
+    s = given(pc("rook"), npc("x"), rolled("rook", 5), rolled("x", 3),
+              RoundStarted(round=1), RoundStarted(round=2))
+    refused(s, rolled("rook", 9), "R1")
+
+
+# -- R2: descending total, fixed order -----------------------------------
+
+def test_r2_higher_total_acts_first():
+    s = given(npc("x"), pc("rook"), npc("y"),
+              rolled("x", 4), rolled("rook", 6), rolled("y", 9))
+    assert order(s) == ["y", "rook", "x"]
+    s = when(s, RoundStarted(round=1))
+    assert (acting(s), up(s)) == ("y", ["y"])
+
+
+def test_r2_roll_order_does_not_matter_only_totals():
+    s = given(npc("x"), npc("y"), rolled("y", 2), rolled("x", 8))
+    assert order(s) == ["x", "y"]
+
+
+def test_r2_turns_follow_order_through_a_pass():
+    s = given(npc("x"), pc("rook"), npc("y"),
+              rolled("x", 4), rolled("rook", 6), rolled("y", 9), RoundStarted(round=1))
+    seen = []
+    for _ in range(3):
+        seen.append(acting(s))
+        s = turn(s, acting(s))
+    assert seen == ["y", "rook", "x"]
+
+
+def test_r2_order_stays_fixed_across_passes_and_rounds():
+    s = given(npc("x"), pc("rook"), npc("y"),
+              rolled("x", 4), rolled("rook", 6), rolled("y", 9), RoundStarted(round=1))
+    before = order(s)
+    for cid in ["y", "rook", "x"]:
+        s = turn(s, cid)
+    assert status(s)["pass"] == 2
+    assert order(s) == before and acting(s) == "y"
+    s = when(s, RoundStarted(round=2))
+    assert order(s) == before and acting(s) == "y"
+
+
+@settings(max_examples=60, deadline=None)
+@for_all(specs=st.lists(st.tuples(st.sampled_from(["pc", "npc"]),
+                                  st.integers(1, 10), st.integers(-3, 4)),
+                        min_size=1, max_size=7),
+         data=st.data())
+def test_r2_r3_order_sorted_by_total_then_pc_first_then_join_order(specs, data):
+    ids = [f"c{i}" for i in range(len(specs))]
+    joins = [(pc if side == "pc" else npc)(cid, bonus=bonus)
+             for cid, (side, _die, bonus) in zip(ids, specs)]
+    roll_order = data.draw(st.permutations(range(len(specs))))  # rolls come in any order
+    rolls = [rolled(ids[i], specs[i][1], specs[i][2]) for i in roll_order]
+    s = given(*joins, *rolls)
+
+    def key(i):
+        side, die, bonus = specs[i]
+        return (-(die + bonus), 0 if side == "pc" else 1, i)
+
+    assert order(s) == [ids[i] for i in sorted(range(len(specs)), key=key)]
+    # R3: only same-side ties are reported, each in its current order
+    runs: dict = {}
+    for i in sorted(range(len(specs)), key=key):
+        side, die, bonus = specs[i]
+        runs.setdefault((die + bonus, side), []).append(ids[i])
+    assert ties(s) == [run for run in runs.values() if len(run) > 1]
+
+
+# -- R3: ties ------------------------------------------------------------
+
+def test_r3_tied_pcs_act_before_tied_npcs():
+    s = given(npc("x"), npc("y"), pc("rook"), pc("vex"),
+              rolled("x", 6), rolled("y", 6), rolled("rook", 6), rolled("vex", 6))
+    assert order(s) == ["rook", "vex", "x", "y"]
+    s = when(s, RoundStarted(round=1))
+    assert acting(s) == "rook"
+
+
+def test_r3_pc_tied_with_npc_is_not_reported_as_tie():
+    s = given(npc("x", bonus=1), pc("rook"), rolled("x", 5, 1), rolled("rook", 6))
+    assert order(s) == ["rook", "x"]
+    assert ties(s) == []
+
+
+def test_r3_tied_npcs_keep_join_order_and_tie_reported_unresolved():
+    s = given(npc("b"), npc("a"), rolled("a", 5), rolled("b", 5))
+    assert order(s) == ["b", "a"]
+    assert ties(s) == [["b", "a"]]
+
+
+def test_r3_ties_reported_per_side_and_total():
+    s = given(pc("p1"), pc("p2"), npc("n1"), npc("n2"), npc("n3"),
+              rolled("p1", 7), rolled("p2", 7), rolled("n1", 7), rolled("n2", 3),
+              rolled("n3", 3))
+    assert order(s) == ["p1", "p2", "n1", "n2", "n3"]
+    assert ties(s) == [["p1", "p2"], ["n2", "n3"]]
+
+
+def test_r3_unresolved_tie_does_not_block_play():
+    s = given(npc("a"), npc("b"), rolled("a", 5), rolled("b", 5), RoundStarted(round=1))
+    assert ties(s) == [["a", "b"]]
+    assert acting(s) == "a"
+    s = turn(s, "a")
+    assert acting(s) == "b"
+
+
+def test_r3_declared_order_among_tied_npcs_resolves_tie():
+    s = given(npc("a"), npc("b"), rolled("a", 5), rolled("b", 5))
+    s = when(s, OrderDeclared(slots=["b", "a"], context="tie"))
+    assert order(s) == ["b", "a"]
+    assert ties(s) == []
+
+
+def test_r3_declared_order_among_tied_pcs_resolves_tie():
+    s = given(pc("rook"), pc("vex"), npc("x"), rolled("rook", 5), rolled("vex", 5),
+              rolled("x", 5))
+    s = when(s, OrderDeclared(slots=["vex", "rook"], context="tie"))
+    assert order(s) == ["vex", "rook", "x"]
+    assert ties(s) == []
+
+
+def test_r3_declaring_same_order_as_join_order_still_resolves_tie():
+    s = given(npc("a"), npc("b"), rolled("a", 5), rolled("b", 5))
+    s = when(s, OrderDeclared(slots=["a", "b"]))
+    assert order(s) == ["a", "b"]
+    assert ties(s) == []
+
+
+def test_r3_full_declaration_of_three_way_tie():
+    s = when(three_npcs_tied(), OrderDeclared(slots=["c", "a", "b"]))
+    assert order(s) == ["c", "a", "b"]
+    assert ties(s) == []
+
+
+def test_r3_partial_declaration_leaves_tie_unresolved():
+    s = when(three_npcs_tied(), OrderDeclared(slots=["b", "a"]))
+    assert order(s) == ["b", "a", "c"]
+    assert ties(s) == [["b", "a", "c"]]
+
+
+def test_r3_later_declaration_keeps_earlier_declared_order():
+    # b before c, then c before a: the only order honouring both is b, c, a
+    s = when(three_npcs_tied(), OrderDeclared(slots=["b", "c"]),
+             OrderDeclared(slots=["c", "a"]))
+    assert order(s) == ["b", "c", "a"]
+
+
+def test_r3_chained_declarations_resolve_three_way_tie():
+    # b before a, a before c: an order for all three has been declared
+    s = when(three_npcs_tied(), OrderDeclared(slots=["b", "a"]),
+             OrderDeclared(slots=["a", "c"]))
+    assert order(s) == ["b", "a", "c"]
+    assert ties(s) == []
+
+
+def test_r3_tied_group_and_lone_npc_keep_join_order_and_can_be_ordered():
+    s = given(npc("g1", group="gang"), npc("g2", group="gang"), npc("boss"),
+              rolled("gang", 4), rolled("boss", 4))
+    assert order(s) == ["gang", "boss"]
+    assert ties(s) == [["gang", "boss"]]
+    s = when(s, OrderDeclared(slots=["boss", "gang"]))
+    assert order(s) == ["boss", "gang"]
+    assert ties(s) == []
+
+
+def test_r3_declared_order_mid_round_changes_who_acts_next():
+    s = given(npc("a"), npc("b"), npc("c"), rolled("a", 5), rolled("b", 5),
+              rolled("c", 5), RoundStarted(round=1))
+    s = turn(s, "a")
+    assert acting(s) == "b"
+    s = when(s, OrderDeclared(slots=["c", "b"]))
+    assert order(s) == ["a", "c", "b"]
+    assert acting(s) == "c"
+
+
+def test_r3_order_declaration_of_untied_slots_refused():
+    s = given(npc("a"), npc("b"), rolled("a", 5), rolled("b", 6))
+    refused(s, OrderDeclared(slots=["a", "b"]), "R3")
+
+
+def test_r3_order_declaration_across_sides_refused():
+    s = given(npc("x"), pc("rook"), rolled("x", 5), rolled("rook", 5))
+    refused(s, OrderDeclared(slots=["x", "rook"]), "R3")
+    assert order(s) == ["rook", "x"]
+
+
+def test_r3_order_declaration_of_group_member_refused():
+    s = given(npc("g1", group="gang"), npc("boss"), rolled("gang", 4), rolled("boss", 4))
+    refused(s, OrderDeclared(slots=["boss", "g1"]), "R3")
+
+
+def test_r3_order_declaration_of_unrolled_slot_refused():
+    s = given(npc("a"), npc("b"), rolled("a", 5))
+    refused(s, OrderDeclared(slots=["b", "a"]), "R3")
+
+
+def test_r3_order_declaration_needs_two_different_slots():
+    s = given(npc("a"), npc("b"), rolled("a", 5), rolled("b", 5))
+    refused(s, OrderDeclared(slots=["a"]), "R3")
+    refused(s, OrderDeclared(slots=["a", "a"]), "R3")
+
+
+# -- R4: GM override -----------------------------------------------------
+
+def test_r4_override_moves_slot_and_keeps_recorded_die():
+    s = given(npc("x"), pc("rook", bonus=1), rolled("x", 8), rolled("rook", 2, 1))
+    assert order(s) == ["x", "rook"]
+    s = when(s, override("rook", 12))
+    assert order(s) == ["rook", "x"]
+    assert (row(s, "rook")["initiative"], row(s, "rook")["die"]) == (12, 2)
+
+
+def test_r4_override_of_group_moves_whole_group():
+    s = given(npc("g1", group="gang"), npc("g2", group="gang"), pc("rook"),
+              rolled("gang", 3), rolled("rook", 6))
+    s = when(s, override("gang", 9))
+    assert order(s) == ["gang", "rook"]
+    assert [row(s, m)["initiative"] for m in ("g1", "g2")] == [9, 9]
+    assert [row(s, m)["die"] for m in ("g1", "g2")] == [3, 3]
+
+
+def test_r4_override_of_group_member_alone_refused():
+    s = given(npc("g1", group="gang"), npc("g2", group="gang"), rolled("gang", 3))
+    refused(s, override("g1", 9), "R4")
+    assert row(s, "g1")["initiative"] == 3
+
+
+def test_r4_override_of_unrolled_group_member_refused():
+    s = given(npc("g1", group="gang"))
+    refused(s, override("g1", 9), "R4")
+
+
+def test_r4_override_of_unrolled_slot_gives_initiative_without_die():
+    s = given(pc("rook"), npc("x"), rolled("x", 5))
+    refused(s, RoundStarted(round=1), "R5")
+    s = when(s, override("rook", 7))
+    assert (row(s, "rook")["initiative"], row(s, "rook")["die"]) == (7, None)
+    s = when(s, RoundStarted(round=1))
+    assert acting(s) == "rook"
+
+
+def test_r4_override_needs_a_reason():
+    s = given(pc("rook"), rolled("rook", 5))
+    refused(s, override("rook", 9, reason="  "), "R29")
+
+
+def test_r4_override_into_a_tie_places_by_join_order():
+    s = given(npc("a"), npc("b"), rolled("a", 2), rolled("b", 7))
+    s = when(s, override("a", 7))
+    assert order(s) == ["a", "b"]
+    assert ties(s) == [["a", "b"]]
+
+
+def test_r4_override_can_be_repeated():
+    s = given(npc("a"), npc("b"), rolled("a", 2), rolled("b", 7))
+    s = when(s, override("a", 9), override("a", 1))
+    assert order(s) == ["b", "a"]
+    assert row(s, "a")["initiative"] == 1
+
+
+def test_r4_override_mid_pass_above_cursor_waits_for_next_pass():
+    s = given(npc("a"), npc("b"), npc("c"), rolled("a", 9), rolled("b", 6),
+              rolled("c", 3), RoundStarted(round=1))
+    s = turn(s, "a")
+    s = turn(s, "b")
+    assert acting(s) == "c"
+    s = when(s, override("c", 10))  # moves above the cursor, c is the current slot
+    assert order(s) == ["c", "a", "b"]
+    assert acting(s) == "c"
+
+
+# -- R5: round start and reinforcements ----------------------------------
+
+def test_r5_round_refused_while_active_combatant_has_no_initiative():
+    s = given(pc("rook"), npc("x"), rolled("x", 5))
+    message = refused(s, RoundStarted(round=1), "R5")
+    assert "rook" in message
+
+
+def test_r5_round_refused_while_group_has_no_initiative():
+    s = given(pc("rook"), npc("g1", group="gang"), rolled("rook", 5))
+    message = refused(s, RoundStarted(round=1), "R5")
+    assert "gang" in message
+
+
+def test_r5_round_refused_with_nobody_in_encounter():
+    refused(given(), RoundStarted(round=1), "R5")
+
+
+def test_r5_combatant_who_left_unrolled_does_not_block_round():
+    s = given(pc("rook"), npc("x"), rolled("rook", 5), CombatantLeft(combatant="x"))
+    s = when(s, RoundStarted(round=1))
+    assert (status(s)["round"], order(s), acting(s)) == (1, ["rook"], "rook")
+
+
+def test_r5_first_round_starts_combat_with_top_slot_up():
+    s = given(pc("rook"), npc("x"), rolled("rook", 5), rolled("x", 7))
+    assert (status(s)["phase"], status(s)["round"], status(s)["pass"]) == ("setup", 0, 0)
+    assert up(s) == [] and acting(s) is None
+    s = when(s, RoundStarted(round=1))
+    assert (status(s)["phase"], status(s)["round"], status(s)["pass"]) == ("combat", 1, 1)
+    assert (acting(s), up(s)) == ("x", ["x"])
+
+
+def test_r5_no_turn_action_before_first_round():
+    s = given(pc("rook"), rolled("rook", 5))
+    refused(s, spend("rook"), "R5")
+    refused(s, end("rook"), "R5")
+
+
+def test_r5_unrolled_reinforcement_blocks_next_round_not_play():
+    s = given(pc("rook"), rolled("rook", 5), RoundStarted(round=1))
+    s = when(s, npc("x"))
+    assert order(s) == ["rook"] and acting(s) == "rook"
+    refused(s, RoundStarted(round=2), "R5")
+    s = when(s, rolled("x", 3), RoundStarted(round=2))
+    assert order(s) == ["rook", "x"]
+
+
+def test_r5_reinforcement_starts_with_full_ap():
+    s = given(pc("rook"), rolled("rook", 5), RoundStarted(round=1),
+              spend("rook", 2))
+    s = when(s, npc("brute", ap=5), rolled("brute", 1))
+    assert (row(s, "brute")["ap"], row(s, "brute")["max_ap"]) == (5, 5)
+
+
+def test_r5_reinforcement_below_cursor_is_visited_this_pass():
+    s = given(npc("a"), npc("b"), rolled("a", 9), rolled("b", 6), RoundStarted(round=1))
+    s = turn(s, "a")
+    assert acting(s) == "b"
+    s = when(s, npc("r"), rolled("r", 2))
+    assert order(s) == ["a", "b", "r"]
+    s = turn(s, "b")
+    assert (status(s)["pass"], acting(s)) == (1, "r")
+
+
+def test_r5_reinforcement_above_cursor_waits_for_next_pass():
+    s = given(npc("a"), npc("b"), rolled("a", 9), rolled("b", 6), RoundStarted(round=1))
+    s = turn(s, "a")
+    s = when(s, npc("r"), rolled("r", 8))
+    assert order(s) == ["a", "r", "b"]
+    assert acting(s) == "b"
+    refused(s, spend("r"), "R17")  # b's turn; r is not up in this pass
+    s = turn(s, "b")
+    # pass 1 is over (AP was spent): pass 2 visits r in its place
+    assert (status(s)["pass"], acting(s)) == (2, "a")
+    s = turn(s, "a")
+    assert acting(s) == "r"
+
+
+def test_r5_reinforcing_pc_tied_with_current_npc_waits_for_next_pass():
+    s = given(npc("a"), npc("b"), rolled("a", 9), rolled("b", 6), RoundStarted(round=1))
+    s = turn(s, "a")
+    s = when(s, pc("rook"), rolled("rook", 6))  # R3: placed above b, behind the cursor
+    assert order(s) == ["a", "rook", "b"]
+    assert acting(s) == "b"
+    s = turn(s, "b")
+    assert (status(s)["pass"], acting(s)) == (2, "a")
+
+
+def test_r5_reinforcement_placed_above_last_slot_waits_and_round_may_complete():
+    s = given(npc("a"), rolled("a", 5), RoundStarted(round=1))
+    s = when(s, npc("r"), rolled("r", 9))  # above a, whose turn is in progress
+    s = when(s, end("a"))  # no AP spent in pass 1: no second pass (R23)
+    assert status(s)["round_complete"] is True
+    assert up(s) == []
+    s = when(s, RoundStarted(round=2))
+    assert acting(s) == "r"
+
+
+def test_r5_reinforcement_joining_group_below_cursor_is_up_this_pass():
+    s = given(npc("a"), npc("g1", group="gang"), rolled("a", 9), rolled("gang", 3),
+              RoundStarted(round=1))
+    assert acting(s) == "a"
+    s = when(s, npc("g2", group="gang"))
+    s = turn(s, "a")
+    assert up(s) == ["g1", "g2"]
+
+
+@settings(max_examples=40, deadline=None)
+@for_all(die=st.integers(1, 10), side=st.sampled_from(["pc", "npc"]))
+def test_r5_reinforcement_visited_this_pass_only_if_placed_below_cursor(die, side):
+    # a (npc 10) has had its turn, b (npc 5) is the current slot
+    s = given(npc("a"), npc("b"), rolled("a", 10), rolled("b", 5), RoundStarted(round=1))
+    s = turn(s, "a")
+    s = when(s, (pc if side == "pc" else npc)("r"), rolled("r", die))
+    above = die > 5 or (die == 5 and side == "pc")
+    assert order(s).index("r") < order(s).index("b") if above else \
+        order(s).index("r") > order(s).index("b")
+    assert acting(s) == "b"
+    s = turn(s, "b")
+    if above:
+        assert status(s)["pass"] == 2 and acting(s) == "a"
+    else:
+        assert status(s)["pass"] == 1 and acting(s) == "r"
+
+
+# -- R6: AP in reserve never moves a combatant ---------------------------
+
+def test_r6_reserve_ap_does_not_move_combatant():
+    s = given(npc("a"), pc("rook"), npc("c"), rolled("a", 9), rolled("rook", 6),
+              rolled("c", 3), RoundStarted(round=1))
+    before = order(s)
+    s = turn(s, "a", cost=2)
+    s = turn(s, "rook", cost=0)   # rook keeps all 3 AP in reserve
+    s = turn(s, "c", cost=1)
+    assert status(s)["pass"] == 2
+    assert order(s) == before
+    assert acting(s) == "a"
+    s = turn(s, "a", cost=1)      # a's pool is now 0
+    assert acting(s) == "rook"
+    assert row(s, "rook")["ap"] == 3
+
+
+def test_r6_combatant_acts_again_at_same_place_in_every_later_pass():
+    s = given(npc("a"), pc("rook"), npc("c"), rolled("a", 9), rolled("rook", 6),
+              rolled("c", 3), RoundStarted(round=1))
+    seen = []
+    while not status(s)["round_complete"]:
+        cid = acting(s)
+        seen.append((status(s)["pass"], cid))
+        s = turn(s, cid, cost=1)
+    assert seen == [(p, cid) for p in (1, 2, 3) for cid in ("a", "rook", "c")]
+    assert order(s) == ["a", "rook", "c"]
+
+
+def test_r6_only_combatant_with_reserve_acts_in_later_pass():
+    s = given(npc("a"), pc("rook"), npc("c"), rolled("a", 9), rolled("rook", 6),
+              rolled("c", 3), RoundStarted(round=1))
+    s = turn(s, "a", cost=3)
+    s = turn(s, "rook", cost=1)
+    s = turn(s, "c", cost=3)
+    assert (status(s)["pass"], acting(s)) == (2, "rook")
+    assert order(s) == ["a", "rook", "c"]
+
+
+@settings(max_examples=40, deadline=None)
+@for_all(costs=st.lists(st.integers(0, 3), min_size=3, max_size=12))
+def test_r6_any_spending_pattern_leaves_order_unchanged(costs):
+    s = given(npc("a"), pc("rook"), npc("c"), rolled("a", 9), rolled("rook", 6),
+              rolled("c", 3), RoundStarted(round=1))
+    before = order(s)
+    for cost in costs:
+        if status(s)["round_complete"]:
+            break
+        cid = acting(s)
+        # within a pass, whoever acts comes after everyone already visited
+        s = turn(s, cid, cost=min(cost, row(s, cid)["ap"]))
+        assert order(s) == before
+    assert order(s) == before
