@@ -1,8 +1,9 @@
 """GM declarations: leaving, overrides with reasons, notes, the end, undo/redo."""
-from typing import List
+from typing import List, Optional
 
 import typer
 
+from eventlog.errors import LedgerError
 from eventlog.events import (
     APAdjusted, CombatantLeft, CombatantRejoined, EncounterEnded, GritAdjusted,
     InitiativeOverridden, MaxAPChanged, NoteAdded,
@@ -126,4 +127,50 @@ def redo(ctx: typer.Context) -> None:
         return
     for e in envs:
         console.print(f"↷ redone (seq {e.seq}): {describe(e.data)}")
+    show_state(state)
+
+
+@app.command()
+def retract(ctx: typer.Context,
+            seq: int = typer.Argument(..., metavar="SEQ", help="Any seq of the declaration to retract."),
+            cascade: bool = typer.Option(False, "--cascade", help="Also retract the later declarations it would make illegal."),
+            reason: str = typer.Option("", "--reason", help="Why, for the record.")) -> None:
+    """Retract an earlier declaration (a mistake noticed later), re-judging the rest (R28).
+
+    Example: combat retract 12 --reason "the reload cost 1 AP"
+    """
+    s = session(ctx)
+    state, batches = s.ledger.retract(s.encounter, seq, cascade, s.actor, reason)
+    if s.quiet:
+        return
+    from projections.narrate import describe
+    for batch in batches:
+        for e in s.ledger.batch(s.encounter, batch):
+            console.print(f"✗ retracted (seq {e.seq}): {describe(e.data)}")
+    show_state(state)
+
+
+@app.command(context_settings=NUMBERS)
+def amend(ctx: typer.Context,
+          seq: int = typer.Argument(..., metavar="SEQ", help="The seq of the declaration to correct."),
+          die: Optional[int] = typer.Option(None, "--die", help="The die an initiative roll really showed."),
+          cost: Optional[str] = typer.Option(None, "--cost", help="The action's real cost: free, minor, major or a number."),
+          label: Optional[str] = typer.Option(None, "--label", help="The action's real label."),
+          who: Optional[str] = typer.Option(None, "--who", help="Who really acted."),
+          reason: str = typer.Option("", "--reason", help="Why, for the record.")) -> None:
+    """Correct an earlier declaration in place; everything after it is re-judged (R28).
+
+    Example: combat amend 12 --die 8        combat amend 15 --cost minor --reason "a reload costs 1"
+    """
+    from projections.narrate import describe
+    from projections.phrases import correction
+    if die is None and cost is None and label is None and who is None:
+        raise LedgerError("say what to correct: --die, --cost, --label or --who")
+    s = session(ctx)
+    state, amendment = s.ledger.amend(
+        s.encounter, seq, lambda p: correction(p, die, cost, label, who), s.actor, reason)
+    if s.quiet:
+        return
+    for p in amendment.events:
+        console.print(f"✎ seq {amendment.batch} now reads: {describe(p)}")
     show_state(state)

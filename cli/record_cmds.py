@@ -29,30 +29,34 @@ def status(ctx: typer.Context, as_json: bool = JSON,
 
 
 @app.command()
-def log(ctx: typer.Context, as_json: bool = JSON) -> None:
-    """Show the event log; undone declarations are marked.
+def log(ctx: typer.Context, as_json: bool = JSON,
+        who: Optional[str] = typer.Option(None, "--who", help="Only declarations for this combatant or slot."),
+        round_: Optional[int] = typer.Option(None, "--round", help="Only declarations made in this round."),
+        kind: Optional[str] = typer.Option(None, "--type", help="Only events of this type, e.g. APSpent."),
+        undone: bool = typer.Option(False, "--undone", help="Only undone, retracted or amended declarations."),
+        audit: bool = typer.Option(False, "--audit", help="The audit trail: GM overrides with reasons, undo, redo, retractions, amendments, and who declared what.")) -> None:
+    """Show the event log: context, who declared it, and what undid or amended it.
 
-    Example: combat log
+    Example: combat log --who rook --round 2        combat log --audit
     """
     s = session(ctx)
     if as_json:
         print_json(s.ledger.event_dicts(s.encounter))
         return
-    from rich.table import Table
-
-    from projections.narrate import describe
-    table = Table(show_edge=False, pad_edge=False, title=f"log of {s.encounter}",
-                  title_justify="left")
-    for name in ("seq", "UTC", "actor", "declaration"):
-        table.add_column(name, justify="right" if name == "seq" else "left")
-    for env, undone in s.ledger.events(s.encounter):
-        text = describe(env.data)
-        if undone:
-            text = f"[strike]{text}[/strike] [dim](undone)[/dim]"
-        if env.seq != env.batch:  # the rest of one command's batch
-            text = f"[dim]+[/dim] {text}"
-        table.add_row(str(env.seq), env.at[11:19], env.actor, text)
-    console.print(table)
+    from projections.timeline import AUDITED, timeline
+    entries = list(timeline(s.ledger, s.encounter))
+    shown = [e for e in entries
+             if (who is None or e.who == who)
+             and (round_ is None or e.round == round_)
+             and (kind is None or e.env.type.lower() == kind.lower())
+             and (not undone or e.undone_by or e.amended_by)
+             and (not audit or e.env.type in AUDITED)]
+    from .render import log_table
+    console.print(log_table(s.encounter, shown, audit))
+    if audit:
+        from collections import Counter
+        counts = Counter(e.env.actor for e in entries)
+        console.print("declared by: " + ", ".join(f"{actor} {n}" for actor, n in counts.most_common()))
 
 
 @app.command()

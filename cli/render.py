@@ -123,3 +123,25 @@ def show_declared(s: State, payloads: list[Payload]) -> None:
     for p in payloads:
         console.print(f"✓ {describe(p)}")
     show_state(s)
+
+
+def log_table(encounter: str, entries, audit: bool = False) -> Table:
+    """The log for people: seq, time, actor, context, the declaration."""
+    table = Table(show_edge=False, pad_edge=False,
+                  title=f"{'audit trail' if audit else 'log'} of {encounter}",
+                  title_justify="left")
+    for name in ("seq", "UTC", "actor", "when", "declaration"):
+        table.add_column(name, justify="right" if name == "seq" else "left")
+    for e in entries:
+        text = describe(e.env.data)
+        if e.undone_by:
+            seq, kind, reason = e.undone_by
+            word = "undone" if kind == "undo" else "retracted"
+            why = f": {reason}" if reason else ""
+            text = f"[strike]{text}[/strike] [dim]({word} at seq {seq}{why})[/dim]"
+        elif e.amended_by:
+            text = f"[strike]{text}[/strike] [dim](amended at seq {e.amended_by})[/dim]"
+        if e.env.seq != e.env.batch:  # the rest of one command's batch
+            text = f"[dim]+[/dim] {text}"
+        table.add_row(str(e.env.seq), e.env.at[11:19], e.env.actor, e.context, text)
+    return table

@@ -4,31 +4,12 @@ from typing import List, Optional
 import typer
 
 from eventlog.errors import Refusal
-from eventlog.events import (
-    APSpent, FreeActionTaken, InterruptTaken, MomentSeized, Payload, RoundStarted,
-    TurnEnded,
-)
+from eventlog.events import MomentSeized, RoundStarted, TurnEnded
+from projections.phrases import COST_WORDS, action
 
 from .app import NUMBERS, app, session
 
-COSTS = {"minor": 1, "major": 2}  # R16
-COST_HELP = "free, minor (1 AP), major (2 AP) or a whole number of AP (R16)."
-
-
-def action(cid: str, cost: str, label: str, interrupt: bool) -> Payload:
-    """A declared cost in table words, as the event it records (R16, R20)."""
-    word = cost.strip().lower()
-    if word == "free":
-        return FreeActionTaken(combatant=cid, label=label)
-    if word in COSTS:
-        ap, category = COSTS[word], word
-    else:
-        try:
-            ap, category = int(word), "custom"
-        except ValueError:
-            raise Refusal(f"{cost!r} is not a cost: say {COST_HELP}") from None
-    kind = InterruptTaken if interrupt else APSpent
-    return kind(combatant=cid, cost=ap, category=category, label=label)
+COST_HELP = COST_WORDS + "."
 
 
 @app.command("round")

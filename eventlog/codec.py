@@ -29,8 +29,11 @@ class Envelope(msgspec.Struct, frozen=True):
 
 
 def data_of(payload: Payload) -> dict:
-    """The `data` object of an event: the payload's fields, without its tag."""
-    return msgspec.structs.asdict(payload)
+    """The `data` object of an event: the payload's fields, without its tag
+    (events nested in an Amended keep theirs)."""
+    data = msgspec.to_builtins(payload)
+    del data["type"]
+    return data
 
 
 def encode_data(payload: Payload) -> bytes:

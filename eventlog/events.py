@@ -134,15 +134,25 @@ class Redone(Payload):
     batch: int
 
 
+class Amended(Payload):
+    """A correction of an earlier batch: `events` replace it, in its place."""
+    batch: int
+    events: list[Event]
+    reason: str = ""
+
+
 Event = Union[
     EncounterCreated, CombatantJoined, GroupBonusSet, InitiativeRolled,
     InitiativeOverridden, OrderDeclared, RoundStarted, MomentSeized, APSpent,
     FreeActionTaken, InterruptTaken, TurnEnded, CombatantLeft,
     CombatantRejoined, MaxAPChanged, APAdjusted, GritAdjusted, NoteAdded,
-    EncounterEnded, Undone, Redone,
+    EncounterEnded, Undone, Redone, Amended,
 ]
 
 EVENT_TYPES: dict[str, type[Payload]] = {cls.__name__: cls for cls in Event.__args__}
+# Undo and redo markers: they act on other batches and are never undone.
 MARKERS = ("Undone", "Redone")
+# Events about earlier batches, which a fold reads before the rest.
+CORRECTIONS = ("Undone", "Redone", "Amended")
 # Payloads a GM declares over the dice or the rules: they carry a reason (R29).
 OVERRIDES = ("InitiativeOverridden", "MaxAPChanged", "APAdjusted", "GritAdjusted")

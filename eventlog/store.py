@@ -133,9 +133,10 @@ class Store:
             raise self._wrap(exc) from None
 
     def markers(self, encounter: str, upto: int | None = None) -> list[Row]:
-        """The Undone/Redone events, in seq order (the undo bookkeeping's input)."""
+        """The Undone, Redone and Amended events, in seq order: what a fold
+        must know about earlier batches before it starts."""
         sql = (f"SELECT {_ROW} FROM events WHERE encounter = ? "
-               "AND type IN ('Undone', 'Redone')")
+               "AND type IN ('Undone', 'Redone', 'Amended')")
         args: list = [encounter]
         if upto is not None:
             sql += " AND seq <= ?"

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from .events import MARKERS, Payload, Redone, Undone
+from .events import MARKERS, Amended, Payload, Redone, Undone
 
 
 class UndoBook:
@@ -46,12 +46,19 @@ class UndoBook:
         return self.redo_stack[-1] if self.redo_stack else None
 
 
-def undone_batches(markers: Iterable[Payload]) -> set[int]:
-    """Which batches the markers leave undone (enough for a fold)."""
-    undone: set[int] = set()
-    for payload in markers:
-        if isinstance(payload, Undone):
-            undone.update(payload.batches)
-        elif isinstance(payload, Redone):
-            undone.discard(payload.batch)
-    return undone
+class Corrections:
+    """What later events say about earlier batches: which are undone, and
+    which are replaced by an amendment (the latest effective one wins)."""
+
+    def __init__(self, corrections: Iterable[tuple[int, Payload]]) -> None:
+        self.undone: set[int] = set()
+        amendments = []
+        for batch, payload in corrections:
+            if isinstance(payload, Undone):
+                self.undone.update(payload.batches)
+            elif isinstance(payload, Redone):
+                self.undone.discard(payload.batch)
+            elif isinstance(payload, Amended):
+                amendments.append((batch, payload))
+        self.replaced: dict[int, list[Payload]] = {
+            a.batch: list(a.events) for batch, a in amendments if batch not in self.undone}

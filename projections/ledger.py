@@ -8,9 +8,11 @@ from typing import Callable, Iterable, Iterator
 
 from eventlog.codec import Envelope, decode_data, envelope_dict
 from eventlog.errors import Conflict, Refusal
-from eventlog.events import MARKERS, EncounterCreated, Payload, Redone, Undone
+from eventlog.events import (
+    MARKERS, Amended, EncounterCreated, Payload, Redone, Undone,
+)
 from eventlog.store import Store
-from eventlog.undo import UndoBook, undone_batches
+from eventlog.undo import Corrections, UndoBook
 
 from .rules import check_slug, judge
 from .state import State
@@ -25,11 +27,18 @@ def envelope(row) -> Envelope:
                     prev_hash, digest)
 
 
-def fold(rows: Iterable, undone: set[int], state: State) -> State:
-    """Evolve `state` by the effective events among stored rows (R26)."""
+def fold(rows: Iterable, corrections: Corrections, state: State) -> State:
+    """Evolve `state` by the effective events among stored rows: undone
+    batches are skipped (R26), amended ones replaced in their place."""
+    undone, replaced = corrections.undone, corrections.replaced
     for seq, batch, type_name, _at, _actor, data, _prev, _hash in rows:
         state.seq = seq
         if batch in undone or type_name in MARKERS:
+            continue
+        if batch in replaced:
+            if seq == batch:
+                for payload in replaced[batch]:
+                    state.evolve(payload)
             continue
         state.evolve(decode_data(type_name, data))
     return state
@@ -55,13 +64,16 @@ class Ledger:
         head, _ = self.store.head(encounter)
         if at is not None and not 1 <= at <= head:
             raise Refusal(f"seq {at} is not in the log of {encounter} (1 to {head})")
-        markers = (envelope(r).data for r in self.store.markers(encounter, upto=at))
-        return fold(self.store.rows(encounter, upto=at), undone_batches(markers),
-                    State(encounter))
+        return fold(self.store.rows(encounter, upto=at),
+                    self.corrections(encounter, at), State(encounter))
+
+    def corrections(self, encounter: str, at: int | None = None) -> Corrections:
+        return Corrections((r[0], envelope(r).data)
+                           for r in self.store.markers(encounter, upto=at))
 
     def events(self, encounter: str) -> Iterator[tuple[Envelope, bool]]:
         """Every stored event with its derived `undone` flag."""
-        undone = undone_batches(envelope(r).data for r in self.store.markers(encounter))
+        undone = self.corrections(encounter).undone
         for row in self.store.rows(encounter):
             env = envelope(row)
             yield env, env.batch in undone and env.type not in MARKERS
@@ -145,4 +157,77 @@ class Ledger:
             except Conflict:
                 continue
             return self.state(encounter), envs
+        raise Conflict(f"{encounter} is changing too fast: gave up; try again")
+
+    def _target(self, encounter: str, seq: int, doing: str) -> tuple[int, str, UndoBook]:
+        """The batch holding `seq`, checked as a declaration one can change."""
+        head, _ = self.store.head(encounter)
+        if not 1 <= seq <= head:
+            raise Refusal(f"there is no seq {seq} in the log of {encounter} (1 to {head})")
+        book, heads = self.book(encounter)
+        target, kind = next((b, t) for b, t in heads if b <= seq)
+        if kind in MARKERS:
+            raise Refusal(f"seq {seq} is an undo, redo or retraction marker: it cannot "
+                          f"be {doing} (R26-R28)")
+        if kind == "EncounterCreated":
+            raise Refusal(f"creating the encounter cannot be {doing} (R26)")
+        if target in book.undone:
+            raise Refusal(f"seq {seq} is already undone or retracted (R28)")
+        return target, kind, book
+
+    def _rejudge(self, encounter: str, target: int, replacement=None):
+        from .retraction import casualties
+        corrections = Corrections(
+            (r[0], envelope(r).data) for r in self.store.markers(encounter) if r[0] != target)
+        return casualties((envelope(r) for r in self.store.rows(encounter)),
+                          corrections, target, encounter, replacement)
+
+    def retract(self, encounter: str, seq: int, cascade: bool, actor: str,
+                reason: str = "") -> tuple[State, list[int]]:
+        """Retract the batch holding `seq` (R28); returns the batches retracted."""
+        from .retraction import listing
+        for _ in range(MAX_ATTEMPTS):
+            head, _ = self.store.head(encounter)
+            target, _, _ = self._target(encounter, seq, "retracted")
+            lost = self._rejudge(encounter, target)
+            if lost and not cascade:
+                raise Refusal(f"retracting seq {target} would make {listing(lost)}. "
+                              "Retract them too with --cascade (R28)")
+            batches = [target] + [c.env.batch for c in lost]
+            try:
+                self.store.append(encounter, head, [Undone(batches, "retract", reason)], actor)
+            except Conflict:
+                continue
+            return self.state(encounter), batches
+        raise Conflict(f"{encounter} is changing too fast: gave up; try again")
+
+    def amend(self, encounter: str, seq: int, change: Callable[[Payload], Payload],
+              actor: str, reason: str = "") -> tuple[State, Amended]:
+        """Correct the event at `seq` in place: `change` gives the corrected
+        declaration; everything after it is re-judged (R28)."""
+        from .retraction import listing
+        for _ in range(MAX_ATTEMPTS):
+            head, _ = self.store.head(encounter)
+            target, kind, _ = self._target(encounter, seq, "amended")
+            if kind == "Amended":
+                raise Refusal(f"seq {seq} is an amendment: amend seq {target}'s "
+                              "original declaration instead")
+            current = self.corrections(encounter).replaced.get(target)
+            envs = self.batch(encounter, target)
+            payloads = current or [e.data for e in envs]
+            offset = seq - target if not current or len(current) == len(envs) else 0
+            fixed = list(payloads)
+            fixed[offset] = change(payloads[offset])
+            if fixed == list(payloads):
+                raise Refusal(f"the correction changes nothing in seq {seq}")
+            lost = self._rejudge(encounter, target, fixed)
+            if lost:
+                raise Refusal(f"amending seq {seq} would make {listing(lost)}. Retract "
+                              "or amend those first (R28)")
+            amendment = Amended(target, fixed, reason)
+            try:
+                self.store.append(encounter, head, [amendment], actor)
+            except Conflict:
+                continue
+            return self.state(encounter), amendment
         raise Conflict(f"{encounter} is changing too fast: gave up; try again")

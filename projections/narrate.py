@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from eventlog.events import (
-    APAdjusted, APSpent, CombatantJoined, CombatantLeft, CombatantRejoined,
+    Amended, APAdjusted, APSpent, CombatantJoined, CombatantLeft, CombatantRejoined,
     EncounterCreated, EncounterEnded, FreeActionTaken, GritAdjusted,
     GroupBonusSet, InitiativeOverridden, InitiativeRolled, InterruptTaken,
     MaxAPChanged, MomentSeized, NoteAdded, OrderDeclared, Payload, Redone,
@@ -11,7 +11,7 @@ from eventlog.events import (
 
 
 def _signed(n: int) -> str:
-    return f"+{n}" if n > 0 else str(n)
+    return f"{n:+d}"
 
 
 def _because(reason: str) -> str:
@@ -72,4 +72,7 @@ def describe(e: Payload) -> str:
             return f"{word} of seq {', '.join(map(str, batches))}{_because(reason)}"
         case Redone(batch=batch):
             return f"Redo of seq {batch}"
+        case Amended(batch=batch, events=events, reason=reason):
+            now = "; ".join(describe(e) for e in events)
+            return f"Amendment of seq {batch}{_because(reason)}: now {now}"
     return type(e).__name__

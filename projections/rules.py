@@ -220,14 +220,21 @@ def _seized(s: State, e: MomentSeized) -> None:
         raise Refusal(f"{c.id} has no initiative yet: roll first (R5)")
 
 
-def _cost(cost: int) -> None:
-    if cost < 0:
-        raise Refusal(f"an action costs 0 AP or more, not {cost} (R16)")
+CATEGORY_COST = {"minor": 1, "major": 2}  # R16; "custom" states its own
+
+
+def _cost(e: APSpent | InterruptTaken) -> None:
+    if e.cost < 0:
+        raise Refusal(f"an action costs 0 AP or more, not {e.cost} (R16)")
+    expected = CATEGORY_COST.get(e.category)
+    if expected is not None and e.cost != expected:
+        raise Refusal(f"a {e.category} action costs {expected} AP, not {e.cost}; "
+                      "declare a custom cost instead (R16)")
 
 
 def _spent(s: State, e: APSpent) -> None:
     c = _active(s, e.combatant)
-    _cost(e.cost)
+    _cost(e)
     _round_running(s, "act")
     if s.turn is not None and s.turn != c.id:
         raise Refusal(f"it is {s.turn}'s turn, not {c.id}'s: out of turn, declare "
@@ -252,7 +259,7 @@ def _free(s: State, e: FreeActionTaken) -> None:
 
 def _interrupted(s: State, e: InterruptTaken) -> None:
     c = _active(s, e.combatant)
-    _cost(e.cost)
+    _cost(e)
     if s.round == 0:
         raise Refusal("no interrupts before the first round (R19)")
     if s.running and s.turn == c.id:

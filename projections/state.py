@@ -17,6 +17,8 @@ from eventlog.events import (
     TurnEnded,
 )
 
+from . import ties
+
 TURN_LIMIT = 4  # R17
 SIDE_RANK = {"pc": 0, "npc": 1}  # R3, R12: PCs first
 
@@ -42,11 +44,11 @@ class Group:
 
 class Slot:
     """A rolled place in the order: a lone combatant or a group (R1, R2)."""
-    __slots__ = ("id", "die", "bonus", "total", "manual", "tie_key", "side")
+    __slots__ = ("id", "die", "bonus", "total", "manual", "joined", "side")
 
-    def __init__(self, sid: str, die, bonus, total: int, manual: bool, tie_key: int, side: str):
+    def __init__(self, sid: str, die, bonus, total: int, manual: bool, joined: int, side: str):
         self.id, self.die, self.bonus, self.total = sid, die, bonus, total
-        self.manual, self.tie_key, self.side = manual, tie_key, side
+        self.manual, self.joined, self.side = manual, joined, side
 
 
 class State:
@@ -56,7 +58,7 @@ class State:
         self.combatants: dict[str, Combatant] = {}
         self.groups: dict[str, Group] = {}
         self.slots: dict[str, Slot] = {}
-        self.tie_pairs: set[frozenset] = set()
+        self.tie_rules: list[ties.Rule] = []  # declared orders (R3)
         self.ended = False
         self.round = self.pass_ = 0
         self.round_complete = False
@@ -110,10 +112,9 @@ class State:
             cs = self.combatants
             seized = [cid for cid in self.seizers if cs[cid].active]
             seized.sort(key=lambda cid: (SIDE_RANK[cs[cid].side], self.seizers[cid]))
-            regular = [s for s in self.slots.values()
-                       if s.id not in self.seizers and self.members(s.id)]
-            regular.sort(key=lambda s: (-s.total, SIDE_RANK[s.side], s.tie_key))
-            self._order = seized + [s.id for s in regular]
+            regular = [key for key in self.regular_order() if key not in self.seizers
+                       and (key not in self.groups or self.members(key))]
+            self._order = seized + regular
         return self._order
 
     def up(self) -> list[str]:
@@ -125,19 +126,24 @@ class State:
 
     def ties(self) -> list[list[str]]:
         """Unresolved same-side ties (R3), in their current order."""
-        runs: dict[tuple[int, str], list[str]] = {}
-        for key in self.regular_order():
-            slot = self.slots[key]
-            runs.setdefault((slot.total, slot.side), []).append(key)
-        return [run for run in runs.values() if len(run) > 1 and any(
-            frozenset((a, b)) not in self.tie_pairs
-            for i, a in enumerate(run) for b in run[i + 1:])]
+        return [arranged for arranged, resolved in self._runs() if not resolved]
 
     def regular_order(self) -> list[str]:
         """The order by initiative alone (R2-R3), seizes aside."""
+        return [key for arranged, _ in self._runs() for key in arranged]
+
+    def _runs(self) -> list[tuple[list[str], bool]]:
+        """Active slots by total, PCs first, as runs of tied slots (R2-R3)."""
         slots = [s for s in self.slots.values() if self._in_order(s.id)]
-        slots.sort(key=lambda s: (-s.total, SIDE_RANK[s.side], s.tie_key))
-        return [s.id for s in slots]
+        slots.sort(key=lambda s: (-s.total, SIDE_RANK[s.side], s.joined))
+        runs = []
+        for slot in slots:
+            if runs and (runs[-1][0].total, runs[-1][0].side) == (slot.total, slot.side):
+                runs[-1].append(slot)
+            else:
+                runs.append([slot])
+        return [ties.arrange([s.id for s in run], self.tie_rules) if len(run) > 1
+                else ([run[0].id], True) for run in runs]
 
     def _in_order(self, key: str) -> bool:
         group = self.groups.get(key)
@@ -253,7 +259,6 @@ def _overridden(s: State, e: InitiativeOverridden) -> None:
                                       s.side_of(e.slot))
     slot.total = e.total
     s._order = None
-    s._place(e.slot)
     s._advance()
 
 
@@ -263,11 +268,7 @@ def _order_declared(s: State, e: OrderDeclared) -> None:
         for cid, key in zip(e.slots, keys):
             s.seizers[cid] = key
     else:
-        keys = sorted(s.slots[k].tie_key for k in e.slots)
-        for sid, key in zip(e.slots, keys):
-            s.slots[sid].tie_key = key
-        s.tie_pairs.update(frozenset((a, b)) for i, a in enumerate(e.slots)
-                           for b in e.slots[i + 1:])
+        s.tie_rules = ties.declare(s.tie_rules, e.slots)
     s._order = None
     s._advance()
 
@@ -294,6 +295,7 @@ def _seized(s: State, e: MomentSeized) -> None:
     c.grit -= 1
     c.seized = True
     s.seizers[c.id] = s._next_key()
+    s.passed.discard(c.id)  # no turn action yet this round: the seizer goes first
     s._order = None
     s._advance()
 

@@ -1,13 +1,17 @@
 """Export of an encounter's log, and import that verifies and re-judges it."""
 from __future__ import annotations
 
+from itertools import groupby
+
 import msgspec
 
 from eventlog.chain import verify_chain
 from eventlog.codec import Envelope
 from eventlog.errors import InvalidFile, Refusal
-from eventlog.events import EVENT_TYPES, MARKERS, EncounterCreated, Redone, Undone
-from eventlog.undo import UndoBook
+from eventlog.events import (
+    CORRECTIONS, EVENT_TYPES, MARKERS, Amended, EncounterCreated, Redone, Undone,
+)
+from eventlog.undo import Corrections, UndoBook
 
 from .ledger import Ledger
 from .rules import check_slug, judge
@@ -87,44 +91,54 @@ def rejudge(envs: list[Envelope], encounter: str) -> State:
         raise InvalidFile("event 1: a log starts with EncounterCreated")
     book, heads, last = UndoBook(), [], None
     for env in envs:
-        if env.batch != env.seq and (last is None or env.batch != last.batch
-                                     or env.type in MARKERS):
+        alone = env.type in CORRECTIONS
+        if env.batch != env.seq and (last is None or env.batch != last.batch or alone):
             raise InvalidFile(f"event {env.seq}: batch {env.batch} is not the "
                               "batch of the event before it")
         if env.seq > 1 and env.type == "EncounterCreated":
             raise InvalidFile(f"event {env.seq}: a second EncounterCreated")
         if env.batch == env.seq:
-            _check_marker(env, book, heads)
-            book.record(env.batch, env.type, env.data if env.type in MARKERS else None)
+            _check_correction(env, book, heads)
+            book.record(env.batch, env.type, env.data if alone else None)
             heads.insert(0, (env.batch, env.type))
         last = env
+    corrections = Corrections((e.batch, e.data) for e in envs if e.type in CORRECTIONS)
     state = State(encounter)
-    for env in envs:
-        state.seq = env.seq
-        if env.type in MARKERS or env.batch in book.undone:
+    for batch, group in groupby(envs, key=lambda e: e.batch):
+        batch_envs = list(group)
+        state.seq = batch_envs[-1].seq
+        if batch in corrections.undone or batch_envs[0].type in CORRECTIONS:
             continue
-        try:
-            judge(state, env.data)
-        except Refusal as exc:
-            raise InvalidFile(f"event {env.seq} ({env.type}) is illegal: {exc}") from None
-        state.evolve(env.data)
+        for payload in corrections.replaced.get(batch) or [e.data for e in batch_envs]:
+            try:
+                judge(state, payload)
+            except Refusal as exc:
+                raise InvalidFile(f"event {batch} ({type(payload).__name__}) is "
+                                  f"illegal: {exc}") from None
+            state.evolve(payload)
     return state
 
 
-def _check_marker(env: Envelope, book: UndoBook, heads: list) -> None:
+def _check_correction(env: Envelope, book: UndoBook, heads: list) -> None:
     p = env.data
+    effective = {b for b, t in heads if t not in MARKERS and t != "EncounterCreated"
+                 and b not in book.undone}
     if isinstance(p, Undone):
         if p.kind == "undo" and p.batches != [book.undo_target(heads)]:
             raise InvalidFile(f"event {env.seq}: Undone does not name the latest "
                               "effective declaration (R26)")
-        effective = {b for b, t in heads if t not in MARKERS and t != "EncounterCreated"
-                     and b not in book.undone}
         if not p.batches or not set(p.batches) <= effective:
             raise InvalidFile(f"event {env.seq}: Undone names a batch that is not "
                               "an effective declaration (R26, R28)")
     elif isinstance(p, Redone) and p.batch != book.redo_target():
         raise InvalidFile(f"event {env.seq}: Redone does not name the most recently "
                           "undone declaration (R27)")
+    elif isinstance(p, Amended):
+        kinds = dict(heads)
+        if p.batch not in effective or kinds.get(p.batch) == "Amended" or not p.events \
+                or any(type(e).__name__ in CORRECTIONS + ("EncounterCreated",) for e in p.events):
+            raise InvalidFile(f"event {env.seq}: Amended does not correct an "
+                              "effective declaration (R28)")
 
 
 def import_log(ledger: Ledger, doc: ExportFile, as_id: str | None) -> State:

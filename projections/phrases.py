@@ -1,0 +1,51 @@
+"""Declarations from table words: costs (`minor`, `major`, `free`, 2) and
+corrections of an earlier declaration (`amend 12 --die 8`)."""
+from __future__ import annotations
+
+import msgspec
+
+from eventlog.errors import Refusal
+from eventlog.events import APSpent, FreeActionTaken, InitiativeRolled, InterruptTaken, Payload
+
+COSTS = {"minor": 1, "major": 2}  # R16
+COST_WORDS = "free, minor (1 AP), major (2 AP) or a whole number of AP (R16)"
+
+
+def action(cid: str, cost: str, label: str, interrupt: bool) -> Payload:
+    """A declared cost in table words, as the event it records (R16, R20)."""
+    word = cost.strip().lower()
+    if word == "free":
+        return FreeActionTaken(combatant=cid, label=label)
+    if word in COSTS:
+        ap, category = COSTS[word], word
+    else:
+        try:
+            ap, category = int(word), "custom"
+        except ValueError:
+            raise Refusal(f"{cost!r} is not a cost: say {COST_WORDS}") from None
+    kind = InterruptTaken if interrupt else APSpent
+    return kind(combatant=cid, cost=ap, category=category, label=label)
+
+
+def correction(p: Payload, die: int | None = None, cost: str | None = None,
+               label: str | None = None, who: str | None = None) -> Payload:
+    """The declaration `p` with a slip corrected: a die, a cost, a label, who."""
+    name = type(p).__name__
+    if die is not None:
+        if not isinstance(p, InitiativeRolled):
+            raise Refusal(f"--die corrects an initiative roll, and this is {name}")
+        p = msgspec.structs.replace(p, die=die, total=die + p.bonus, manual=True)
+    if who is not None:
+        if not hasattr(p, "combatant"):
+            raise Refusal(f"--who corrects who acted, and {name} names no combatant; "
+                          "retract it instead")
+        p = msgspec.structs.replace(p, combatant=who)
+    if cost is not None:
+        if not isinstance(p, (APSpent, InterruptTaken, FreeActionTaken)):
+            raise Refusal(f"--cost corrects an action's cost, and this is {name}")
+        p = action(p.combatant, cost, p.label, isinstance(p, InterruptTaken))
+    if label is not None:
+        if not hasattr(p, "label"):
+            raise Refusal(f"--label corrects an action's label, and this is {name}")
+        p = msgspec.structs.replace(p, label=label)
+    return p
