@@ -104,10 +104,13 @@ def test_r14_adjust_ap_raises_current_ap():
     assert ap(s, "ash") == 2
 
 
-def test_r14_adjust_ap_above_max_accepted():
-    # R14 bounds a direct adjustment only from below ("never below 0").
-    s = when(duel(), APAdjusted(combatant="brute", delta=1, reason="haste spell"))
-    assert (ap(s, "brute"), who(s, "brute")["max_ap"]) == (4, 3)
+def test_r14_adjust_ap_above_max_refused():
+    # R14: AP has a *maximum*; raising it is a max-ap change, applied at the
+    # next restore. A direct adjustment stays within [0, max].
+    refused(duel(), APAdjusted(combatant="brute", delta=1, reason="haste spell"), "R14")
+    s = when(duel(), APAdjusted(combatant="brute", delta=-2, reason="stunned"))
+    s = when(s, APAdjusted(combatant="brute", delta=1, reason="shakes it off"))
+    assert (ap(s, "brute"), who(s, "brute")["max_ap"]) == (2, 3)
 
 
 @settings(max_examples=60, deadline=None)

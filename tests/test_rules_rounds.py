@@ -7,7 +7,7 @@ from eventlog.events import (
     APAdjusted, APSpent, CombatantJoined, CombatantLeft, CombatantRejoined,
     EncounterEnded, FreeActionTaken, GritAdjusted, GroupBonusSet,
     InitiativeOverridden, InterruptTaken, MaxAPChanged, MomentSeized, NoteAdded,
-    OrderDeclared, RoundStarted, TurnEnded, Undone,
+    OrderDeclared, RoundStarted, TurnEnded,
 )
 from projections.views import status
 

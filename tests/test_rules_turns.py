@@ -5,7 +5,7 @@ import pytest
 from eventlog.events import (
     APAdjusted, APSpent, CombatantLeft, CombatantRejoined,
     FreeActionTaken, GritAdjusted, InitiativeOverridden, InterruptTaken,
-    MaxAPChanged, MomentSeized, RoundStarted, TurnEnded,
+    MaxAPChanged, MomentSeized, OrderDeclared, RoundStarted, TurnEnded,
 )
 from projections.views import status
 
@@ -205,6 +205,13 @@ def test_r21_combatant_with_zero_max_ap_skipped_in_first_pass():
     assert now(s) == (1, "brute", ["brute"])
 
 
+def test_r21_group_slot_whose_members_have_zero_ap_skipped():
+    s = given(npc("g1", group="crew", ap=0), npc("g2", group="crew", ap=0), pc("hero"),
+              rolled("crew", 8), rolled("hero", 4), RoundStarted(round=1))
+    assert status(s)["order"] == ["crew", "hero"]
+    assert now(s) == (1, "hero", ["hero"])
+
+
 def test_r21_reduced_to_zero_by_interrupt_is_skipped():
     s = when(trio(), interrupt("brute", 2), interrupt("brute", 1), spend("ash", 1), end("ash"))
     assert ap(s, "brute") == 0
@@ -297,6 +304,7 @@ def _gone():
     GritAdjusted(combatant="brute", delta=1, reason="rage"),
     InitiativeOverridden(slot="brute", total=12, reason="haste"),
     CombatantLeft(combatant="brute", reason="again"),
+    OrderDeclared(slots=["brute", "ash"]),
 ], ids=lambda p: type(p).__name__)
 def test_r22_nothing_declared_for_left_combatant_refused(payload):
     refused(_gone(), payload, "R22")
