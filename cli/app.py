@@ -71,11 +71,11 @@ def session(ctx: typer.Context) -> Session:
 
 
 # Registers the commands, in the order --help lists them.
-from . import setup_cmds, turn_cmds, gm_cmds, record_cmds  # noqa: E402,F401,I001
+from . import setup_cmds, turn_cmds, gm_cmds, record_cmds, review_cmds, play_cmds  # noqa: E402,F401,I001
 
 
 def main() -> None:
-    app(prog_name="combat")
+    app(args=play_cmds.play_by_default(sys.argv[1:]), prog_name="combat")
 
 
 if __name__ == "__main__":

@@ -10,7 +10,6 @@ from eventlog.events import (
 )
 
 from .app import NUMBERS, app, session
-from .render import console, show_state
 
 REASON = typer.Option(..., "--reason", help="Why: kept in the log for the audit (R29).")
 
@@ -109,6 +108,7 @@ def undo(ctx: typer.Context,
     state, envs = s.ledger.undo(s.encounter, s.actor, reason)
     if s.quiet:
         return
+    from .render import console, show_state
     for e in envs:
         console.print(f"↶ undone (seq {e.seq}): {describe(e.data)}")
     show_state(state)
@@ -125,6 +125,7 @@ def redo(ctx: typer.Context) -> None:
     state, envs = s.ledger.redo(s.encounter, s.actor)
     if s.quiet:
         return
+    from .render import console, show_state
     for e in envs:
         console.print(f"↷ redone (seq {e.seq}): {describe(e.data)}")
     show_state(state)
@@ -144,6 +145,8 @@ def retract(ctx: typer.Context,
     if s.quiet:
         return
     from projections.narrate import describe
+
+    from .render import console, show_state
     for batch in batches:
         for e in s.ledger.batch(s.encounter, batch):
             console.print(f"✗ retracted (seq {e.seq}): {describe(e.data)}")
@@ -171,6 +174,7 @@ def amend(ctx: typer.Context,
         s.encounter, seq, lambda p: correction(p, die, cost, label, who), s.actor, reason)
     if s.quiet:
         return
+    from .render import console, show_state
     for p in amendment.events:
         console.print(f"✎ seq {amendment.batch} now reads: {describe(p)}")
     show_state(state)

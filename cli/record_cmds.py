@@ -8,7 +8,7 @@ import typer
 from eventlog.errors import InvalidFile
 
 from .app import app, session
-from .render import console, print_json, show_state
+from .session import print_json
 
 JSON = typer.Option(False, "--json", help="JSON for scripts (INTERFACE.md).")
 
@@ -25,6 +25,7 @@ def status(ctx: typer.Context, as_json: bool = JSON,
         from projections.views import status as status_view
         print_json(status_view(state))
     else:
+        from .render import show_state
         show_state(state)
 
 
@@ -51,7 +52,7 @@ def log(ctx: typer.Context, as_json: bool = JSON,
              and (kind is None or e.env.type.lower() == kind.lower())
              and (not undone or e.undone_by or e.amended_by)
              and (not audit or e.env.type in AUDITED)]
-    from .render import log_table
+    from .render import console, log_table
     console.print(log_table(s.encounter, shown, audit))
     if audit:
         from collections import Counter
@@ -73,7 +74,7 @@ def verify(ctx: typer.Context, as_json: bool = JSON) -> None:
         import msgspec
         print_json({"encounter": enc, **msgspec.structs.asdict(verdict)})
     elif verdict.ok:
-        console.print(f"ok: {verdict.events} events of {enc}, hash chain intact "
+        print(f"ok: {verdict.events} events of {enc}, hash chain intact "
                       f"(head {verdict.head_hash[:12]}…)")
     if not verdict.ok:
         typer.echo(f"error: the log of {enc} is broken at seq "
@@ -83,28 +84,47 @@ def verify(ctx: typer.Context, as_json: bool = JSON) -> None:
 
 class Format(str, Enum):
     json = "json"
+    jsonl = "jsonl"
+    csv = "csv"
+    md = "md"
+    html = "html"
 
 
 @app.command()
 def export(ctx: typer.Context,
-           fmt: Format = typer.Option(Format.json, "--format", help="The export format."),
+           fmt: Format = typer.Option(Format.json, "--format", help="json: the portable log that `import` reads; jsonl: one event per line; csv: one row per event with its round, pass and turn; md: the fight round by round, with stats; html: a self-contained report with charts."),
            out: Optional[Path] = typer.Option(None, "-o", "--output", help="Write to FILE (default: stdout).")) -> None:
-    """Write the encounter's log out, for review or to import elsewhere.
+    """Write the encounter's log out, to import elsewhere or for review.
 
-    Example: combat export --format json -o warehouse.json
+    Example: combat export --format json -o warehouse.json        combat export --format html -o warehouse.html
     """
-    from projections.transfer import export_json
+    from .progress import progress
     s = session(ctx)
-    doc = export_json(s.ledger, s.encounter)
-    if out is None:
-        print_json(doc)
-        return
-    import json
-    try:
-        out.write_text(json.dumps(doc, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-    except OSError as exc:
-        raise InvalidFile(f"cannot write {out}: {exc.strerror or exc}") from None
-    console.print(f"exported {len(doc['events'])} events of {s.encounter} to {out}")
+    track = progress()
+    if fmt is Format.json:
+        from projections.transfer import export_json
+        doc = export_json(s.ledger, s.encounter, track)
+        if out is None:
+            print_json(doc)
+            return
+        import json
+        text = json.dumps(doc, indent=1, ensure_ascii=False) + "\n"
+        from projections.exports import write_file
+        write_file(out, lambda f: f.write(text))
+        count = len(doc["events"])
+    else:
+        from projections import exports
+        if fmt is Format.html:
+            from projections.report import write_html as writer
+        else:
+            writer = getattr(exports, f"write_{fmt.value}")
+        if out is None:
+            import sys
+            writer(s.ledger, s.encounter, sys.stdout, track)
+            return
+        count = exports.write_file(out, lambda f: writer(s.ledger, s.encounter, f, track))
+    from .render import console
+    console.print(f"exported {count} events of {s.encounter} to {out} ({fmt.value})")
 
 
 @app.command("import")
@@ -121,7 +141,9 @@ def import_(ctx: typer.Context,
     except OSError as exc:
         raise InvalidFile(f"cannot read {file}: {exc.strerror or exc}") from None
     s = session(ctx)
-    state = import_log(s.ledger, read_export(raw, str(file)), as_id)
+    from .progress import progress
+    state = import_log(s.ledger, read_export(raw, str(file)), as_id, progress())
+    from .render import console, show_state
     console.print(f"imported {state.seq} events as {state.encounter}; it is now current")
     show_state(state)
 

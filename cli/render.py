@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import json
-import re
 import sys
 
 from rich.console import Console
@@ -10,18 +9,11 @@ from rich.table import Table
 
 from eventlog.events import Payload
 from projections.narrate import describe
+from projections.phrases import slugify
 from projections.state import State
 
 console = Console(highlight=False)
 PIPS_UP_TO = 8
-
-
-def print_json(value) -> None:
-    sys.stdout.write(json.dumps(value, indent=2, ensure_ascii=False) + "\n")
-
-
-def slugify(name: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
 
 
 def _pips(ap: int, max_ap: int) -> str:

@@ -11,6 +11,13 @@ from projections.ledger import Decide, Ledger
 from projections.state import State
 
 
+def print_json(value) -> None:
+    """JSON for scripts (kept here: `status --json` never imports rich)."""
+    import json
+    import sys
+    sys.stdout.write(json.dumps(value, indent=2, ensure_ascii=False) + "\n")
+
+
 def default_db() -> Path:
     base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
     return Path(base) / "combat-ledger" / "ledger.db"

@@ -8,7 +8,7 @@ from eventlog.errors import Refusal
 from eventlog.events import CombatantJoined, GroupBonusSet, InitiativeRolled, OrderDeclared
 
 from .app import NUMBERS, app, session
-from .render import console, show_declared, slugify
+from projections.phrases import slugify
 
 
 @app.command()
@@ -19,9 +19,9 @@ def new(ctx: typer.Context,
 
     Example: combat new warehouse --title "Warehouse raid"
     """
+    from .render import show_state
     s = session(ctx)
-    state = s.ledger.new(encounter, title, s.actor)
-    show_declared(state, [])
+    show_state(s.ledger.new(encounter, title, s.actor))
 
 
 @app.command()
@@ -33,7 +33,7 @@ def use(ctx: typer.Context, encounter: str = typer.Argument(..., help="An encoun
     s = session(ctx)
     s.ledger.store.head(encounter)
     s.ledger.store.set_current(encounter)
-    console.print(f"current encounter: {encounter}")
+    print(f"current encounter: {encounter}")
 
 
 @app.command("list")
@@ -43,7 +43,8 @@ def list_(ctx: typer.Context,
 
     Example: combat list
     """
-    from .render import print_json
+    from .render import console
+    from .session import print_json
     store = session(ctx).ledger.store
     current = store.current()
     rows = [{"id": eid, "title": title, "created_at": at, "events": n,

@@ -31,6 +31,9 @@ CREATE TABLE events (
     version INTEGER NOT NULL DEFAULT 1,
     PRIMARY KEY (encounter, seq)) WITHOUT ROWID;
 CREATE INDEX events_by_type ON events (encounter, type, seq);
+CREATE TABLE snapshots (
+    encounter TEXT PRIMARY KEY, seq INTEGER NOT NULL, hash TEXT NOT NULL,
+    version TEXT NOT NULL, state BLOB NOT NULL);
 """
 
 Row = tuple  # (seq, batch, type, at, actor, data, prev_hash, hash)
@@ -84,6 +87,8 @@ class Store:
                 raise
         elif "meta" not in tables or "events" not in tables:
             raise StoreError(f"{self.path} is not a combat-ledger database")
+        elif "snapshots" not in tables:  # a store from before snapshots
+            self._write(lambda: self.db.execute(_SCHEMA[_SCHEMA.index("CREATE TABLE snapshots"):]))
         row = self.db.execute(
             "SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
         version = int(row[0]) if row and str(row[0]).isdigit() else None
@@ -132,6 +137,23 @@ class Store:
         except sqlite3.DatabaseError as exc:
             raise self._wrap(exc) from None
 
+    def fold_rows(self, encounter: str, columns: str, upto: int | None = None,
+                  skip: Sequence[str] = (), after: int = 0) -> sqlite3.Cursor:
+        """The `columns` of the events after seq `after`, in seq order, less
+        the types in `skip` (events that change nothing in a fold), streamed."""
+        sql = f"SELECT {columns} FROM events WHERE encounter = ? AND seq > ?"
+        args: list = [encounter, after]
+        if skip:
+            sql += f" AND type NOT IN ({', '.join('?' * len(skip))})"
+            args.extend(skip)
+        if upto is not None:
+            sql += " AND seq <= ?"
+            args.append(upto)
+        try:
+            return self.db.execute(sql + " ORDER BY seq", args)
+        except sqlite3.DatabaseError as exc:
+            raise self._wrap(exc) from None
+
     def markers(self, encounter: str, upto: int | None = None) -> list[Row]:
         """The Undone, Redone and Amended events, in seq order: what a fold
         must know about earlier batches before it starts."""
@@ -142,6 +164,33 @@ class Store:
             sql += " AND seq <= ?"
             args.append(upto)
         return self._query(sql + " ORDER BY seq", args)
+
+    def snapshot(self, encounter: str, version: str) -> tuple[int, bytes] | None:
+        """The encounter's snapshot (seq, state) if it was taken by this fold
+        version and the event at its seq still has the hash it recorded."""
+        row = self._query(
+            "SELECT s.seq, s.state FROM snapshots s JOIN events e "
+            "ON e.encounter = s.encounter AND e.seq = s.seq AND e.hash = s.hash "
+            "WHERE s.encounter = ? AND s.version = ?", (encounter, version))
+        return row[0] if row else None
+
+    def save_snapshot(self, encounter: str, seq: int, version: str, state: bytes) -> None:
+        self._write(lambda: self._put_snapshot(encounter, seq, version, state))
+
+    def _put_snapshot(self, encounter, seq, version, state) -> None:
+        row = self.db.execute("SELECT hash FROM events WHERE encounter = ? AND seq = ?",
+                              (encounter, seq)).fetchone()
+        if row:
+            self.db.execute("INSERT OR REPLACE INTO snapshots VALUES (?, ?, ?, ?, ?)",
+                            (encounter, seq, row[0], version, state))
+
+    def batch_end(self, encounter: str, seq: int) -> int:
+        """The last seq of the batch that holds `seq`."""
+        row = self._query(
+            "SELECT max(seq) FROM events WHERE encounter = ? AND batch = "
+            "(SELECT batch FROM events WHERE encounter = ? AND seq = ?)",
+            (encounter, encounter, seq))
+        return row[0][0] if row and row[0][0] is not None else seq
 
     def batch_heads(self, encounter: str) -> list[tuple[int, str]]:
         """(batch, type of its first event) for every batch, newest first."""
@@ -188,19 +237,42 @@ class Store:
             return env
         return self._write(work)
 
+    def _head_as_judged(self, encounter: str, expected_seq: int) -> tuple[int, str]:
+        """Inside a write: the head (seq, hash), if it is still the one the
+        declaration was judged against; else Conflict (optimistic concurrency)."""
+        row = self.db.execute("SELECT head_seq, head_hash FROM encounters WHERE id = ?",
+                              (encounter,)).fetchone()
+        if row is None:
+            raise UnknownEncounter(f"no encounter {encounter!r} in {self.path}")
+        if row[0] != expected_seq:
+            raise Conflict(f"another declaration was appended first "
+                           f"(seq {row[0]}, expected {expected_seq})")
+        return row
+
     def append(self, encounter: str, expected_seq: int, payloads: list[Payload],
-               actor: str) -> list[Envelope]:
-        """Append one batch atomically, if the log still ends at expected_seq."""
+               actor: str, snapshot: tuple[str, bytes] | None = None) -> list[Envelope]:
+        """Append one batch atomically, if the log still ends at expected_seq;
+        with it, a (version, state) snapshot of the state after the batch."""
         def work():
-            row = self.db.execute(
-                "SELECT head_seq, head_hash FROM encounters WHERE id = ?",
-                (encounter,)).fetchone()
-            if row is None:
-                raise UnknownEncounter(f"no encounter {encounter!r} in {self.path}")
-            if row[0] != expected_seq:
-                raise Conflict(f"another declaration was appended first "
-                               f"(seq {row[0]}, expected {expected_seq})")
-            return self._insert(encounter, row[0], row[1], payloads, actor, utc_now())
+            row = self._head_as_judged(encounter, expected_seq)
+            envs = self._insert(encounter, row[0], row[1], payloads, actor, utc_now())
+            if snapshot is not None:
+                self.db.execute("INSERT OR REPLACE INTO snapshots VALUES (?, ?, ?, ?, ?)",
+                                (encounter, envs[-1].seq, envs[-1].hash, *snapshot))
+            return envs
+        return self._write(work)
+
+    def append_batches(self, encounter: str, expected_seq: int,
+                       batches: list[list[Payload]], actor: str) -> int:
+        """Append many already-judged batches in one transaction (bulk loads,
+        benchmarks); returns the new head seq."""
+        def work():
+            row = self._head_as_judged(encounter, expected_seq)
+            head, digest, at = row[0], row[1], utc_now()
+            for payloads in batches:
+                last = self._insert(encounter, head, digest, payloads, actor, at)[-1]
+                head, digest = last.seq, last.hash
+            return head
         return self._write(work)
 
     def _insert(self, encounter, head_seq, head_hash, payloads, actor, at):

@@ -52,8 +52,9 @@ class Corrections:
 
     def __init__(self, corrections: Iterable[tuple[int, Payload]]) -> None:
         self.undone: set[int] = set()
+        self.items = list(corrections)  # (seq, payload), in seq order
         amendments = []
-        for batch, payload in corrections:
+        for batch, payload in self.items:
             if isinstance(payload, Undone):
                 self.undone.update(payload.batches)
             elif isinstance(payload, Redone):

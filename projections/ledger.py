@@ -4,20 +4,27 @@ a declaration, append it (retrying on a concurrent writer), undo and redo.
 from __future__ import annotations
 
 import copy
+
+import msgspec
 from typing import Callable, Iterable, Iterator
 
-from eventlog.codec import Envelope, decode_data, envelope_dict
+from eventlog.codec import DECODERS, Envelope, decode_data, envelope_dict
 from eventlog.errors import Conflict, Refusal
 from eventlog.events import (
-    MARKERS, Amended, EncounterCreated, Payload, Redone, Undone,
+    EVENT_TYPES, MARKERS, Amended, EncounterCreated, Payload, Redone, Undone,
 )
 from eventlog.store import Store
 from eventlog.undo import Corrections, UndoBook
 
+from . import snapshot as snapshots
 from .rules import check_slug, judge
-from .state import State
+from .state import HANDLERS, State
 
 MAX_ATTEMPTS = 50
+# Events that change nothing in the folded state: a fold need not read them.
+INERT = tuple(sorted(set(EVENT_TYPES) - set(HANDLERS)))
+# For the rest: how to decode and evolve each, by type name.
+STEPS = {name: (handler, DECODERS[name].decode) for name, handler in HANDLERS.items()}
 Decide = Callable[[State], list[Payload]]
 
 
@@ -28,10 +35,12 @@ def envelope(row) -> Envelope:
 
 
 def fold(rows: Iterable, corrections: Corrections, state: State) -> State:
-    """Evolve `state` by the effective events among stored rows: undone
-    batches are skipped (R26), amended ones replaced in their place."""
+    """Evolve `state` by the effective events among stored (seq, batch, type,
+    data) rows: undone batches are skipped (R26), amended ones replaced in
+    their place."""
     undone, replaced = corrections.undone, corrections.replaced
-    for seq, batch, type_name, _at, _actor, data, _prev, _hash in rows:
+    handlers, decoders = HANDLERS, DECODERS
+    for seq, batch, type_name, data in rows:
         state.seq = seq
         if batch in undone or type_name in MARKERS:
             continue
@@ -40,7 +49,32 @@ def fold(rows: Iterable, corrections: Corrections, state: State) -> State:
                 for payload in replaced[batch]:
                     state.evolve(payload)
             continue
-        state.evolve(decode_data(type_name, data))
+        handler = handlers.get(type_name)
+        if handler is not None:
+            handler(state, decoders[type_name].decode(data))
+    return state
+
+
+def fold_stored(store: Store, encounter: str, corrections: Corrections,
+                state: State, upto: int | None = None, after: int = 0) -> State:
+    """The hot path of every command: fold an encounter straight from the
+    store. Events that change nothing in the state (notes, free actions,
+    markers) are filtered out by SQLite and never decoded; only the columns
+    the corrections call for are read."""
+    if corrections.replaced:
+        return fold(store.fold_rows(encounter, "seq, batch, type, data", upto,
+                                    after=after), corrections, state)
+    steps, undone = STEPS, corrections.undone
+    if undone:
+        for batch, type_name, data in store.fold_rows(
+                encounter, "batch, type, data", upto, INERT, after):
+            if batch not in undone:
+                evolve, decode = steps[type_name]
+                evolve(state, decode(data))
+    else:
+        for type_name, data in store.fold_rows(encounter, "type, data", upto, INERT, after):
+            evolve, decode = steps[type_name]
+            evolve(state, decode(data))
     return state
 
 
@@ -64,8 +98,36 @@ class Ledger:
         head, _ = self.store.head(encounter)
         if at is not None and not 1 <= at <= head:
             raise Refusal(f"seq {at} is not in the log of {encounter} (1 to {head})")
-        return fold(self.store.rows(encounter, upto=at),
-                    self.corrections(encounter, at), State(encounter))
+        if at is not None:  # a command's batch was shown whole: its last event
+            at = self.store.batch_end(encounter, at)
+        corrections = self.corrections(encounter, at)
+        start = self._snapshot(encounter, head, corrections) if at is None else None
+        if start is not None:
+            state = fold_stored(self.store, encounter, corrections, start, after=start.seq)
+        else:
+            state = fold_stored(self.store, encounter, corrections, State(encounter), at)
+        state.seq = head if at is None else at
+        return state
+
+    def _snapshot(self, encounter: str, head: int, corrections: Corrections) -> State | None:
+        """The stored snapshot to fold on from, if it still holds."""
+        snap = self.store.snapshot(encounter, snapshots.FOLD_VERSION)
+        if not snap or snap[0] > head or snapshots.reaches_back(corrections.items, snap[0]):
+            return None
+        try:
+            state = snapshots.decode(snap[1], encounter)
+        except (msgspec.DecodeError, KeyError, TypeError, ValueError):
+            return None  # unreadable: fold from the start instead
+        state.seq = snap[0]
+        return state
+
+    def fresh_state(self, encounter: str) -> State:
+        """The state after a correction (undo, retraction...): folded in full,
+        and kept as the snapshot the next commands start from."""
+        state = self.state(encounter)
+        self.store.save_snapshot(encounter, state.seq, snapshots.FOLD_VERSION,
+                                 snapshots.encode(state))
+        return state
 
     def corrections(self, encounter: str, at: int | None = None) -> Corrections:
         return Corrections((r[0], envelope(r).data)
@@ -116,11 +178,12 @@ class Ledger:
             state = self.state(encounter)
             payloads = decide(state)
             after = apply(state, payloads)
+            after.seq = state.seq + len(payloads)
+            snap = (snapshots.FOLD_VERSION, snapshots.encode(after))
             try:
-                envs = self.store.append(encounter, state.seq, payloads, actor)
+                envs = self.store.append(encounter, state.seq, payloads, actor, snap)
             except Conflict:
                 continue
-            after.seq = envs[-1].seq
             return after, envs
         raise Conflict(f"{encounter} is changing too fast: gave up after "
                        f"{MAX_ATTEMPTS} attempts; try again")
@@ -138,7 +201,7 @@ class Ledger:
                 self.store.append(encounter, head, [Undone([target], "undo", reason)], actor)
             except Conflict:
                 continue
-            return self.state(encounter), self.batch(encounter, target)
+            return self.fresh_state(encounter), self.batch(encounter, target)
         raise Conflict(f"{encounter} is changing too fast: gave up; try again")
 
     def redo(self, encounter: str, actor: str) -> tuple[State, list[Envelope]]:
@@ -156,7 +219,7 @@ class Ledger:
                 self.store.append(encounter, state.seq, [Redone(target)], actor)
             except Conflict:
                 continue
-            return self.state(encounter), envs
+            return self.fresh_state(encounter), envs
         raise Conflict(f"{encounter} is changing too fast: gave up; try again")
 
     def _target(self, encounter: str, seq: int, doing: str) -> tuple[int, str, UndoBook]:
@@ -198,7 +261,7 @@ class Ledger:
                 self.store.append(encounter, head, [Undone(batches, "retract", reason)], actor)
             except Conflict:
                 continue
-            return self.state(encounter), batches
+            return self.fresh_state(encounter), batches
         raise Conflict(f"{encounter} is changing too fast: gave up; try again")
 
     def amend(self, encounter: str, seq: int, change: Callable[[Payload], Payload],
@@ -229,5 +292,5 @@ class Ledger:
                 self.store.append(encounter, head, [amendment], actor)
             except Conflict:
                 continue
-            return self.state(encounter), amendment
+            return self.fresh_state(encounter), amendment
         raise Conflict(f"{encounter} is changing too fast: gave up; try again")

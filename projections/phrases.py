@@ -2,10 +2,17 @@
 corrections of an earlier declaration (`amend 12 --die 8`)."""
 from __future__ import annotations
 
+import re
+
 import msgspec
 
 from eventlog.errors import Refusal
 from eventlog.events import APSpent, FreeActionTaken, InitiativeRolled, InterruptTaken, Payload
+
+def slugify(name: str) -> str:
+    """An id from a name: `Big Ganger` -> `big-ganger`."""
+    return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
+
 
 COSTS = {"minor": 1, "major": 2}  # R16
 COST_WORDS = "free, minor (1 AP), major (2 AP) or a whole number of AP (R16)"

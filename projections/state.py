@@ -72,6 +72,8 @@ class State:
         self.spent_in_pass = 0         # AP spent in turns this pass (R23a)
         self._keys = 0
         self._order: list[str] | None = None
+        self._lineup: list[tuple[str, list[Combatant]]] | None = None
+        self._regular: list[str] | None = None
 
     # -- derived views ---------------------------------------------------
 
@@ -130,7 +132,9 @@ class State:
 
     def regular_order(self) -> list[str]:
         """The order by initiative alone (R2-R3), seizes aside."""
-        return [key for arranged, _ in self._runs() for key in arranged]
+        if self._regular is None:
+            self._regular = [key for arranged, _ in self._runs() for key in arranged]
+        return self._regular
 
     def _runs(self) -> list[tuple[list[str], bool]]:
         """Active slots by total, PCs first, as runs of tied slots (R2-R3)."""
@@ -192,23 +196,39 @@ class State:
                 order.index(key) < order.index(self.current):
             self.passed.add(key)
 
+    def _anyone_with_ap(self) -> bool:
+        slots = self.slots
+        for c in self.combatants.values():
+            if c.active and c.ap > 0 and (c.group or c.id) in slots:
+                return True
+        return False
+
+    def _reorder(self, initiative: bool = True) -> None:
+        """The order or who stands in a slot may have changed; `initiative`:
+        the order by initiative too, not only the seizes."""
+        self._order = self._lineup = None
+        if initiative:
+            self._regular = None
+
     def _advance(self) -> None:
-        """Move the cursor to whoever is up; start a pass or complete the round."""
-        if not self.running or (self.turn is not None and self.turn_started):
+        """Move the cursor to whoever is up; start a pass or complete the round.
+        The hot path of a fold: `running` is spelled out, slot members cached."""
+        if self.round_complete or self.ended or not self.round or self.turn_started:
             return
-        cs = self.combatants
+        passed, done = self.passed, self.done
+        if self._lineup is None:
+            self._lineup = [(key, self.members(key)) for key in self.order()]
         while True:
-            for key in self.order():
-                if key in self.passed:
+            for key, members in self._lineup:
+                if key in passed:
                     continue
-                if self.up_in(key):
-                    self.current = key
-                    self.turn = None if key in self.groups else key
-                    return
-                self.passed.add(key)
-            if self.spent_in_pass and any(  # R23 (a) and (b)
-                    c.active and c.ap > 0 and self.initiative_of(c.id) is not None
-                    for c in cs.values()):
+                for c in members:
+                    if c.ap > 0 and c.id not in done:
+                        self.current = key
+                        self.turn = None if key in self.groups else key
+                        return
+                passed.add(key)
+            if self.spent_in_pass and self._anyone_with_ap():  # R23 (a) and (b)
                 self.pass_ += 1
                 self.passed.clear()
                 self.done.clear()
@@ -231,7 +251,7 @@ def _joined(s: State, e: CombatantJoined) -> None:
         if group is None:
             group = s.groups[e.group] = Group(e.group, s._next_key())
         group.members.append(e.id)
-    s._order = None
+    s._reorder()
     s._advance()
 
 
@@ -246,7 +266,7 @@ def _rolled(s: State, e: InitiativeRolled) -> None:
     joined = (s.groups[e.slot] if e.slot in s.groups else s.combatants[e.slot]).joined
     s.slots[e.slot] = Slot(e.slot, e.die, e.bonus, e.total, e.manual, joined,
                            s.side_of(e.slot))
-    s._order = None
+    s._reorder()
     s._place(e.slot)
     s._advance()
 
@@ -258,7 +278,7 @@ def _overridden(s: State, e: InitiativeOverridden) -> None:
         slot = s.slots[e.slot] = Slot(e.slot, None, None, e.total, False, joined,
                                       s.side_of(e.slot))
     slot.total = e.total
-    s._order = None
+    s._reorder()
     s._advance()
 
 
@@ -269,7 +289,7 @@ def _order_declared(s: State, e: OrderDeclared) -> None:
             s.seizers[cid] = key
     else:
         s.tie_rules = ties.declare(s.tie_rules, e.slots)
-    s._order = None
+    s._reorder(initiative=e.context == "tie")
     s._advance()
 
 
@@ -281,12 +301,13 @@ def _round_started(s: State, e: RoundStarted) -> None:
         c.spent_this_turn = 0
         if c.active:
             c.ap = c.max_ap  # R15
-    s.seizers.clear()
+    if s.seizers:  # last round's seizers go back to their places (R11)
+        s.seizers.clear()
+        s._reorder(initiative=False)
     s.passed.clear()
     s.done.clear()
     s.turn, s.turn_started, s.current = None, False, None
     s.spent_in_pass = 0
-    s._order = None
     s._advance()
 
 
@@ -296,25 +317,31 @@ def _seized(s: State, e: MomentSeized) -> None:
     c.seized = True
     s.seizers[c.id] = s._next_key()
     s.passed.discard(c.id)  # no turn action yet this round: the seizer goes first
-    s._order = None
+    s._reorder(initiative=False)
     s._advance()
 
 
 def _spent(s: State, e: APSpent) -> None:
     c = s.combatants[e.combatant]
-    c.ap -= e.cost
-    c.spent_this_turn += e.cost
-    s.spent_in_pass += e.cost
+    cost = e.cost
+    c.ap -= cost
+    c.spent_this_turn += cost
+    s.spent_in_pass += cost
     s.window = False
-    s.turn, s.turn_started = c.id, True
-    if c.ap == 0 or c.spent_this_turn >= TURN_LIMIT:  # R21
-        s._end_turn(c.id)
-    s._advance()
+    if c.ap and c.spent_this_turn < TURN_LIMIT:
+        s.turn = c.id
+        s.turn_started = True
+    else:  # R21: nothing more can be spent in this turn
+        s.done.add(c.id)
+        c.spent_this_turn = 0
+        s.turn, s.turn_started = None, False
+        s._advance()
 
 
 def _interrupted(s: State, e: InterruptTaken) -> None:
     s.combatants[e.combatant].ap -= e.cost  # R19: not toward the turn limit
-    s._advance()
+    if s.turn is None:  # an open group slot may have nobody left to act
+        s._advance()
 
 
 def _turn_ended(s: State, e: TurnEnded) -> None:
@@ -327,13 +354,13 @@ def _left(s: State, e: CombatantLeft) -> None:
     s.combatants[e.combatant].active = False
     if s.turn == e.combatant:  # R22: if it was their turn, it ends
         s._end_turn(e.combatant)
-    s._order = None
+    s._reorder()
     s._advance()
 
 
 def _rejoined(s: State, e: CombatantRejoined) -> None:
     s.combatants[e.combatant].active = True
-    s._order = None
+    s._reorder()
     s._place(s.slot_of(e.combatant))
     s._advance()
 
@@ -372,3 +399,6 @@ _HANDLERS = {
     MaxAPChanged: _max_ap, APAdjusted: _adjusted, GritAdjusted: _grit,
     NoteAdded: _nothing, EncounterEnded: _ended,
 }
+# By event type name, for the fold: types missing here change nothing.
+HANDLERS = {cls.__name__: handler for cls, handler in _HANDLERS.items()
+            if handler is not _nothing}

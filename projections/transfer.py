@@ -6,7 +6,7 @@ from itertools import groupby
 import msgspec
 
 from eventlog.chain import verify_chain
-from eventlog.codec import Envelope
+from eventlog.codec import Envelope, envelope_dict
 from eventlog.errors import InvalidFile, Refusal
 from eventlog.events import (
     CORRECTIONS, EVENT_TYPES, MARKERS, Amended, EncounterCreated, Redone, Undone,
@@ -40,7 +40,9 @@ class ExportFile(msgspec.Struct):
     encounter: dict = {}
 
 
-def export_json(ledger: Ledger, encounter: str) -> dict:
+def export_json(ledger: Ledger, encounter: str, track=None) -> dict:
+    """The json export; `track(items, total, what)` may report progress."""
+    track = track or _untracked
     title = ""
     for eid, etitle, created, _ in ledger.store.encounters():
         if eid == encounter:
@@ -49,7 +51,12 @@ def export_json(ledger: Ledger, encounter: str) -> dict:
     return {"format": FORMAT, "version": VERSION,
             "encounter": {"id": encounter, "title": title, "events": head,
                           "head_hash": digest},
-            "events": ledger.event_dicts(encounter)}
+            "events": [envelope_dict(env, undone) for env, undone
+                       in track(ledger.events(encounter), head, "exporting")]}
+
+
+def _untracked(items, total: int, what: str):
+    return items
 
 
 def read_export(raw: bytes, name: str) -> ExportFile:
@@ -84,7 +91,7 @@ def _envelopes(doc: ExportFile) -> list[Envelope]:
     return out
 
 
-def rejudge(envs: list[Envelope], encounter: str) -> State:
+def rejudge(envs: list[Envelope], encounter: str, track=None) -> State:
     """Check batches and markers, then fold the effective history through the
     judge, so a log can never hold an illegal move."""
     if envs[0].type != "EncounterCreated" or envs[0].batch != 1:
@@ -104,7 +111,8 @@ def rejudge(envs: list[Envelope], encounter: str) -> State:
         last = env
     corrections = Corrections((e.batch, e.data) for e in envs if e.type in CORRECTIONS)
     state = State(encounter)
-    for batch, group in groupby(envs, key=lambda e: e.batch):
+    for batch, group in groupby((track or _untracked)(envs, len(envs), "judging"),
+                                key=lambda e: e.batch):
         batch_envs = list(group)
         state.seq = batch_envs[-1].seq
         if batch in corrections.undone or batch_envs[0].type in CORRECTIONS:
@@ -121,6 +129,8 @@ def rejudge(envs: list[Envelope], encounter: str) -> State:
 
 def _check_correction(env: Envelope, book: UndoBook, heads: list) -> None:
     p = env.data
+    if env.type not in CORRECTIONS:
+        return  # (and the set below is built only for the rare corrections)
     effective = {b for b, t in heads if t not in MARKERS and t != "EncounterCreated"
                  and b not in book.undone}
     if isinstance(p, Undone):
@@ -141,16 +151,19 @@ def _check_correction(env: Envelope, book: UndoBook, heads: list) -> None:
                               "effective declaration (R28)")
 
 
-def import_log(ledger: Ledger, doc: ExportFile, as_id: str | None) -> State:
+def import_log(ledger: Ledger, doc: ExportFile, as_id: str | None, track=None) -> State:
+    """Verify, re-judge and store an export; `track(items, total, what)` may
+    report progress."""
+    track = track or _untracked
     envs = _envelopes(doc)
-    verdict = verify_chain((e.seq, e.batch, e.type, e.at, e.actor, e.data,
-                            e.prev_hash, e.hash) for e in envs)
+    verdict = verify_chain(track([(e.seq, e.batch, e.type, e.at, e.actor, e.data,
+                                   e.prev_hash, e.hash) for e in envs], len(envs), "verifying"))
     if not verdict.ok:
         raise InvalidFile(f"the hash chain is broken at seq {verdict.first_bad_seq}: "
                           f"{verdict.problem} (R30)")
     first = envs[0].data
     encounter = as_id or (first.encounter if isinstance(first, EncounterCreated) else "")
     check_slug(encounter, "encounter id")
-    state = rejudge(envs, encounter)
+    state = rejudge(envs, encounter, track)
     ledger.store.import_log(encounter, state.title, envs)
     return state

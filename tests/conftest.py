@@ -10,11 +10,13 @@ import pytest
 
 from eventlog.errors import Refusal
 from eventlog.events import (
-    CombatantJoined, EncounterCreated, InitiativeRolled, Payload,
+    APSpent, CombatantJoined, EncounterCreated, InitiativeRolled, InterruptTaken,
+    Payload, RoundStarted, TurnEnded,
 )
 from eventlog.store import Store
 from projections.ledger import Ledger, apply
 from projections.state import State
+from projections.views import status
 
 
 def pc(cid: str, bonus: int = 0, ap: int = 3, grit: int = 0, group: str | None = None) -> CombatantJoined:
@@ -49,6 +51,51 @@ def refused(state: State, payload: Payload, rule: str) -> str:
     message = str(caught.value)
     assert f"{rule})" in message or f"{rule}," in message, message
     return message
+
+
+CATEGORY = {1: "minor", 2: "major"}  # R16; any other cost is custom
+
+
+def spend(cid: str, cost: int = 1, category: str | None = None) -> APSpent:
+    return APSpent(combatant=cid, cost=cost, category=category or CATEGORY.get(cost, "custom"))
+
+
+def interrupt(cid: str, cost: int) -> InterruptTaken:
+    return InterruptTaken(combatant=cid, cost=cost, category=CATEGORY.get(cost, "custom"))
+
+
+def end(cid: str) -> TurnEnded:
+    return TurnEnded(combatant=cid)
+
+
+def duel(ash_ap: int = 3, brute_ap: int = 3) -> State:
+    """Ash (pc, 9) acts before Brute (npc, 5); round 1 has started: Ash is acting."""
+    return given(pc("ash", ap=ash_ap), npc("brute", ap=brute_ap),
+                 rolled("ash", 9), rolled("brute", 5), RoundStarted(round=1))
+
+
+# What `status --json` shows of a state.
+def who(state: State, cid: str) -> dict:
+    return next(c for c in status(state)["combatants"] if c["id"] == cid)
+
+
+row = who
+
+
+def ap(state: State, cid: str) -> int:
+    return who(state, cid)["ap"]
+
+
+def order(state: State) -> list[str]:
+    return status(state)["order"]
+
+
+def up(state: State) -> list[str]:
+    return status(state)["up"]
+
+
+def acting(state: State) -> str | None:
+    return status(state)["acting"]
 
 
 @pytest.fixture

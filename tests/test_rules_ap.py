@@ -8,31 +8,9 @@ from eventlog.events import (
 )
 from projections.views import status
 
-from conftest import given, npc, pc, refused, rolled, when
-
-CATEGORY = {1: "minor", 2: "major"}
-
-
-def spend(cid: str, cost: int, category: str | None = None) -> APSpent:
-    return APSpent(combatant=cid, cost=cost, category=category or CATEGORY.get(cost, "custom"))
-
-
-def interrupt(cid: str, cost: int) -> InterruptTaken:
-    return InterruptTaken(combatant=cid, cost=cost, category=CATEGORY.get(cost, "custom"))
-
-
-def who(state, cid: str) -> dict:
-    return next(c for c in status(state)["combatants"] if c["id"] == cid)
-
-
-def ap(state, cid: str) -> int:
-    return who(state, cid)["ap"]
-
-
-def duel(ash_ap: int = 3, brute_ap: int = 3):
-    """Ash (pc, 9) acts before Brute (npc, 5); round 1 has started: Ash is acting."""
-    return given(pc("ash", ap=ash_ap), npc("brute", ap=brute_ap),
-                 rolled("ash", 9), rolled("brute", 5), RoundStarted(round=1))
+from conftest import (  # noqa: F401
+    ap, duel, given, interrupt, npc, pc, refused, rolled, spend, when, who,
+)
 
 
 # -- R14: maximum AP and direct adjustments ----------------------------------

@@ -10,37 +10,15 @@ from eventlog.events import (
 )
 from projections.views import status
 
-from conftest import given, npc, pc, refused, rolled, when
+from conftest import (  # noqa: F401
+    acting, end, given, npc, order, pc, refused, rolled, row, spend, up, when,
+)
 
 
 # -- helpers -------------------------------------------------------------
 
-def order(s) -> list[str]:
-    return status(s)["order"]
-
-
-def up(s) -> list[str]:
-    return status(s)["up"]
-
-
-def acting(s):
-    return status(s)["acting"]
-
-
-def row(s, cid: str) -> dict:
-    return next(c for c in status(s)["combatants"] if c["id"] == cid)
-
-
 def group_row(s, gid: str) -> dict:
     return next(g for g in status(s)["groups"] if g["id"] == gid)
-
-
-def spend(cid: str, cost: int = 1) -> APSpent:
-    return APSpent(combatant=cid, cost=cost, category="custom")
-
-
-def end(cid: str) -> TurnEnded:
-    return TurnEnded(combatant=cid)
 
 
 def gang_round(*extra):

@@ -11,41 +11,15 @@ from eventlog.events import (
 )
 from projections.views import status
 
-from conftest import given, npc, pc, refused, rolled, when
-
-CATEGORY = {1: "minor", 2: "major"}
-
-
-def spend(cid: str, cost: int) -> APSpent:
-    return APSpent(combatant=cid, cost=cost, category=CATEGORY.get(cost, "custom"))
-
-
-def interrupt(cid: str, cost: int) -> InterruptTaken:
-    return InterruptTaken(combatant=cid, cost=cost, category=CATEGORY.get(cost, "custom"))
-
-
-def end(cid: str) -> TurnEnded:
-    return TurnEnded(combatant=cid)
-
-
-def who(state, cid: str) -> dict:
-    return next(c for c in status(state)["combatants"] if c["id"] == cid)
-
-
-def ap(state, cid: str) -> int:
-    return who(state, cid)["ap"]
+from conftest import (  # noqa: F401
+    ap, duel, end, given, interrupt, npc, pc, refused, rolled, spend, when, who,
+)
 
 
 def now(state) -> tuple:
     """(pass, acting, up, round_complete) as `status --json` shows them."""
     view = status(state)
     return view["pass"], view["acting"], view["up"], view["round_complete"]
-
-
-def duel(ash_ap: int = 3, brute_ap: int = 3):
-    """Ash (9) then Brute (5); round 1 has started: Ash is acting."""
-    return given(pc("ash", ap=ash_ap), npc("brute", ap=brute_ap),
-                 rolled("ash", 9), rolled("brute", 5), RoundStarted(round=1))
 
 
 # -- R23: passes --------------------------------------------------------------
@@ -346,6 +320,8 @@ def test_r25_note_after_end_accepted():
     CombatantLeft(combatant="brute", reason="fled"),
     EncounterEnded(),
 ], ids=lambda p: type(p).__name__)
+
+
 def test_r25_anything_but_notes_after_end_refused(payload):
     refused(_ended(), payload, "R25")
 

@@ -9,29 +9,9 @@ from eventlog.events import (
 )
 from projections.views import status
 
-from conftest import given, npc, pc, refused, rolled, when
-
-CATEGORY = {1: "minor", 2: "major"}
-
-
-def spend(cid: str, cost: int) -> APSpent:
-    return APSpent(combatant=cid, cost=cost, category=CATEGORY.get(cost, "custom"))
-
-
-def interrupt(cid: str, cost: int) -> InterruptTaken:
-    return InterruptTaken(combatant=cid, cost=cost, category=CATEGORY.get(cost, "custom"))
-
-
-def end(cid: str) -> TurnEnded:
-    return TurnEnded(combatant=cid)
-
-
-def who(state, cid: str) -> dict:
-    return next(c for c in status(state)["combatants"] if c["id"] == cid)
-
-
-def ap(state, cid: str) -> int:
-    return who(state, cid)["ap"]
+from conftest import (  # noqa: F401
+    ap, duel, end, given, interrupt, npc, pc, refused, rolled, spend, when, who,
+)
 
 
 def now(state) -> tuple:
@@ -45,12 +25,6 @@ def trio(ash_ap: int = 3, brute_ap: int = 3, cog_ap: int = 3):
     return given(pc("ash", ap=ash_ap), npc("brute", ap=brute_ap), npc("cog", ap=cog_ap),
                  rolled("ash", 9), rolled("brute", 5), rolled("cog", 2),
                  RoundStarted(round=1))
-
-
-def duel(ash_ap: int = 3, brute_ap: int = 3):
-    """Ash (9) then Brute (5); round 1 has started: Ash is acting."""
-    return given(pc("ash", ap=ash_ap), npc("brute", ap=brute_ap),
-                 rolled("ash", 9), rolled("brute", 5), RoundStarted(round=1))
 
 
 def crew():
@@ -306,6 +280,8 @@ def _gone():
     CombatantLeft(combatant="brute", reason="again"),
     OrderDeclared(slots=["brute", "ash"]),
 ], ids=lambda p: type(p).__name__)
+
+
 def test_r22_nothing_declared_for_left_combatant_refused(payload):
     refused(_gone(), payload, "R22")
 

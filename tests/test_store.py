@@ -370,3 +370,27 @@ def test_store_missing_folder_created(tmp_path):
     Ledger(store).new(E, "", "gm")
     store.close()
     assert path.exists() and os.path.getsize(path) > 0
+
+
+def test_store_state_after_other_writer_equals_fold_from_start(ledger, tmp_path):
+    """Whatever the ledger keeps to fold faster, another writer's appends,
+    undos and redos are always seen: the state equals a fold from seq 1."""
+    _started(ledger)
+    ledger.declare(E, lambda s: [APSpent(combatant="rook", cost=1, category="minor")], "gm")
+    other_store = Store(tmp_path / "ledger.db")
+    other = Ledger(other_store)
+    other_store.append(E, other_store.head(E)[0],
+                       [APSpent(combatant="rook", cost=1, category="minor")], "bob")
+    head = ledger.store.head(E)[0]
+    assert status(ledger.state(E)) == status(ledger.state(E, at=head))
+    assert status(ledger.state(E))["combatants"][0]["ap"] == 1
+    other.undo(E, "bob")
+    head = ledger.store.head(E)[0]
+    assert status(ledger.state(E)) == status(ledger.state(E, at=head))
+    assert status(ledger.state(E))["combatants"][0]["ap"] == 2
+    ledger.undo(E, "gm")
+    other.redo(E, "bob")
+    head = ledger.store.head(E)[0]
+    assert status(ledger.state(E)) == status(other.state(E)) == \
+        status(ledger.state(E, at=head))
+    other_store.close()

@@ -403,3 +403,14 @@ def test_r31_cli_export_then_import_roundtrip(ledger, tmp_path):
         b = runner.invoke(app, ["--db", db2, *cmd], env=CLEAN_ENV)
         assert a.exit_code == b.exit_code == 0
         assert json.loads(a.stdout) == json.loads(b.stdout), cmd
+
+
+def test_r31_status_at_a_seq_inside_a_batch_shows_the_whole_command(ledger):
+    from eventlog.events import CombatantJoined
+    from projections.views import status as status_view
+    ledger.new("mid", "", "gm")
+    ledger.declare("mid", lambda s: [
+        CombatantJoined(id=f"g-{i}", name=f"G {i}", side="npc") for i in (1, 2, 3)], "gm")
+    middle = status_view(ledger.state("mid", at=3))
+    assert middle["seq"] == 4
+    assert [c["id"] for c in middle["combatants"]] == ["g-1", "g-2", "g-3"]

@@ -1,0 +1,464 @@
+"""The console behind `combat play`: a prompt that takes the CLI's commands
+(and short aliases) with the status table always shown above it.
+
+Each line is split like a shell line and run by the very same click command
+objects as `combat ...`, in this process, with one Session: the same ledger
+calls, the same judge, the same `error: ...` lines. Commands run quiet; the
+console then prints what the log gained, so a declaration from another
+terminal is reported the same way as one typed here.
+"""
+from __future__ import annotations
+
+import asyncio
+import io
+import os
+import shlex
+
+import typer
+from prompt_toolkit import PromptSession
+from prompt_toolkit.application import get_app, run_in_terminal
+from prompt_toolkit.completion import Completer, Completion
+from prompt_toolkit.document import Document
+from prompt_toolkit.formatted_text import ANSI, FormattedText, merge_formatted_text
+from prompt_toolkit.history import FileHistory, History, InMemoryHistory
+from prompt_toolkit.key_binding import KeyBindings
+from prompt_toolkit.output import ColorDepth
+from rich.console import Console
+from rich.markup import escape
+
+from eventlog.codec import Envelope
+from eventlog.errors import LedgerError, Refusal
+from eventlog.events import Amended, Redone, Undone
+from projections.ledger import envelope
+from projections.narrate import describe
+from projections.state import State
+
+from .app import CLICK_ERROR, app
+from .render import _headline, console, log_table, status_table
+from .session import Session
+
+# The hot path: `m rook shoots` is `act rook major shoots` (R16).
+COST_ALIASES = {"m": "major", "n": "minor", "f": "free"}
+ALIASES = {"i": "interrupt", "s": "seize", "e": "end-turn", "u": "undo", "r": "redo"}
+QUIT = {"q", "quit", "exit"}
+LAST = {"l", "last"}
+HELP = {"?", "help"}
+LAST_LINES = 10
+# Options fixed when the console starts; `--actor` may still change per line.
+FIXED_OPTIONS = ("--db", "--encounter")
+# Commands after which the console follows the store's current encounter.
+SWITCHING = {"new", "use", "import", "demo"}
+NO_IDS = {"new", "add", "note", "list", "round", "undo", "redo", "status", "log",
+          "verify", "export", "import", "demo", "end", "retract", "amend", "play",
+          "u", "r", "l", "last", "q", "quit", "exit"}
+
+GUIDE = [
+    ("m [ID] [LABEL]", "act ID major LABEL: 2 AP; ID defaults to whoever is acting"),
+    ("n [ID] [LABEL]", "act ID minor LABEL: 1 AP"),
+    ("f [ID] [LABEL]", "act ID free LABEL: a free action"),
+    ("i ID COST [LABEL]", "interrupt ID COST LABEL (R19)"),
+    ("s ID", "seize ID (R10)"),
+    ("e [ID]", "end-turn [ID]"),
+    ("u / r", "undo / redo"),
+    ("l [N]", f"the last N log lines (default {LAST_LINES})"),
+    ("help [COMMAND]", "this guide, or a command's help"),
+    ("q", "leave play mode (also Ctrl-D)"),
+]
+KEYS = [("Ctrl-Z", "undo"), ("Ctrl-Y", "redo"), ("Ctrl-L", "the last log lines"),
+        ("Tab", "complete a command, an id or a cost"), ("Up/Down, Ctrl-R", "history")]
+
+
+def history_for(db) -> History:
+    """The typed lines, kept beside the store; in memory if that is not writable."""
+    path = db.with_name(db.name + ".history")
+    try:
+        with open(path, "a", encoding="utf-8"):
+            pass
+    except OSError:
+        return InMemoryHistory()
+    return FileHistory(str(path))
+
+
+def acting(state: State) -> str:
+    """Whoever an alias without an id acts for: the turn in progress, or the
+    only combatant up (R8: in a group slot, whoever declares first)."""
+    up = state.up()
+    if len(up) == 1:
+        return up[0]
+    if up:
+        raise Refusal(f"{', '.join(up)} may all act now: name who acts, "
+                      f"e.g. `m {up[0]}` (R8)")
+    if state.ended:
+        raise Refusal("the encounter has ended (R25)")
+    if not state.running:
+        raise Refusal("nobody is acting: no round is in progress; name who acts "
+                      "or start one with `round` (R5, R23)")
+    raise Refusal("nobody is acting now: name who acts")
+
+
+def expand(words: list[str], state: State | None) -> list[str]:
+    """The command line an alias stands for; other lines are left as typed."""
+    head, rest = words[0], words[1:]
+    if head in COST_ALIASES:
+        if state is None:
+            raise LedgerError("no current encounter: start one with `new ID`")
+        ids = set(state.combatants) | set(state.groups)
+        if rest and rest[0].lower() in ids:
+            cid, rest = rest[0].lower(), rest[1:]
+        else:
+            cid = acting(state)
+        return ["act", cid, COST_ALIASES[head], *rest]
+    if head in ALIASES:
+        return [ALIASES[head], *rest]
+    return words
+
+
+def _options(words: list[str]) -> tuple[list[str], list[str]]:
+    """Leading global options (`--actor players`) and the command after them."""
+    i = 0
+    while i < len(words) and words[i].startswith("--"):
+        name = words[i].split("=", 1)[0]
+        if name in ("--help",):
+            break
+        i += 1 if "=" in words[i] else 2
+    return words[:i], words[i:]
+
+
+class Play:
+    """The console: `run()` until the table leaves (q, Ctrl-D)."""
+
+    def __init__(self, session: Session, refresh: float = 1.0, input=None, output=None,
+                 history: History | None = None):
+        self.command = typer.main.get_command(app)
+        self.session = Session(session.db, None, session.actor, quiet=True)
+        self.session.__dict__["ledger"] = session.ledger
+        self.store = session.ledger.store
+        self.eid = session.chosen or self.store.current()
+        if self.eid:
+            self.store.head(self.eid)  # an unknown --encounter is refused now
+        self.session.chosen = self.eid
+        self.refresh = refresh
+        self.state: State | None = None
+        self.seen = 0        # the last seq reported in the console
+        self.pressed: tuple[str, str] | None = None  # (line, key) run after the prompt
+        self._drawn: tuple = (None, None)  # the table as last rendered, and for what
+        self.prompt = PromptSession(
+            history=history if history is not None else history_for(session.db),
+            completer=PlayCompleter(self), complete_while_typing=False,
+            key_bindings=self._keys(), erase_when_done=True,
+            reserve_space_for_menu=0, input=input, output=output)
+        self._load()
+        self.seen = self.state.seq if self.state else 0
+
+    # -- the loop ----------------------------------------------------------
+
+    def run(self) -> None:
+        console.print(
+            "[bold]combat play[/bold]: type commands without `combat`; "
+            "[bold]?[/bold] for aliases and keys, [bold]q[/bold] or Ctrl-D to leave. "
+            "Ctrl-Z undo, Ctrl-Y redo, Ctrl-L the last log lines.")
+        kept = ""
+        while True:
+            self.pressed = None
+            try:
+                typed = self.prompt.prompt(self._message, default=kept,
+                                           pre_run=self._start_watching)
+            except KeyboardInterrupt:  # Ctrl-C clears the line, as in a shell
+                kept = ""
+                continue
+            except EOFError:
+                break
+            kept, key = "", None
+            if self.pressed is not None:
+                kept, typed, key = typed, *self.pressed
+            if not self.execute(typed, key):
+                break
+        self._report()
+
+    def execute(self, typed: str, key: str | None = None) -> bool:
+        """Run one typed line (or a key's); False when it asks to leave."""
+        try:
+            words = shlex.split(typed)
+        except ValueError as exc:
+            self._echo(typed)
+            self._error(f"cannot read that line: {exc}")
+            return True
+        if not words:
+            self._report(elsewhere=True)
+            return True
+        self._echo(typed, key)
+        head = words[0]
+        if head in QUIT:
+            return False
+        try:
+            if head in HELP:
+                self.show_help(words[1:])
+            elif head in LAST:
+                self.show_last(words[1:])
+            else:
+                self._dispatch(words)
+        except LedgerError as exc:
+            self._error(str(exc))
+        except Exception as exc:  # a bug: still one line, and the console goes on
+            if os.environ.get("COMBAT_DEBUG"):
+                raise
+            self._error(f"unexpected failure ({type(exc).__name__}: {exc}); "
+                        "set COMBAT_DEBUG=1 for details")
+        self._report()
+        return True
+
+    def _dispatch(self, words: list[str]) -> None:
+        options, rest = _options(words)
+        fixed = [o for o in options if o.split("=", 1)[0] in FIXED_OPTIONS]
+        if fixed:
+            raise LedgerError(f"{fixed[0].split('=', 1)[0]} is fixed when play mode "
+                              "starts: `use ID` switches the encounter")
+        if not rest:
+            raise LedgerError("say what to declare: `help` lists the commands")
+        if rest[0] == "play":
+            raise LedgerError("this is play mode already")
+        if rest[0] in COST_ALIASES:
+            self._load()
+        args = options + expand(rest, self.state)
+        if args != words:
+            console.print(f"[dim]  = {escape(shlex.join(args))}[/dim]")
+        self._report(elsewhere=True)  # what other terminals declared meanwhile
+        self._invoke(args)
+        if args[len(options)] in SWITCHING:
+            self._follow(self.store.current())
+
+    def _invoke(self, args: list[str]) -> None:
+        """Run a command line as `combat` does; errors become one line."""
+        try:
+            self.command.main(args=args, obj=self.session, standalone_mode=False,
+                              prog_name="combat")
+        except CLICK_ERROR as exc:  # wrong usage: click's words, one line
+            ctx = getattr(exc, "ctx", None)
+            where = ctx.command_path.removeprefix("combat").strip() if ctx else ""
+            message = exc.format_message().rstrip(".")
+            message = message[:1].lower() + message[1:]
+            self._error(f"{message}: see `help {where}`" if where else
+                        f"{message}: `help` lists the commands")
+        except (typer.Abort, KeyboardInterrupt):
+            self._error("interrupted")
+        except SystemExit as exc:  # a command that ended the process its own way
+            if exc.code not in (0, None):
+                self._error(f"the command stopped with exit code {exc.code}")
+
+    # -- what the console shows ---------------------------------------------
+
+    def show_help(self, words: list[str]) -> None:
+        if words:
+            name = "act" if words[0] in COST_ALIASES else ALIASES.get(words[0], words[0])
+            self._invoke([name, "--help"])
+            return
+        console.print("[bold]aliases[/bold] (the rest is typed as with `combat`)")
+        for alias, meaning in GUIDE:
+            console.print(f"  {escape(f'{alias:<18}')} {meaning}")
+        console.print("[bold]keys[/bold]")
+        for key, meaning in KEYS:
+            console.print(f"  {key:<18} {meaning}")
+        console.print("[bold]commands[/bold] (`help COMMAND` for one)")
+        for name, cmd in self.command.commands.items():
+            if name == "play":
+                continue
+            console.print(f"  {name:<18} {escape(cmd.get_short_help_str(limit=60))}")
+
+    def show_last(self, words: list[str]) -> None:
+        if len(words) > 1 or (words and not words[0].isdigit()):
+            raise LedgerError("say how many lines: `l` or `l 20`")
+        n = int(words[0]) if words else LAST_LINES
+        from projections.timeline import timeline
+        entries = list(timeline(self.session.ledger, self.session.encounter))
+        console.print(log_table(self.session.encounter, entries[-n:] if n else []))
+
+    def _echo(self, typed: str, key: str | None = None) -> None:
+        pressed = f" [dim]({key})[/dim]" if key else ""
+        console.print(f"[bold]{escape(self._where())}›[/bold] {escape(typed)}{pressed}")
+
+    def _error(self, message: str) -> None:
+        typer.echo(f"error: {message}", err=True)
+
+    def _where(self) -> str:
+        """The prompt: the encounter, and who declares when it is not the GM."""
+        who = "" if self.session.actor == "gm" else f" as {self.session.actor}"
+        return f"{self.eid or 'play'}{who}"
+
+    def _message(self):
+        """The prompt: the status table, then the line being typed."""
+        output = get_app().output
+        columns = output.get_size().columns
+        color = output.get_default_color_depth() != ColorDepth.DEPTH_1_BIT
+        # Redrawn at each key: render the table only when the log or the width changed.
+        key = (self.eid, self.state.seq if self.state else 0, columns, color)
+        if self._drawn[0] != key:
+            self._drawn = (key, ANSI(screen(self.state, columns, color)))
+        return merge_formatted_text([
+            self._drawn[1], FormattedText([("bold", f"{self._where()}› ")])])
+
+    # -- keeping up with the log --------------------------------------------
+
+    def _load(self) -> bool:
+        """Re-read the state when the log has grown; True if it changed."""
+        if not self.eid:
+            self.state = None
+            return False
+        head, _ = self.store.head(self.eid)
+        if self.state is not None and self.state.seq == head:
+            return False
+        self.state = self.session.ledger.state(self.eid)
+        return True
+
+    def _follow(self, eid: str | None) -> None:
+        if eid and eid != self.eid:
+            self.eid = self.session.chosen = eid
+            self.state = None
+            self._load()
+            self.seen = self.state.seq if self.state else 0
+
+    def _report(self, elsewhere: bool = False) -> None:
+        """Print what the log gained since the last report, then reload."""
+        if not self.eid:
+            return
+        try:
+            self._load()
+            for row in self.store.rows(self.eid, after=self.seen):
+                env = envelope(row)
+                for line, declared in self._narrate(env):
+                    tags = [f"seq {env.seq}"] if declared else []
+                    if elsewhere:
+                        tags.append(f"{escape(env.actor)}, from another terminal")
+                    tail = f" [dim]({' · '.join(tags)})[/dim]" if tags else ""
+                    console.print(f"{escape(line)}{tail}")
+                self.seen = env.seq
+        except LedgerError as exc:
+            self._error(str(exc))
+
+    def _narrate(self, env: Envelope) -> list[tuple[str, bool]]:
+        """A log entry as the CLI words it right after the declaration, and
+        whether it is a declaration (rather than a fix of an earlier one)."""
+        data, ledger = env.data, self.session.ledger
+        if isinstance(data, Undone):
+            mark = "↶ undone" if data.kind == "undo" else "✗ retracted"
+            return [(f"{mark} (seq {e.seq}): {describe(e.data)}", False)
+                    for batch in data.batches for e in ledger.batch(self.eid, batch)]
+        if isinstance(data, Redone):
+            return [(f"↷ redone (seq {e.seq}): {describe(e.data)}", False)
+                    for e in ledger.batch(self.eid, data.batch)]
+        if isinstance(data, Amended):
+            return [(f"✎ seq {data.batch} now reads: {describe(p)}", False)
+                    for p in data.events]
+        return [(f"✓ {describe(data)}", True)]
+
+    def _start_watching(self) -> None:
+        get_app().create_background_task(self._watch())
+
+    async def _watch(self) -> None:
+        """While the prompt waits: show what other terminals declare."""
+        while True:
+            await asyncio.sleep(self.refresh)
+            if self._quietly(self._load):
+                get_app().invalidate()
+                await run_in_terminal(lambda: self._quietly(self._report, True))
+
+    @staticmethod
+    def _quietly(work, *args):
+        """Work done on a timer: a failure (a busy store) waits for the next tick."""
+        try:
+            return work(*args)
+        except Exception:
+            if os.environ.get("COMBAT_DEBUG"):
+                raise
+            return False
+
+    # -- keys --------------------------------------------------------------
+
+    def _keys(self) -> KeyBindings:
+        keys = KeyBindings()
+
+        def press(line: str, key: str):
+            def handler(event) -> None:  # the half-typed line comes back after
+                self.pressed = (line, key)
+                event.app.exit(result=event.current_buffer.text)
+            return handler
+
+        keys.add("c-z")(press("undo", "Ctrl-Z"))
+        keys.add("c-y")(press("redo", "Ctrl-Y"))
+        keys.add("c-l")(press("l", "Ctrl-L"))
+        return keys
+
+
+def screen(state: State | None, columns: int, color: bool) -> str:
+    """The status table as the prompt shows it: headline, table, who is up."""
+    out = Console(file=io.StringIO(), width=max(columns, 40), force_terminal=color,
+                  color_system="standard" if color else None, highlight=False,
+                  legacy_windows=False)
+    if state is None:
+        out.print("no encounter yet: `new ID` starts one, `use ID` picks one, "
+                  "`list` shows them")
+        return out.file.getvalue()
+    out.print(_headline(state).replace("`combat ", "`"))
+    if state.combatants:
+        out.print(status_table(state))
+    else:
+        out.print("nobody yet: add combatants with `add NAME`")
+    if state.running and state.up():
+        who = state.up()
+        hint = "m/n/f act for them, e ends the turn" if len(who) == 1 else \
+            "whoever declares first goes (R8)"
+        out.print(f"up: [bold]{', '.join(who)}[/bold] [dim]· {hint}[/dim]")
+    for run in state.ties():
+        out.print(f"[yellow]unresolved tie[/yellow]: {' = '.join(run)} "
+                  f"(declare with `order {' '.join(run)}`)")
+    return out.file.getvalue()
+
+
+class PlayCompleter(Completer):
+    """Tab: command names and aliases, then ids of the encounter, cost words,
+    and a command's options."""
+
+    def __init__(self, play: Play):
+        self.play = play
+
+    def get_completions(self, document: Document, complete_event):
+        text = document.text_before_cursor
+        words = text.split()
+        current = "" if not text or text[-1].isspace() else words.pop()
+        _, words = _options(words)
+        for word, meta in self.candidates(words, current):
+            if word.startswith(current):
+                yield Completion(word, start_position=-len(current), display_meta=meta)
+
+    def candidates(self, before: list[str], current: str) -> list[tuple[str, str]]:
+        commands = self.play.command.commands
+        if not before:
+            named = [(name, cmd.get_short_help_str(limit=40))
+                     for name, cmd in commands.items() if name != "play"]
+            aliases = [(a.split()[0], m) for a, m in GUIDE if len(a.split()[0]) == 1]
+            return named + aliases
+        head = ALIASES.get(before[0], before[0])
+        if current.startswith("-"):
+            cmd = commands.get(head)
+            if cmd is None:
+                return []
+            opts = [o for p in cmd.params for o in p.opts if o.startswith("--")]
+            return [(o, "") for o in opts + ["--help"]]
+        if before[-1] == "--group":
+            return [(g, "group") for g in self._state_ids("groups")]
+        if head in ("help", "?"):
+            return [(name, "") for name in commands]
+        if head == "use":
+            return [(eid, title) for eid, title, _, _ in self.play.store.encounters()]
+        if head in ("act", "interrupt") and len(before) == 2:
+            return [("major", "2 AP"), ("minor", "1 AP"), ("free", "0 AP")]
+        if head in NO_IDS:
+            return []
+        return [(cid, "combatant") for cid in self._state_ids("combatants")] + \
+            [(gid, "group") for gid in self._state_ids("groups")]
+
+    def _state_ids(self, kind: str) -> list[str]:
+        state = self.play.state
+        return list(getattr(state, kind)) if state is not None else []
+
+
+__all__ = ["Play", "acting", "expand", "screen"]

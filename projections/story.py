@@ -1,0 +1,246 @@
+"""The encounter told round by round and pass by pass, for the md and html
+exports: each declaration in table language with names and what it changed
+(Grit 1 → 0, 3 → 1 AP), undone ones struck through where they were said, and
+the initiative order each round was played in."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from eventlog.events import (
+    CORRECTIONS, APAdjusted, APSpent, CombatantLeft, CombatantRejoined,
+    FreeActionTaken, GritAdjusted, InitiativeOverridden, InitiativeRolled,
+    InterruptTaken, MaxAPChanged, MomentSeized, Payload, RoundStarted, TurnEnded,
+)
+
+from .narrate import describe
+from .state import TURN_LIMIT, State
+from .walk import Before, Step, in_turn, where
+
+
+@dataclass
+class Line:
+    seq: int
+    text: str
+    kind: str            # the event type, for styling
+    actor: str
+    at: str
+    struck: bool = False  # undone, retracted, or the first reading of an amended one
+    note: str = ""
+
+
+@dataclass
+class Pass:
+    number: int           # 0 outside a round (setup, after the end)
+    lines: list[Line] = field(default_factory=list)
+
+
+@dataclass
+class Placed:
+    """A slot in a round's initiative order."""
+    slot: str
+    label: str            # its name, or the group and its members
+    total: int | None
+    side: str
+    seized: bool = False
+
+
+@dataclass
+class Chapter:
+    title: str
+    round: int | None     # None for the setup and what follows the end
+    passes: list[Pass] = field(default_factory=list)
+    order: list[Placed] = field(default_factory=list)
+    joined: list[Placed] = field(default_factory=list)  # placed later in the round
+
+    def pass_(self, number: int) -> Pass:
+        if not self.passes or self.passes[-1].number != number:
+            self.passes.append(Pass(number))
+        return self.passes[-1]
+
+
+def _name(s: State, cid: str) -> str:
+    c = s.combatants.get(cid)
+    return c.name if c else cid
+
+
+def _label(label: str) -> str:
+    return f": {label}" if label else ""
+
+
+def _because(reason: str) -> str:
+    return f" ({reason})" if reason else ""
+
+
+def sentence(p: Payload, before: Before | None, after: State) -> str:
+    """A declaration in table language, with names, and with what it changed
+    when the state before it is given (None: a declaration not in effect)."""
+    name = (lambda cid: _name(after, cid))
+    match p:
+        case MomentSeized(combatant=cid):
+            if before is None:
+                return f"{name(cid)} seizes the moment (1 Grit)"
+            grit = before.pools[cid].grit
+            return f"{name(cid)} seizes the moment (Grit {grit} → {grit - 1})"
+        case APSpent(combatant=cid, cost=cost, category=cat, label=label):
+            text = f"{name(cid)} spends {cost} AP ({cat}){_label(label)}"
+            if before is None:
+                return text
+            ap = before.pools[cid].ap
+            text += f" ({ap} → {ap - cost} AP)"
+            if in_turn(after) != cid:
+                why = "no AP left" if ap == cost else f"{TURN_LIMIT} AP spent this turn"
+                text += f"; their turn is over: {why}"
+            return text
+        case InterruptTaken(combatant=cid, cost=cost, category=cat, label=label):
+            text = f"{name(cid)} interrupts with {cost} AP ({cat}){_label(label)}"
+            if before is None:
+                return text
+            ap = before.pools[cid].ap
+            return f"{text} ({ap} → {ap - cost} AP)"
+        case FreeActionTaken(combatant=cid, label=label):
+            return f"{name(cid)} takes a free action{_label(label)}"
+        case TurnEnded(combatant=cid):
+            if before is None:
+                return f"{name(cid)} ends their turn"
+            spent = before.pools[cid].spent_this_turn if before.turn == cid else 0
+            how = f" after spending {spent} AP" if spent else " without spending AP"
+            return f"{name(cid)} ends their turn{how}"
+        case InitiativeRolled(slot=slot, die=die, bonus=bonus, total=total, manual=manual):
+            how = "enters a rolled" if manual else "rolls"
+            return f"{name(slot)} {how} {die} {bonus:+d} = {total} for initiative"
+        case InitiativeOverridden(slot=slot, total=total, reason=reason):
+            return f"GM sets {name(slot)}'s initiative to {total}{_because(reason)}"
+        case CombatantLeft(combatant=cid, reason=reason):
+            return f"{name(cid)} leaves the encounter{_because(reason)}"
+        case CombatantRejoined(combatant=cid):
+            return f"{name(cid)} rejoins the encounter"
+        case MaxAPChanged(combatant=cid, max_ap=n, reason=reason):
+            return f"GM sets {name(cid)}'s maximum AP to {n}{_because(reason)}"
+        case APAdjusted(combatant=cid, delta=delta, reason=reason):
+            text = f"GM adjusts {name(cid)}'s AP by {delta:+d}{_because(reason)}"
+            if before is None:
+                return text
+            ap = before.pools[cid].ap
+            return f"{text} ({ap} → {ap + delta} AP)"
+        case GritAdjusted(combatant=cid, delta=delta, reason=reason):
+            text = f"{name(cid)}'s Grit {delta:+d}{_because(reason)}"
+            if before is None:
+                return text
+            grit = before.pools[cid].grit
+            return f"{text} (Grit {grit} → {grit + delta})"
+    return describe(p)
+
+
+class Story:
+    """Feed it every step of the fold; `chapters` is the encounter told."""
+
+    def __init__(self) -> None:
+        self._chapters: list[Chapter] = []
+        self._placed: dict[int, set[str]] = {}
+        self._passes: dict[int, int] = {}  # round -> the last pass it reached
+
+    @property
+    def chapters(self) -> list[Chapter]:
+        """The chapters told so far; a pass in which nobody acted is listed
+        too, with no lines."""
+        for chapter in self._chapters:
+            if chapter.round is None:
+                continue
+            have = {p.number: p for p in chapter.passes}
+            last = max([self._passes.get(chapter.round, 1), *have])
+            chapter.passes = [have.get(n) or Pass(n) for n in range(1, last + 1)]
+        return self._chapters
+
+    def feed(self, step: Step) -> None:
+        env, entry = step.entry.env, step.entry
+        if env.type in CORRECTIONS:
+            return  # the lines they correct say it
+        if step.payload is None:
+            if entry.amended_by is None and entry.undone_by is None:
+                return
+            ended = step.state.ended
+            text, note = sentence(env.data, None, step.state), self._struck_note(entry)
+            line = Line(env.seq, text, env.type, env.actor, env.at, True, note)
+        else:
+            ended = step.before.ended
+            if isinstance(step.payload, RoundStarted):
+                self._open_round(step)
+                return
+            text = sentence(step.payload, step.before, step.state)
+            note = f"amended at seq {entry.amended_by}" if step.amended else ""
+            line = Line(env.seq, text, type(step.payload).__name__, env.actor, env.at,
+                        False, note)
+        if env.actor != "gm":
+            line.note = "; ".join(filter(None, [f"declared by {env.actor}", line.note]))
+        if step.payload is not None and step.state.round:
+            r = step.state.round
+            self._passes[r] = max(self._passes.get(r, 1), step.state.pass_)
+        round_, pass_, _ = where(step)
+        self._chapter(round_, ended).pass_(pass_ if round_ and not ended else 0).lines.append(line)
+        if step.payload is not None:
+            self._follow_order(step)
+
+    @staticmethod
+    def _struck_note(entry) -> str:
+        if entry.undone_by is not None:
+            seq, kind, reason = entry.undone_by
+            word = "undone" if kind == "undo" else "retracted"
+            return f"{word} at seq {seq}" + (f": {reason}" if reason else "")
+        return f"amended at seq {entry.amended_by}"
+
+    def _chapter(self, round_: int, ended: bool) -> Chapter:
+        if ended:
+            title, key = "After the encounter", None
+        elif round_ == 0:
+            title, key = "Setup", None
+        else:
+            title, key = f"Round {round_}", round_
+        if not self._chapters or self._chapters[-1].title != title:
+            self._chapters.append(Chapter(title, key))
+        return self._chapters[-1]
+
+    def _open_round(self, step: Step) -> None:
+        n = step.payload.round
+        chapter = self._chapter(n, False)
+        chapter.pass_(1)
+        chapter.order = self._order(step.state)
+        self._placed[n] = {p.slot for p in chapter.order}
+
+    def _follow_order(self, step: Step) -> None:
+        """The order is the one the round was played in: seizes (while the
+        window is open) rearrange it; slots placed later are listed apart."""
+        s = step.state
+        if not s.running or not self._chapters or self._chapters[-1].round != s.round:
+            return
+        chapter = self._chapters[-1]
+        if s.window or step.before.window:
+            chapter.order = self._order(s)
+            self._placed[s.round] = {p.slot for p in chapter.order}
+            return
+        placed = self._placed.setdefault(s.round, set())
+        for p in self._order(s):
+            if p.slot not in placed:
+                placed.add(p.slot)
+                chapter.joined.append(p)
+
+    @staticmethod
+    def _order(s: State) -> list[Placed]:
+        out = []
+        for key in s.order():
+            group = s.groups.get(key)
+            slot = s.slots.get(key) if group else s.initiative_of(key)
+            total = slot.total if slot else None
+            if group is None:
+                c = s.combatants[key]
+                out.append(Placed(key, c.name, total, c.side, key in s.seizers))
+            else:
+                names = ", ".join(c.name for c in s.members(key))
+                out.append(Placed(key, f"{key} ({names})", total, s.side_of(key)))
+        return out
+
+
+def story(steps) -> list[Chapter]:
+    teller = Story()
+    for step in steps:
+        teller.feed(step)
+    return teller.chapters

@@ -1,0 +1,151 @@
+"""The fold, one declaration at a time, for the post-game projections.
+
+`steps` walks an encounter's log in order and folds it exactly as
+`Ledger.state` does (undone batches skipped, amended ones read as amended),
+yielding a `Step` per declaration in effect with a snapshot of the state just
+before it and the live state just after it. The stats, the narrative, the
+exports and the report all read these steps, so they can never disagree with
+`status` about what happened.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import groupby
+from typing import Callable, Iterable, Iterator, TypeVar
+
+from eventlog.events import (
+    CORRECTIONS, Amended, APSpent, Payload, Redone, RoundStarted, TurnEnded, Undone,
+)
+
+from .ledger import Ledger, envelope
+from .state import State
+from .timeline import Entry
+
+T = TypeVar("T")
+# track(items, total, what): the items, reporting progress as they pass.
+Track = Callable[[Iterable[T], int, str], Iterable[T]]
+
+
+def no_track(items: Iterable[T], total: int, what: str) -> Iterable[T]:
+    return items
+
+
+@dataclass(frozen=True)
+class Pool:
+    ap: int
+    spent_this_turn: int
+    grit: int
+    active: bool
+
+
+@dataclass(frozen=True)
+class Before:
+    """What a projection needs of the state just before a declaration."""
+    round: int
+    pass_: int
+    running: bool
+    ended: bool
+    window: bool
+    holder: str | None   # whose turn the pass has reached (nothing declared yet, maybe)
+    turn: str | None     # whose turn is in progress with something declared in it
+    pools: dict[str, Pool]
+
+    @classmethod
+    def of(cls, s: State) -> "Before":
+        running = s.running
+        return cls(s.round, s.pass_, running, s.ended, running and s.window,
+                   s.turn if running else None,
+                   s.turn if running and s.turn_started else None,
+                   {c.id: Pool(c.ap, c.spent_this_turn, c.grit, c.active)
+                    for c in s.combatants.values()})
+
+
+@dataclass
+class Step:
+    """One stored event, or one declaration of an amended batch.
+
+    `payload` is None when the event is not in effect: undone or retracted,
+    a correction marker, or the original reading of an amended declaration
+    (then `entry.amended_by` is set and the amended reading follows as steps
+    with `amended=True`)."""
+    entry: Entry
+    payload: Payload | None
+    before: Before | None
+    state: State
+    amended: bool = False
+
+
+def in_turn(s: State) -> str | None:
+    """Whose turn is in progress with something declared in it."""
+    return s.turn if s.running and s.turn_started else None
+
+
+def where(step: Step) -> tuple[int, int, str | None]:
+    """The round, pass and turn holder a declaration belongs to. A round's
+    start opens that round; AP spent in a turn, or a turn ended, belong to
+    the turn of whoever declared them (the first action in a group slot
+    starts the member's turn)."""
+    data = step.payload if step.payload is not None else step.entry.env.data
+    if isinstance(data, RoundStarted):
+        return data.round, 1, None
+    turn = step.entry.turn
+    if isinstance(data, (APSpent, TurnEnded)):
+        turn = data.combatant
+    return step.entry.round, step.entry.pass_, turn
+
+
+def _annotations(markers: list[tuple]) -> tuple[dict, dict]:
+    """What later events say about each batch: who undid it, who amended it."""
+    undone_by: dict[int, tuple[int, str, str]] = {}
+    amended_by: dict[int, int] = {}
+    undone: set[int] = set()
+    for row in markers:
+        env = envelope(row)
+        if isinstance(env.data, Undone):
+            undone.update(env.data.batches)
+            for batch in env.data.batches:
+                undone_by[batch] = (env.seq, env.data.kind, env.data.reason)
+        elif isinstance(env.data, Redone):
+            undone.discard(env.data.batch)
+            undone_by.pop(env.data.batch, None)
+    for row in markers:
+        env = envelope(row)
+        if isinstance(env.data, Amended) and env.batch not in undone:
+            amended_by[env.data.batch] = env.seq
+    return undone_by, amended_by
+
+
+def steps(ledger: Ledger, encounter: str, track: Track = no_track) -> Iterator[Step]:
+    """Every stored event of `encounter` as steps of the fold (see Step)."""
+    corrections = ledger.corrections(encounter)
+    undone_by, amended_by = _annotations(ledger.store.markers(encounter))
+    head, _ = ledger.store.head(encounter)
+    state = State(encounter)
+    rows = track(ledger.store.rows(encounter), head, "reading")
+
+    def entry(env) -> Entry:
+        return Entry(env, state.round, state.pass_, state.turn if state.running else None,
+                     undone_by.get(env.batch), amended_by.get(env.batch))
+
+    for batch, group in groupby((envelope(r) for r in rows), key=lambda e: e.batch):
+        envs = list(group)
+        replaced = corrections.replaced.get(batch)
+        if batch in corrections.undone or envs[0].type in CORRECTIONS or replaced:
+            entries = [entry(env) for env in envs]
+            for env, e in zip(envs, entries):
+                state.seq = env.seq
+                yield Step(e, None, None, state)
+            if replaced and batch not in corrections.undone:
+                state.seq = envs[0].seq
+                for payload in replaced:
+                    before = Before.of(state)
+                    state.evolve(payload)
+                    yield Step(entries[0], payload, before, state, amended=True)
+                state.seq = envs[-1].seq
+            continue
+        for env in envs:
+            e = entry(env)
+            before = Before.of(state)
+            state.seq = env.seq
+            state.evolve(env.data)
+            yield Step(e, env.data, before, state)

@@ -1,0 +1,168 @@
+"""Performance figures for combat-ledger, measured in one run on one machine.
+
+    python tests/benchmarks/run.py [--quick] [--json]
+
+Prints a table (or one JSON object) of:
+  fold_eps / floor_eps  read + decode + fold of a stored encounter into the
+                        full state, beside the same rows decoded by one msgspec
+                        decoder into a trivial dict (Python's speed limit here)
+  append_ms             one declaration judged and appended on a 10k encounter
+  cli_*_ms              `status --json`, `status`, `act` on 1k and 10k
+                        encounters, beside import_floor_ms (python -c "import
+                        typer, msgspec, sqlite3") and render_floor_ms (plus
+                        rich.console, rich.table)
+  peak_rss_mb           folding the largest encounter, in a fresh process
+Times are medians of interleaved runs; compare the ratios, not the seconds.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(HERE))
+
+import msgspec  # noqa: E402
+
+from eventlog.events import FreeActionTaken  # noqa: E402
+from eventlog.store import Store  # noqa: E402
+from generate import build  # noqa: E402
+from projections.ledger import Ledger, fold_stored  # noqa: E402
+from projections.state import State  # noqa: E402
+
+PY = sys.executable
+COMBAT = [PY, "-m", "cli"]
+
+
+def median_of(fn, repeat: int) -> float:
+    return statistics.median(fn() for _ in range(repeat))
+
+
+def floor_seconds(store: Store, encounter: str) -> float:
+    decoder, counts = msgspec.json.Decoder(), {}
+    start = time.perf_counter()
+    for type_name, data in store.db.execute(
+            "SELECT type, data FROM events WHERE encounter = ? ORDER BY seq", (encounter,)):
+        decoder.decode(data)
+        counts[type_name] = counts.get(type_name, 0) + 1
+    return time.perf_counter() - start
+
+
+def fold_seconds(ledger: Ledger, encounter: str) -> float:
+    """The full fold, no snapshot: what `status` would cost without one."""
+    start = time.perf_counter()
+    fold_stored(ledger.store, encounter, ledger.corrections(encounter), State(encounter))
+    return time.perf_counter() - start
+
+
+def run_ms(args: list[str], env: dict) -> float:
+    start = time.perf_counter()
+    done = subprocess.run(args, env=env, capture_output=True)
+    if done.returncode:
+        raise SystemExit(f"{args} failed: {done.stderr.decode()}")
+    return (time.perf_counter() - start) * 1000
+
+
+def peak_rss_mb(db: Path, encounter: str) -> float:
+    code = (f"import resource, sys; sys.path.insert(0, {str(ROOT)!r});"
+            "from eventlog.store import Store; from projections.ledger import Ledger, fold_stored;"
+            "from projections.state import State;"
+            f"l = Ledger(Store({str(db)!r}));"
+            f"fold_stored(l.store, {encounter!r}, l.corrections({encounter!r}), State({encounter!r}));"
+            "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)")
+    out = subprocess.run([PY, "-c", code], capture_output=True, text=True, check=True)
+    return int(out.stdout) / 1024
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="small sizes, few repeats")
+    parser.add_argument("--json", action="store_true", help="one JSON object")
+    opts = parser.parse_args()
+    sizes = [1_000, 10_000, 100_000] if opts.quick else [1_000, 10_000, 100_000, 1_000_000]
+    repeat = 3 if opts.quick else 7
+    cli_repeat = 5 if opts.quick else 15
+    work = Path(tempfile.mkdtemp(prefix="combat-bench-"))
+    db = work / "bench.db"
+    store = Store(db)
+    ledger = Ledger(store)
+    results: dict = {"sizes": {}}
+    for n in sizes:
+        encounter = f"bench-{n}"
+        t = time.perf_counter()
+        count = build(store, encounter, n)
+        built = time.perf_counter() - t
+        floor, fold = [], []
+        for _ in range(repeat):  # interleaved, so both see the same machine
+            floor.append(floor_seconds(store, encounter))
+            fold.append(fold_seconds(ledger, encounter))
+        f_eps, d_eps = count / statistics.median(fold), count / statistics.median(floor)
+        results["sizes"][n] = {"events": count, "build_s": round(built, 2),
+                               "fold_eps": round(f_eps), "floor_eps": round(d_eps),
+                               "ratio": round(f_eps / d_eps, 2)}
+    big = f"bench-{sizes[-1]}"
+    results["peak_rss_mb"] = round(peak_rss_mb(db, big), 1)
+    results["peak_rss_events"] = results["sizes"][sizes[-1]]["events"]
+
+    def append_once() -> float:
+        start = time.perf_counter()
+        ledger.declare("bench-10000", lambda s: [FreeActionTaken(combatant="rook", label="x")], "gm")
+        return (time.perf_counter() - start) * 1000
+    append_once()  # the first one writes the snapshot the rest start from
+    results["append_ms"] = round(median_of(append_once, 21), 2)
+
+    env = {**os.environ, "COMBAT_DB": str(db), "NO_COLOR": "1", "COLUMNS": "100",
+           "PYTHONPATH": str(ROOT)}
+    env.pop("COMBAT_ENCOUNTER", None)
+    floors = {"import_floor_ms": [PY, "-c", "import typer, msgspec, sqlite3"],
+              "render_floor_ms": [PY, "-c", "import typer, msgspec, sqlite3, rich.console, rich.table"]}
+    commands = {"cli_status_json_ms": ["status", "--json"], "cli_status_ms": ["status"],
+                "cli_act_ms": ["act", "rook", "free", "waves"]}
+    timings: dict[str, list[float]] = {name: [] for name in floors}
+    for n in (1_000, 10_000):
+        run_ms(COMBAT + ["--encounter", f"bench-{n}", "act", "rook", "free", "warms up"], env)
+    for _ in range(cli_repeat):
+        for name, args in floors.items():
+            timings[name].append(run_ms(args, env))
+        for n in (1_000, 10_000):
+            for name, args in commands.items():
+                timings.setdefault(f"{name}@{n}", []).append(
+                    run_ms(COMBAT + ["--encounter", f"bench-{n}"] + args, env))
+    results["cli"] = {name: round(statistics.median(v), 1) for name, v in timings.items()}
+    cli = results["cli"]
+    results["targets"] = {
+        "fold/floor >= 0.5 at 100k+": all(results["sizes"][n]["ratio"] >= 0.5
+                                          for n in sizes if n >= 100_000),
+        "status --json <= 1.3x import floor (1k)":
+            cli["cli_status_json_ms@1000"] <= 1.3 * cli["import_floor_ms"],
+        "status, act <= 1.3x render floor (1k)":
+            max(cli["cli_status_ms@1000"], cli["cli_act_ms@1000"]) <= 1.3 * cli["render_floor_ms"],
+        "10k within 10% of 1k": all(cli[f"{c}@10000"] <= 1.1 * cli[f"{c}@1000"] for c in commands),
+        "peak rss <= 200 MB": results["peak_rss_mb"] <= 200,
+    }
+    if opts.json:
+        print(json.dumps(results, indent=2))
+        return
+    print(f"{'events':>9} {'fold eps':>10} {'floor eps':>10} {'ratio':>6} {'build s':>8}")
+    for n, r in results["sizes"].items():
+        print(f"{r['events']:>9} {r['fold_eps']:>10} {r['floor_eps']:>10} {r['ratio']:>6} {r['build_s']:>8}")
+    print(f"\nappend_ms (10k encounter): {results['append_ms']}")
+    print(f"peak_rss_mb folding {results['peak_rss_events']} events: {results['peak_rss_mb']}\n")
+    for name, value in cli.items():
+        print(f"{name:<28} {value:>7} ms")
+    print()
+    for target, ok in results["targets"].items():
+        print(f"{'met ' if ok else 'MISS'} {target}")
+
+
+if __name__ == "__main__":
+    main()

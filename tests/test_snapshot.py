@@ -1,0 +1,84 @@
+"""Snapshots make commands instant on long encounters; they must never change
+what a command sees (R31): every state read through a snapshot equals a fold
+of the whole log."""
+from __future__ import annotations
+
+import sqlite3
+
+from eventlog.events import (
+    APSpent, CombatantJoined, FreeActionTaken, InitiativeRolled, NoteAdded,
+    RoundStarted, TurnEnded,
+)
+from projections.ledger import fold_stored
+from projections.phrases import correction
+from projections.snapshot import FOLD_VERSION
+from projections.state import State
+from projections.views import status
+
+
+def full_fold(ledger, encounter="fight"):
+    state = fold_stored(ledger.store, encounter, ledger.corrections(encounter), State(encounter))
+    state.seq = ledger.store.head(encounter)[0]
+    return status(state)
+
+
+def declare(ledger, *payloads):
+    return ledger.declare("fight", lambda s: list(payloads), "gm")[1][0].seq
+
+
+def setup(ledger):
+    ledger.new("fight", "", "gm")
+    declare(ledger, *[CombatantJoined(id=c, name=c, side=side, bonus=0, max_ap=3)
+                      for c, side in (("rook", "pc"), ("vex", "pc"), ("brute", "npc"))])
+    for slot, die in (("rook", 9), ("vex", 6), ("brute", 3)):
+        declare(ledger, InitiativeRolled(slot=slot, die=die, bonus=0, total=die, manual=True))
+    declare(ledger, RoundStarted(round=1))
+
+
+def test_snapshot_state_equals_a_full_fold_through_every_kind_of_change(ledger):
+    setup(ledger)
+    seqs = {}
+    steps = [
+        lambda: seqs.setdefault("shot", declare(ledger, APSpent(combatant="rook", cost=2, category="major"))),
+        lambda: declare(ledger, NoteAdded(text="smoke")),
+        lambda: ledger.undo("fight", "gm"),
+        lambda: ledger.redo("fight", "gm"),
+        lambda: declare(ledger, TurnEnded(combatant="rook")),
+        lambda: declare(ledger, FreeActionTaken(combatant="vex", label="waves")),
+        lambda: ledger.amend("fight", seqs["shot"], lambda p: correction(p, cost="minor"), "gm"),
+        lambda: seqs.setdefault("vex", declare(ledger, APSpent(combatant="vex", cost=1, category="minor"))),
+        lambda: ledger.retract("fight", seqs["vex"], False, "gm"),
+        lambda: declare(ledger, TurnEnded(combatant="vex")),
+    ]
+    for step in steps:
+        step()
+        assert status(ledger.state("fight")) == full_fold(ledger)
+    assert ledger.store.snapshot("fight", FOLD_VERSION)
+
+
+def test_snapshot_whose_event_hash_changed_is_ignored(ledger):
+    setup(ledger)
+    declare(ledger, APSpent(combatant="rook", cost=2, category="major"))
+    db = sqlite3.connect(ledger.store.path)
+    db.execute("UPDATE snapshots SET hash = 'x'")
+    db.commit()
+    assert ledger.store.snapshot("fight", FOLD_VERSION) is None
+    assert status(ledger.state("fight")) == full_fold(ledger)
+
+
+def test_unreadable_snapshot_falls_back_to_a_full_fold(ledger):
+    setup(ledger)
+    declare(ledger, APSpent(combatant="rook", cost=2, category="major"))
+    db = sqlite3.connect(ledger.store.path)
+    db.execute("UPDATE snapshots SET state = x'00ff'")
+    db.commit()
+    assert status(ledger.state("fight")) == full_fold(ledger)
+
+
+def test_snapshot_of_other_fold_code_is_ignored(ledger):
+    setup(ledger)
+    db = sqlite3.connect(ledger.store.path)
+    db.execute("UPDATE snapshots SET version = 'older'")
+    db.commit()
+    assert ledger.store.snapshot("fight", FOLD_VERSION) is None
+    assert status(ledger.state("fight")) == full_fold(ledger)
