@@ -22,7 +22,7 @@ class LedgerGroup(TyperGroup):
     def invoke(self, ctx):
         try:
             return super().invoke(ctx)
-        except LedgerError as exc:
+        except (LedgerError, UnicodeEncodeError) as exc:  # (text that is not UTF-8)
             typer.echo(f"error: {exc}", err=True)
             raise typer.Exit(1) from None
         except (typer.Exit, typer.Abort, CLICK_ERROR, KeyboardInterrupt):
@@ -71,7 +71,7 @@ def session(ctx: typer.Context) -> Session:
 
 
 # Registers the commands, in the order --help lists them.
-from . import setup_cmds, turn_cmds, gm_cmds, record_cmds, review_cmds, play_cmds  # noqa: E402,F401,I001
+from . import setup_cmds, roster_cmds, turn_cmds, gm_cmds, record_cmds, review_cmds, play_cmds  # noqa: E402,F401,I001
 
 
 def main() -> None:

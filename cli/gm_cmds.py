@@ -10,12 +10,13 @@ from eventlog.events import (
 )
 
 from .app import NUMBERS, app, session
+from .complete import combatant_ids, slot_ids
 
 REASON = typer.Option(..., "--reason", help="Why: kept in the log for the audit (R29).")
 
 
 @app.command()
-def leave(ctx: typer.Context, cid: str = typer.Argument(..., metavar="ID"),
+def leave(ctx: typer.Context, cid: str = typer.Argument(..., metavar="ID", autocompletion=combatant_ids),
           reason: str = typer.Option("", "--reason", help="Defeated, fled, removed...")) -> None:
     """A combatant leaves the encounter: skipped until they rejoin (R22).
 
@@ -25,7 +26,7 @@ def leave(ctx: typer.Context, cid: str = typer.Argument(..., metavar="ID"),
 
 
 @app.command()
-def rejoin(ctx: typer.Context, cid: str = typer.Argument(..., metavar="ID")) -> None:
+def rejoin(ctx: typer.Context, cid: str = typer.Argument(..., metavar="ID", autocompletion=combatant_ids)) -> None:
     """A combatant comes back, at their old initiative and current AP (R22).
 
     Example: combat rejoin ganger-2
@@ -34,7 +35,7 @@ def rejoin(ctx: typer.Context, cid: str = typer.Argument(..., metavar="ID")) -> 
 
 
 @app.command("max-ap", context_settings=NUMBERS)
-def max_ap(ctx: typer.Context, cid: str = typer.Argument(..., metavar="ID"),
+def max_ap(ctx: typer.Context, cid: str = typer.Argument(..., metavar="ID", autocompletion=combatant_ids),
            n: int = typer.Argument(..., metavar="N", help="The new maximum AP."),
            reason: str = REASON) -> None:
     """Change a combatant's maximum AP; it applies at the next round (R14).
@@ -45,7 +46,7 @@ def max_ap(ctx: typer.Context, cid: str = typer.Argument(..., metavar="ID"),
 
 
 @app.command("adjust-ap", context_settings=NUMBERS)
-def adjust_ap(ctx: typer.Context, cid: str = typer.Argument(..., metavar="ID"),
+def adjust_ap(ctx: typer.Context, cid: str = typer.Argument(..., metavar="ID", autocompletion=combatant_ids),
               delta: int = typer.Argument(..., metavar="DELTA", help="AP to add (negative to take)."),
               reason: str = REASON) -> None:
     """Adjust a combatant's current AP now, never below 0 (R14).
@@ -56,7 +57,7 @@ def adjust_ap(ctx: typer.Context, cid: str = typer.Argument(..., metavar="ID"),
 
 
 @app.command(context_settings=NUMBERS)
-def grit(ctx: typer.Context, cid: str = typer.Argument(..., metavar="ID"),
+def grit(ctx: typer.Context, cid: str = typer.Argument(..., metavar="ID", autocompletion=combatant_ids),
          delta: int = typer.Argument(..., metavar="DELTA", help="Grit gained (negative: lost)."),
          reason: str = typer.Option("", "--reason", help="Why, for the record.")) -> None:
     """Grit gained or lost; never below 0 (R13).
@@ -67,7 +68,7 @@ def grit(ctx: typer.Context, cid: str = typer.Argument(..., metavar="ID"),
 
 
 @app.command("set-initiative", context_settings=NUMBERS)
-def set_initiative(ctx: typer.Context, slot: str = typer.Argument(..., metavar="SLOT"),
+def set_initiative(ctx: typer.Context, slot: str = typer.Argument(..., metavar="SLOT", autocompletion=slot_ids),
                    total: int = typer.Argument(..., metavar="TOTAL"),
                    reason: str = REASON) -> None:
     """Override a slot's initiative total; the die stays recorded (R4).
@@ -178,3 +179,42 @@ def amend(ctx: typer.Context,
     for p in amendment.events:
         console.print(f"✎ seq {amendment.batch} now reads: {describe(p)}")
     show_state(state)
+
+
+@app.command(context_settings=NUMBERS)
+def effect(ctx: typer.Context,
+           cid: str = typer.Argument(..., metavar="ID", autocompletion=combatant_ids, help="Who is affected."),
+           name: str = typer.Argument(..., metavar="NAME", help="The effect, e.g. \"Wired reflexes\"."),
+           max_ap: int = typer.Option(..., "--max-ap", help="The change of maximum AP, e.g. +1 or -1."),
+           rounds: Optional[int] = typer.Option(None, "--rounds", help="It covers the next N rounds' AP restores."),
+           until_round_end: bool = typer.Option(False, "--until-round-end", help="It counts at once, on the current AP, and ends with this round."),
+           eid: Optional[str] = typer.Option(None, "--id", help="The effect's id (default: the slug of NAME).")) -> None:
+    """A timed effect on a combatant's maximum AP; it runs out by itself (R14).
+
+    Example: combat effect rook "Wired reflexes" --max-ap +1 --rounds 3
+             combat effect vex Stunned --max-ap -1 --until-round-end
+    """
+    from eventlog.events import EffectApplied
+    from projections.phrases import slugify
+
+    def decide(state):
+        base = eid or slugify(name) or "effect"
+        chosen, n = base, 1
+        while eid is None and chosen in state.effects:
+            n += 1
+            chosen = f"{base}-{n}"
+        return [EffectApplied(effect=chosen, combatant=cid, name=name, max_ap=max_ap,
+                              rounds=rounds, until_round_end=until_round_end)]
+    session(ctx).declare(decide)
+
+
+@app.command("end-effect")
+def end_effect(ctx: typer.Context,
+               eid: str = typer.Argument(..., metavar="EFFECT", help="The effect's id (see status)."),
+               reason: str = typer.Option("", "--reason", help="Why, for the record.")) -> None:
+    """End an effect before it runs out (R14).
+
+    Example: combat end-effect stunned --reason "a medkit"
+    """
+    from eventlog.events import EffectEnded
+    session(ctx).declare(lambda state: [EffectEnded(effect=eid, reason=reason)])

@@ -108,7 +108,7 @@ def export(ctx: typer.Context,
             print_json(doc)
             return
         import json
-        text = json.dumps(doc, indent=1, ensure_ascii=False) + "\n"
+        text = json.dumps(doc, indent=2, ensure_ascii=False) + "\n"  # as on stdout
         from projections.exports import write_file
         write_file(out, lambda f: f.write(text))
         count = len(doc["events"])
@@ -135,9 +135,9 @@ def import_(ctx: typer.Context,
 
     Example: combat import warehouse.json --as warehouse-copy
     """
-    from projections.transfer import import_log, read_export
+    from projections.transfer import import_log, read_export, read_file
     try:
-        raw = file.read_bytes()
+        raw = read_file(file)
     except OSError as exc:
         raise InvalidFile(f"cannot read {file}: {exc.strerror or exc}") from None
     s = session(ctx)

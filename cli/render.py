@@ -54,6 +54,10 @@ def _state_word(s: State, cid: str) -> str:
         words.append("[yellow]seized[/yellow]")
     if s.initiative_of(cid) is None:
         words.append("[red]no initiative[/red]")
+    for e in s.effects_on(cid):
+        when = ("this round" if e.last == s.round else f"to round {e.last}") \
+            if e.covers(s.round) else f"rounds {e.first}-{e.last}"
+        words.append(f"[magenta]{e.name} {e.delta:+d}[/magenta] ({when})")
     return ", ".join(words)
 
 
@@ -73,7 +77,7 @@ def status_table(s: State) -> Table:
         spent = c.spent_this_turn if s.running and s.turn == cid else ""
         name = "" if slugify(c.name) == cid else f" [dim]{c.name}[/dim]"
         table.add_row(pos, f"{indent}[bold]{cid}[/bold]{name}", c.side, init,
-                      _pips(c.ap, c.max_ap), str(spent), str(c.grit), _state_word(s, cid))
+                      _pips(c.ap, s.max_ap_of(cid)), str(spent), str(c.grit), _state_word(s, cid))
         shown.add(cid)
 
     for pos, key in enumerate(s.order(), 1):

@@ -70,10 +70,10 @@ def show_stats(numbers: dict) -> None:
                            str(r["interrupts"]), ", ".join(r["seizes"]),
                            "" if r["ap_unspent"] is None else str(r["ap_unspent"]))
         console.print(rounds)
-    console.print(f"totals: {t['ap_in_turns']} AP in turns, {t['ap_on_interrupts']} on "
-                  f"{t['interrupts']} interrupts, {t['ap_unspent']} left unspent; "
-                  f"{t['seizes']} seizes, {t['grit_spent']} Grit spent; {t['events']} events, "
-                  f"{t['undone']} undone, {t['amended']} amended")
+    console.print(f"totals: AP in turns {t['ap_in_turns']}, on interrupts {t['ap_on_interrupts']} "
+                  f"({t['interrupts']} interrupts), left unspent {t['ap_unspent']} · seizes "
+                  f"{t['seizes']} · Grit spent {t['grit_spent']} · events {t['events']} "
+                  f"({t['undone']} undone, {t['amended']} amended)")
 
 
 @app.command()

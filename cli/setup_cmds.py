@@ -1,5 +1,6 @@
 """Before and around the fight: encounters, combatants, groups, initiative."""
 import random
+from pathlib import Path
 from typing import List, Optional
 
 import typer
@@ -8,24 +9,37 @@ from eventlog.errors import Refusal
 from eventlog.events import CombatantJoined, GroupBonusSet, InitiativeRolled, OrderDeclared
 
 from .app import NUMBERS, app, session
+from .complete import encounter_names, group_ids, slot_ids
 from projections.phrases import slugify
 
 
 @app.command()
 def new(ctx: typer.Context,
         encounter: str = typer.Argument(..., help="Its id, a slug like `warehouse`."),
-        title: str = typer.Option("", "--title", help="A title for people.")) -> None:
+        title: str = typer.Option("", "--title", help="A title for people."),
+        roster: Optional[Path] = typer.Option(None, "--roster", metavar="FILE", help="Start with this roster file in (see `load`)."),
+        carry_grit: Optional[str] = typer.Option(None, "--carry-grit", metavar="FROM", autocompletion=encounter_names, help="Copy each roster combatant's current Grit from encounter FROM, as an audited declaration.")) -> None:
     """Create an encounter; it becomes the current one.
 
+    \b
     Example: combat new warehouse --title "Warehouse raid"
+             combat new docks --roster examples/party.toml --carry-grit warehouse
     """
-    from .render import show_state
+    from .render import show_declared, show_state
     s = session(ctx)
-    show_state(s.ledger.new(encounter, title, s.actor))
+    if roster is None:
+        if carry_grit is not None:
+            raise typer.BadParameter("it carries Grit to a roster's combatants: give "
+                                     "the roster with --roster FILE", param_hint="--carry-grit")
+        show_state(s.ledger.new(encounter, title, s.actor))
+        return
+    from projections.roster import start
+    state, envs = start(s.ledger, encounter, title, roster, s.actor, carry_grit)
+    show_declared(state, [e.data for e in envs])
 
 
 @app.command()
-def use(ctx: typer.Context, encounter: str = typer.Argument(..., help="An encounter id.")) -> None:
+def use(ctx: typer.Context, encounter: str = typer.Argument(..., help="An encounter id.", autocompletion=encounter_names)) -> None:
     """Make another encounter the current one.
 
     Example: combat use warehouse
@@ -86,7 +100,7 @@ def add(ctx: typer.Context,
 
 @app.command(context_settings=NUMBERS)
 def group(ctx: typer.Context,
-          gid: str = typer.Argument(..., metavar="G", help="The group's id."),
+          gid: str = typer.Argument(..., metavar="G", help="The group's id.", autocompletion=group_ids),
           bonus: int = typer.Option(..., "--bonus", help="The group's initiative bonus.")) -> None:
     """Set a group's initiative bonus (R7).
 
@@ -113,7 +127,7 @@ def _bonus(state, slot: str) -> int:
 
 @app.command(context_settings=NUMBERS)
 def roll(ctx: typer.Context,
-         slots: Optional[List[str]] = typer.Argument(None, help="Slot ids (default: every active slot without initiative)."),
+         slots: Optional[List[str]] = typer.Argument(None, help="Slot ids (default: every active slot without initiative).", autocompletion=slot_ids),
          die: Optional[int] = typer.Option(None, "--die", help="A physical d10 rolled at the table (1-10), one slot only.")) -> None:
     """Roll initiative, 1d10 + bonus (R1); groups roll once (R7).
 
@@ -140,7 +154,7 @@ def roll(ctx: typer.Context,
 
 @app.command()
 def order(ctx: typer.Context,
-          slots: List[str] = typer.Argument(..., help="Tied slots (R3) or same-side seizers (R12), first to act first.")) -> None:
+          slots: List[str] = typer.Argument(..., help="Tied slots (R3) or same-side seizers (R12), first to act first.", autocompletion=slot_ids)) -> None:
     """Declare the order of tied slots (R3) or of seizers (R12).
 
     Example: combat --actor players order vex rook

@@ -8,6 +8,7 @@ from eventlog.events import MomentSeized, RoundStarted, TurnEnded
 from projections.phrases import COST_WORDS, action
 
 from .app import NUMBERS, app, session
+from .complete import combatant_ids
 
 COST_HELP = COST_WORDS + "."
 
@@ -22,7 +23,7 @@ def round_(ctx: typer.Context) -> None:
 
 
 @app.command()
-def seize(ctx: typer.Context, cid: str = typer.Argument(..., metavar="ID", help="Who seizes.")) -> None:
+def seize(ctx: typer.Context, cid: str = typer.Argument(..., metavar="ID", help="Who seizes.", autocompletion=combatant_ids)) -> None:
     """Spend 1 Grit to Seize the Moment: act first this round (R10-R13).
 
     Example: combat seize vex
@@ -32,7 +33,7 @@ def seize(ctx: typer.Context, cid: str = typer.Argument(..., metavar="ID", help=
 
 @app.command(context_settings=NUMBERS)
 def act(ctx: typer.Context,
-        cid: str = typer.Argument(..., metavar="ID", help="Whose turn it is."),
+        cid: str = typer.Argument(..., metavar="ID", help="Whose turn it is.", autocompletion=combatant_ids),
         cost: str = typer.Argument(..., help=COST_HELP),
         label: Optional[List[str]] = typer.Argument(None, help="What they do, e.g. shoots.")) -> None:
     """Spend AP in a combatant's own turn, at most 4 per turn (R16-R18, R20).
@@ -45,7 +46,7 @@ def act(ctx: typer.Context,
 
 @app.command(context_settings=NUMBERS)
 def interrupt(ctx: typer.Context,
-              cid: str = typer.Argument(..., metavar="ID", help="Who interrupts."),
+              cid: str = typer.Argument(..., metavar="ID", help="Who interrupts.", autocompletion=combatant_ids),
               cost: str = typer.Argument(..., help=COST_HELP),
               label: Optional[List[str]] = typer.Argument(None, help="What they do.")) -> None:
     """Spend AP out of turn: an Interrupt Action (R19).
@@ -58,7 +59,7 @@ def interrupt(ctx: typer.Context,
 
 @app.command("end-turn")
 def end_turn(ctx: typer.Context,
-             cid: Optional[str] = typer.Argument(None, metavar="[ID]", help="In a group slot with no turn in progress: the member who passes.")) -> None:
+             cid: Optional[str] = typer.Argument(None, metavar="[ID]", help="In a group slot with no turn in progress: the member who passes.", autocompletion=combatant_ids)) -> None:
     """End the turn in progress; in an open group slot, ID passes (R8, R21).
 
     Example: combat end-turn        combat end-turn ganger-3

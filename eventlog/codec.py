@@ -10,6 +10,12 @@ from .events import EVENT_TYPES, Payload
 
 GENESIS = "0" * 64
 
+# Schema evolution (README, "Schema evolution"): the fields added to an event
+# type after it was first written, by type name. While such a field holds its
+# default it is left out of the event's hash, so an event stored before the
+# field existed keeps the hash it was written with and old logs verify.
+ADDED_FIELDS: dict[str, frozenset[str]] = {}
+
 _canonical = msgspec.json.Encoder(order="sorted")
 _plain = msgspec.json.Encoder()
 DECODERS = {name: msgspec.json.Decoder(cls) for name, cls in EVENT_TYPES.items()}
@@ -47,10 +53,30 @@ def decode_data(type_name: str, raw: bytes | str) -> Payload:
         raise msgspec.ValidationError(f"unknown event type {type_name!r}") from None
 
 
+def hashed_data(type_name: str, body: dict) -> dict:
+    """The part of an event's data its hash covers: all of it, less the
+    ADDED_FIELDS at their default (in events nested in an Amended too)."""
+    added = ADDED_FIELDS.get(type_name, ())
+    if added:
+        defaults = {f.name: msgspec.to_builtins(f.default)
+                    for f in msgspec.structs.fields(EVENT_TYPES[type_name])
+                    if f.name in added and f.default is not msgspec.NODEFAULT}
+        body = {k: v for k, v in body.items()
+                if not (k in defaults and v == defaults[k])}
+    if type_name == "Amended" and isinstance(body.get("events"), list):
+        body = {**body, "events": [
+            {"type": e["type"], **hashed_data(e["type"], {k: v for k, v in e.items() if k != "type"})}
+            if isinstance(e, dict) and e.get("type") in EVENT_TYPES else e
+            for e in body["events"]]}
+    return body
+
+
 def event_hash(seq: int, batch: int, type_name: str, at: str, actor: str,
                data: dict | Payload, prev_hash: str) -> str:
     """SHA-256 of the canonical encoding (sorted keys, compact) with prev_hash."""
     body = data if isinstance(data, dict) else data_of(data)
+    if ADDED_FIELDS:  # (nothing to leave out until a field is added)
+        body = hashed_data(type_name, body)
     canonical = _canonical.encode({
         "seq": seq, "batch": batch, "type": type_name, "at": at,
         "actor": actor, "data": body, "prev_hash": prev_hash,

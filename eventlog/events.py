@@ -136,6 +136,25 @@ class Redone(Payload):
     batch: int
 
 
+class EffectApplied(Payload):
+    """A timed effect on a combatant's maximum AP (R14: traits, cyberware,
+    magic, effects). `rounds`: it covers the next N rounds' AP restores;
+    `until_round_end`: it applies to the current AP at once and ends with
+    the round. Expiry is derived by the fold, never stored."""
+    effect: str
+    combatant: str
+    name: str
+    max_ap: int
+    rounds: int | None = None
+    until_round_end: bool = False
+
+
+class EffectEnded(Payload):
+    """The GM ends an effect before it runs out."""
+    effect: str
+    reason: str = ""
+
+
 class Amended(Payload):
     """A correction of an earlier batch: `events` replace it, in its place."""
     batch: int
@@ -148,7 +167,7 @@ Event = Union[
     InitiativeOverridden, OrderDeclared, RoundStarted, MomentSeized, APSpent,
     FreeActionTaken, InterruptTaken, TurnEnded, CombatantLeft,
     CombatantRejoined, MaxAPChanged, APAdjusted, GritAdjusted, NoteAdded,
-    EncounterEnded, Undone, Redone, Amended,
+    EncounterEnded, Undone, Redone, Amended, EffectApplied, EffectEnded,
 ]
 
 EVENT_TYPES: dict[str, type[Payload]] = {cls.__name__: cls for cls in Event.__args__}

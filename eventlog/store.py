@@ -7,6 +7,9 @@ runs under BEGIN IMMEDIATE, so two writers never interleave inside a batch.
 """
 from __future__ import annotations
 
+import math
+import os
+import shutil
 import sqlite3
 from pathlib import Path
 from typing import Iterator, Sequence
@@ -18,6 +21,7 @@ from .events import EncounterCreated, Payload
 SCHEMA_VERSION = 1
 EVENT_VERSION = 1
 BUSY_TIMEOUT_S = 5.0
+DISK_FULL_BELOW = 1 << 20  # bytes free: an I/O error with less than this is a full disk
 
 _SCHEMA = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -36,6 +40,51 @@ CREATE TABLE snapshots (
     version TEXT NOT NULL, state BLOB NOT NULL);
 """
 
+
+def busy_timeout() -> float:
+    """Seconds to wait for another program's lock before giving up with a
+    clear error: $COMBAT_BUSY_TIMEOUT, else BUSY_TIMEOUT_S (a value that is
+    not a number of seconds is ignored: a typo must not stop the table)."""
+    try:
+        seconds = float(os.environ.get("COMBAT_BUSY_TIMEOUT", BUSY_TIMEOUT_S))
+    except ValueError:
+        return BUSY_TIMEOUT_S
+    return seconds if math.isfinite(seconds) and seconds >= 0 else BUSY_TIMEOUT_S
+
+
+def _not_text(exc: UnicodeError) -> Refusal:
+    """Text SQLite cannot take (an argument in another encoding than UTF-8),
+    shown with its bad bytes escaped so that the message itself prints."""
+    text = exc.object if isinstance(exc.object, str) else ""
+    try:
+        raw = text.encode("utf-8", "surrogateescape")
+    except UnicodeError:
+        raw = text.encode("utf-8", "backslashreplace")
+    shown = raw.decode("utf-8", "backslashreplace")
+    return Refusal(f"'{shown}' is not valid UTF-8 text (check the encoding "
+                   "of the terminal or the file it came from)")
+
+
+def _read_only(path: Path) -> bool:
+    """An existing file this process may not write (its mode, a read-only
+    file system); opening it for writing changes nothing in it."""
+    try:
+        os.close(os.open(path, os.O_RDWR))
+    except FileNotFoundError:
+        return False
+    except OSError:
+        return path.is_file()
+    return False
+
+
+def _has_wal(path: Path) -> bool:
+    """Committed writes may wait in the write-ahead log (a writer's crash)."""
+    try:
+        return os.path.getsize(f"{path}-wal") > 0
+    except OSError:
+        return False
+
+
 Row = tuple  # (seq, batch, type, at, actor, data, prev_hash, hash)
 _ROW = "seq, batch, type, at, actor, data, prev_hash, hash"
 
@@ -45,28 +94,46 @@ class Store:
 
     def __init__(self, path: str | Path):
         self.path = Path(path)
+        self.timeout = busy_timeout()
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            self.db = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_S,
-                                      isolation_level=None)
+            self.db = self._connect()
             self._prepare()
         except sqlite3.DatabaseError as exc:
             raise self._wrap(exc) from None
         except OSError as exc:
             raise StoreError(f"cannot open {self.path}: {exc.strerror or exc}") from None
 
+    def _connect(self) -> sqlite3.Connection:
+        if _read_only(self.path) and not _has_wal(self.path):
+            # Read it as it is: a normal connection would leave -wal and -shm
+            # files beside it, read-only too, that go on refusing every write
+            # after the file is made writable again.
+            uri = f"{self.path.resolve().as_uri()}?immutable=1"
+            return sqlite3.connect(uri, uri=True, timeout=self.timeout,
+                                   isolation_level=None)
+        return sqlite3.connect(self.path, timeout=self.timeout, isolation_level=None)
+
     def _wrap(self, exc: Exception) -> StoreError:
         text = str(exc)
         if "locked" in text or "busy" in text:
             return StoreError(f"{self.path} is locked by another program; "
-                              f"gave up after {BUSY_TIMEOUT_S:.0f} s")
+                              f"gave up after {self.timeout:g} s")
         if "not a database" in text or "malformed" in text:
             return StoreError(f"{self.path} is not a combat-ledger database")
         if "readonly" in text or "read-only" in text:
             return StoreError(f"{self.path} is read-only")
-        if "full" in text:
+        if "full" in text or ("I/O" in text and self._disk_full()):
             return StoreError(f"cannot write {self.path}: the disk is full")
         return StoreError(f"{self.path}: {text}")
+
+    def _disk_full(self) -> bool:
+        """SQLite reports a full disk as an I/O error when it cannot even
+        size its shared-memory file: ask the file system."""
+        try:
+            return shutil.disk_usage(self.path.parent).free < DISK_FULL_BELOW
+        except OSError:
+            return False
 
     def _prepare(self) -> None:
         tables = {r[0] for r in self.db.execute(
@@ -109,6 +176,8 @@ class Store:
             return self.db.execute(sql, args).fetchall()
         except sqlite3.DatabaseError as exc:
             raise self._wrap(exc) from None
+        except UnicodeEncodeError as exc:
+            raise _not_text(exc) from None
 
     def current(self) -> str | None:
         row = self._query("SELECT value FROM meta WHERE key = 'current'")
@@ -136,6 +205,8 @@ class Store:
             yield from self.db.execute(sql + " ORDER BY seq", args)
         except sqlite3.DatabaseError as exc:
             raise self._wrap(exc) from None
+        except UnicodeEncodeError as exc:
+            raise _not_text(exc) from None
 
     def fold_rows(self, encounter: str, columns: str, upto: int | None = None,
                   skip: Sequence[str] = (), after: int = 0) -> sqlite3.Cursor:
@@ -153,6 +224,8 @@ class Store:
             return self.db.execute(sql + " ORDER BY seq", args)
         except sqlite3.DatabaseError as exc:
             raise self._wrap(exc) from None
+        except UnicodeEncodeError as exc:
+            raise _not_text(exc) from None
 
     def markers(self, encounter: str, upto: int | None = None) -> list[Row]:
         """The Undone, Redone and Amended events, in seq order: what a fold
@@ -220,6 +293,8 @@ class Store:
                 pass
             if isinstance(exc, sqlite3.DatabaseError):
                 raise self._wrap(exc) from None
+            if isinstance(exc, UnicodeEncodeError):
+                raise _not_text(exc) from None
             raise
 
     def create(self, encounter: str, created: EncounterCreated, actor: str) -> Envelope:

@@ -10,6 +10,9 @@ from html import escape
 PALETTE = ("#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948",
            "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac")
 CHAR_W = 7  # about the width of a character at font-size 11
+PLOT_W = 420  # the plot's width to aim for; more categories make it wider
+MAX_LABELS = 30  # category labels under the axis, at most
+MAX_BARS = 120  # bars side by side, at most: beyond, they are stacked
 FONT = "font-family=\"system-ui, -apple-system, 'Segoe UI', sans-serif\""
 
 
@@ -42,10 +45,16 @@ def bar_chart(chart_id: str, title: str, categories: list[str], data: list[Serie
     or stacked. Returns an <svg> element as a string."""
     left, right, top_pad, bottom = 44, 12, 12, 30
     n_cat = max(len(categories), 1)
+    if n_cat * len(data) > MAX_BARS:
+        stacked = True  # side by side they would be too thin to read
     per_group = 1 if stacked else max(len(data), 1)
-    bar_w = max(6, min(28, 360 // (n_cat * per_group)))
+    gap = 18 if n_cat <= MAX_LABELS else 2
+    bar_w = max(2, min(28, (PLOT_W - n_cat * gap) // (n_cat * per_group)))
+    label_every = -(-n_cat // MAX_LABELS)  # a long encounter: label every k-th category
     widest = max([len(c) for c in categories] or [0])
-    group_w = max(bar_w * per_group + 18, CHAR_W * widest + 10)
+    group_w = bar_w * per_group + gap
+    if label_every == 1:
+        group_w = max(group_w, CHAR_W * widest + 10)
     width = max(360, left + right + n_cat * group_w)
     legend, lx, ly = [], left, top_pad
     for s in data:  # the legend, wrapped to the chart's width
@@ -85,7 +94,7 @@ def bar_chart(chart_id: str, title: str, categories: list[str], data: list[Serie
                    f'fill="{s.color}"/>')
         out.append(f'<text x="{lx + 14}" y="{ly + 9}" fill="#333">{escape(s.name)}</text>')
     for i, category in enumerate(categories):
-        gx = left + i * group_w + 9
+        gx = left + i * group_w + gap / 2
         base = 0
         for j, s in enumerate(data):
             v = s.values[i]
@@ -102,9 +111,10 @@ def bar_chart(chart_id: str, title: str, categories: list[str], data: list[Serie
             if v and not stacked and bar_w >= 12:
                 out.append(f'<text x="{x + (bar_w - 1) / 2:.1f}" y="{y0 - 3:.1f}" '
                            f'text-anchor="middle" fill="#333">{v}</text>')
-        cx = gx + (group_w - 18) / 2
-        out.append(f'<text class="category" x="{cx:.1f}" y="{plot_top + plot_h + 16:.1f}" '
-                   f'text-anchor="middle" fill="#333">{escape(category)}</text>')
+        if i % label_every == 0:
+            cx = gx + (group_w - gap) / 2
+            out.append(f'<text class="category" x="{cx:.1f}" y="{plot_top + plot_h + 16:.1f}" '
+                       f'text-anchor="middle" fill="#333">{escape(category)}</text>')
     out.append(f'<line x1="{left}" x2="{width - right}" y1="{y(0):.1f}" y2="{y(0):.1f}" '
                'stroke="#333" stroke-width="1"/>')
     if not categories:

@@ -44,10 +44,10 @@ def write_file(path: Path, write: Callable[[TextIO], R]) -> R:
     except OSError as exc:
         raise InvalidFile(f"cannot write {path}: {exc.strerror or exc}") from None
     try:
-        mask = os.umask(0)
-        os.umask(mask)
-        os.chmod(tmp, 0o666 & ~mask)  # as an ordinary new file, not mkstemp's 0600
         with open(fd, "w", encoding="utf-8", newline="") as f:
+            mask = os.umask(0)
+            os.umask(mask)
+            os.chmod(tmp, 0o666 & ~mask)  # as an ordinary new file, not mkstemp's 0600
             result = write(f)
         os.replace(tmp, path)
     except OSError as exc:
@@ -74,7 +74,7 @@ def write_csv(ledger: Ledger, encounter: str, out: TextIO, track: Track = no_tra
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)
     n = 0
-    for step in steps(ledger, encounter, track):
+    for step in steps(ledger, encounter, track, "exporting"):
         if step.amended:
             continue  # the amended reading: the row of the original says so
         entry, env = step.entry, step.entry.env
@@ -100,7 +100,7 @@ def review(ledger: Ledger, encounter: str, track: Track = no_track) -> tuple[dic
     """The stats and the story of an encounter, from one fold."""
     tally, teller = Stats(), Story()
     state = None
-    for step in steps(ledger, encounter, track):
+    for step in steps(ledger, encounter, track, "exporting"):
         tally.feed(step)
         teller.feed(step)
         state = step.state

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from eventlog.events import (
-    Amended, APAdjusted, APSpent, CombatantJoined, CombatantLeft, CombatantRejoined,
+    Amended, APAdjusted, APSpent, EffectApplied, EffectEnded, CombatantJoined, CombatantLeft, CombatantRejoined,
     EncounterCreated, EncounterEnded, FreeActionTaken, GritAdjusted,
     GroupBonusSet, InitiativeOverridden, InitiativeRolled, InterruptTaken,
     MaxAPChanged, MomentSeized, NoteAdded, OrderDeclared, Payload, Redone,
@@ -72,6 +72,12 @@ def describe(e: Payload) -> str:
             return f"{word} of seq {', '.join(map(str, batches))}{_because(reason)}"
         case Redone(batch=batch):
             return f"Redo of seq {batch}"
+        case EffectApplied(effect=eid, combatant=cid, name=name, max_ap=d, rounds=n,
+                           until_round_end=now):
+            span = "until the round ends" if now else f"for {n} round{'s' if n != 1 else ''}"
+            return f"{cid} gains effect {name} ({eid}): max AP {_signed(d)} {span}"
+        case EffectEnded(effect=eid, reason=reason):
+            return f"Effect {eid} ends{_because(reason)}"
         case Amended(batch=batch, events=events, reason=reason):
             now = "; ".join(describe(e) for e in events)
             return f"Amendment of seq {batch}{_because(reason)}: now {now}"

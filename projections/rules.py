@@ -9,7 +9,8 @@ import re
 from eventlog.errors import Refusal
 from eventlog.events import (
     APAdjusted, APSpent, CombatantJoined, CombatantLeft, CombatantRejoined,
-    EncounterCreated, EncounterEnded, FreeActionTaken, GritAdjusted,
+    EffectApplied, EffectEnded, EncounterCreated, EncounterEnded, FreeActionTaken,
+    GritAdjusted,
     GroupBonusSet, InitiativeOverridden, InitiativeRolled, InterruptTaken,
     MaxAPChanged, MomentSeized, NoteAdded, OrderDeclared, Payload, RoundStarted,
     TurnEnded,
@@ -302,9 +303,10 @@ def _adjusted(s: State, e: APAdjusted) -> None:
         raise Refusal("an AP adjustment of 0 changes nothing (R14)")
     if c.ap + e.delta < 0:
         raise Refusal(f"{c.id} has {c.ap} AP: AP never goes below 0 (R14)")
-    if e.delta > 0 and c.ap + e.delta > c.max_ap:
-        raise Refusal(f"{c.id} has {c.ap} of {c.max_ap} AP: raise the maximum "
-                      "with max-ap to go higher (R14)")
+    most = s.max_ap_of(c.id)
+    if e.delta > 0 and c.ap + e.delta > most:
+        raise Refusal(f"{c.id} has {c.ap} of {most} AP: raise the maximum "
+                      "with max-ap or an effect to go higher (R14)")
 
 
 def _grit(s: State, e: GritAdjusted) -> None:
@@ -313,6 +315,36 @@ def _grit(s: State, e: GritAdjusted) -> None:
         raise Refusal("a Grit change of 0 changes nothing")
     if c.grit + e.delta < 0:
         raise Refusal(f"{c.id} has {c.grit} Grit: Grit never goes below 0 (R13)")
+
+
+def _effect(s: State, e: EffectApplied) -> None:
+    c = _active(s, e.combatant)
+    check_slug(e.effect, "effect id")
+    if e.effect in s.effects:
+        raise Refusal(f"there is already an effect {e.effect!r} in this encounter; "
+                      "name this one differently")
+    if not e.name.strip():
+        raise Refusal("an effect needs a name")
+    if e.max_ap == 0:
+        raise Refusal("an effect that changes the maximum AP by 0 changes nothing (R14)")
+    if e.until_round_end == (e.rounds is not None):
+        raise Refusal("an effect lasts either some rounds (--rounds N) or until the "
+                      "end of the round (--until-round-end)")
+    if e.rounds is not None and e.rounds < 1:
+        raise Refusal(f"an effect lasts 1 round or more, not {e.rounds}")
+    if e.until_round_end and not s.running:
+        raise Refusal("no round is running: an effect until the round's end needs "
+                      "one; give it --rounds N for the next rounds (R14)")
+    del c
+
+
+def _effect_ended(s: State, e: EffectEnded) -> None:
+    effect = s.effects.get(e.effect)
+    if effect is None:
+        raise Refusal(f"no effect {e.effect!r} in this encounter")
+    _active(s, effect.combatant)
+    if effect.ended or effect.last < max(s.round, 1) or effect.last < effect.first:
+        raise Refusal(f"the effect {e.effect} has already ended")
 
 
 def _note(s: State, e: NoteAdded) -> None:
@@ -333,4 +365,5 @@ _CHECKS = {
     TurnEnded: _turn_ended, CombatantLeft: _left, CombatantRejoined: _rejoined,
     MaxAPChanged: _max_ap, APAdjusted: _adjusted, GritAdjusted: _grit,
     NoteAdded: _note, EncounterEnded: _ended,
+    EffectApplied: _effect, EffectEnded: _effect_ended,
 }

@@ -16,7 +16,7 @@ import msgspec
 
 from eventlog.undo import Corrections
 
-from .state import Combatant, Group, Slot, State
+from .state import Combatant, Effect, Group, Slot, State
 
 _HERE = Path(__file__).resolve().parent
 FOLD_VERSION = hashlib.sha256(b"".join(
@@ -39,6 +39,7 @@ def encode(s: State) -> bytes:
         "slots": [[getattr(x, f) for f in Slot.__slots__] for x in s.slots.values()],
         "tie_rules": [list(r) for r in s.tie_rules],
         "seizers": list(s.seizers.items()),
+        "effects": [[getattr(e, f) for f in Effect.__slots__] for e in s.effects.values()],
         "passed": sorted(s.passed), "done": sorted(s.done),
     })
 
@@ -64,6 +65,11 @@ def decode(blob: bytes, encounter: str) -> State:
         s.slots[slot.id] = slot
     s.tie_rules = [tuple(r) for r in raw["tie_rules"]]
     s.seizers = dict(raw["seizers"])
+    for values in raw["effects"]:
+        effect = Effect.__new__(Effect)
+        for f, v in zip(Effect.__slots__, values):
+            setattr(effect, f, v)
+        s.effects[effect.id] = effect
     s.passed, s.done = set(raw["passed"]), set(raw["done"])
     return s
 

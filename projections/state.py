@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from eventlog.events import (
     APAdjusted, APSpent, CombatantJoined, CombatantLeft, CombatantRejoined,
-    EncounterCreated, EncounterEnded, FreeActionTaken, GritAdjusted,
+    EffectApplied, EffectEnded, EncounterCreated, EncounterEnded, FreeActionTaken, GritAdjusted,
     GroupBonusSet, InitiativeOverridden, InitiativeRolled, InterruptTaken,
     MaxAPChanged, MomentSeized, NoteAdded, OrderDeclared, Payload, RoundStarted,
     TurnEnded,
@@ -42,6 +42,23 @@ class Group:
         self.id, self.bonus, self.members, self.joined = gid, None, [], joined
 
 
+class Effect:
+    """A timed change of a combatant's maximum AP, in force for rounds
+    `first` to `last` (R14)."""
+    __slots__ = ("id", "combatant", "name", "delta", "first", "last", "ended")
+
+    def __init__(self, e: EffectApplied, round_now: int):
+        self.id, self.combatant, self.name, self.delta = e.effect, e.combatant, e.name, e.max_ap
+        if e.until_round_end:
+            self.first = self.last = round_now
+        else:
+            self.first, self.last = round_now + 1, round_now + (e.rounds or 0)
+        self.ended = False
+
+    def covers(self, round_: int) -> bool:
+        return not self.ended and self.first <= round_ <= self.last
+
+
 class Slot:
     """A rolled place in the order: a lone combatant or a group (R1, R2)."""
     __slots__ = ("id", "die", "bonus", "total", "manual", "joined", "side")
@@ -59,6 +76,7 @@ class State:
         self.groups: dict[str, Group] = {}
         self.slots: dict[str, Slot] = {}
         self.tie_rules: list[ties.Rule] = []  # declared orders (R3)
+        self.effects: dict[str, Effect] = {}
         self.ended = False
         self.round = self.pass_ = 0
         self.round_complete = False
@@ -85,6 +103,21 @@ class State:
     def running(self) -> bool:
         """A round is in progress and not complete."""
         return self.round > 0 and not self.round_complete and not self.ended
+
+    def max_ap_of(self, cid: str, round_: int | None = None) -> int:
+        """The maximum AP in force in a round: the combatant's own, changed by
+        the effects that cover that round (R14), never below 0."""
+        c = self.combatants[cid]
+        if not self.effects:
+            return c.max_ap
+        n = self.round if round_ is None else round_
+        return max(0, c.max_ap + sum(e.delta for e in self.effects.values()
+                                     if e.combatant == cid and e.covers(n)))
+
+    def effects_on(self, cid: str) -> list[Effect]:
+        """Effects not yet run out: in force now, or from the next round."""
+        return [e for e in self.effects.values() if e.combatant == cid and not e.ended
+                and e.last >= max(self.round, 1) and e.last >= e.first]
 
     def slot_of(self, cid: str) -> str:
         """The slot key a combatant acts in this round (seizers stand alone)."""
@@ -300,7 +333,7 @@ def _round_started(s: State, e: RoundStarted) -> None:
         c.seized = False
         c.spent_this_turn = 0
         if c.active:
-            c.ap = c.max_ap  # R15
+            c.ap = s.max_ap_of(c.id)  # R15, with the effects of this round (R14)
     if s.seizers:  # last round's seizers go back to their places (R11)
         s.seizers.clear()
         s._reorder(initiative=False)
@@ -385,6 +418,20 @@ def _ended(s: State, e: EncounterEnded) -> None:
     s.ended = True
 
 
+def _effect(s: State, e: EffectApplied) -> None:
+    s.effects[e.effect] = Effect(e, s.round)
+    if e.until_round_end:  # it would never reach a restore: it counts now
+        c = s.combatants[e.combatant]
+        c.ap = min(max(0, c.ap + e.max_ap), s.max_ap_of(c.id))
+        if s.turn == c.id and c.ap == 0:  # R21
+            s._end_turn(c.id)
+        s._advance()
+
+
+def _effect_ended(s: State, e: EffectEnded) -> None:
+    s.effects[e.effect].ended = True
+
+
 def _nothing(s: State, e: Payload) -> None:
     pass
 
@@ -398,6 +445,7 @@ _HANDLERS = {
     TurnEnded: _turn_ended, CombatantLeft: _left, CombatantRejoined: _rejoined,
     MaxAPChanged: _max_ap, APAdjusted: _adjusted, GritAdjusted: _grit,
     NoteAdded: _nothing, EncounterEnded: _ended,
+    EffectApplied: _effect, EffectEnded: _effect_ended,
 }
 # By event type name, for the fold: types missing here change nothing.
 HANDLERS = {cls.__name__: handler for cls, handler in _HANDLERS.items()

@@ -7,15 +7,19 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from eventlog.events import (
-    CORRECTIONS, APAdjusted, APSpent, CombatantLeft, CombatantRejoined,
-    FreeActionTaken, GritAdjusted, InitiativeOverridden, InitiativeRolled,
-    InterruptTaken, MaxAPChanged, MomentSeized, Payload, RoundStarted, TurnEnded,
+    CORRECTIONS, APAdjusted, APSpent, CombatantJoined, CombatantLeft,
+    CombatantRejoined, FreeActionTaken, GritAdjusted, InitiativeOverridden,
+    InitiativeRolled, InterruptTaken, MaxAPChanged, MomentSeized, OrderDeclared,
+    Payload, RoundStarted, TurnEnded,
 )
 
 from .narrate import describe
 from .state import TURN_LIMIT, State
 from .walk import Before, Step, in_turn, where
 
+# Declarations that can place a slot in the order mid-round (R5, R22, R23).
+ORDER_CHANGES = (CombatantJoined, InitiativeRolled, InitiativeOverridden,
+                 CombatantRejoined, OrderDeclared)
 
 @dataclass
 class Line:
@@ -217,6 +221,8 @@ class Story:
             chapter.order = self._order(s)
             self._placed[s.round] = {p.slot for p in chapter.order}
             return
+        if not isinstance(step.payload, ORDER_CHANGES):
+            return
         placed = self._placed.setdefault(s.round, set())
         for p in self._order(s):
             if p.slot not in placed:
@@ -238,9 +244,3 @@ class Story:
                 out.append(Placed(key, f"{key} ({names})", total, s.side_of(key)))
         return out
 
-
-def story(steps) -> list[Chapter]:
-    teller = Story()
-    for step in steps:
-        teller.feed(step)
-    return teller.chapters

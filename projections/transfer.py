@@ -1,6 +1,7 @@
 """Export of an encounter's log, and import that verifies and re-judges it."""
 from __future__ import annotations
 
+import os
 from itertools import groupby
 
 import msgspec
@@ -59,9 +60,27 @@ def _untracked(items, total: int, what: str):
     return items
 
 
+def _too_large(name: str) -> InvalidFile:
+    limit = MAX_IMPORT_BYTES
+    shown = f"{limit >> 20} MiB" if limit >= 1 << 20 else f"{limit} bytes"
+    return InvalidFile(f"{name} is larger than {shown}, the most an import reads")
+
+
+def read_file(path) -> bytes:
+    """The bytes of an export file, refused before reading when it is over
+    MAX_IMPORT_BYTES (and never more than that read from a pipe or device)."""
+    with open(path, "rb") as f:
+        if os.fstat(f.fileno()).st_size > MAX_IMPORT_BYTES:
+            raise _too_large(str(path))
+        raw = f.read(MAX_IMPORT_BYTES + 1)
+    if len(raw) > MAX_IMPORT_BYTES:
+        raise _too_large(str(path))
+    return raw
+
+
 def read_export(raw: bytes, name: str) -> ExportFile:
     if len(raw) > MAX_IMPORT_BYTES:
-        raise InvalidFile(f"{name} is larger than {MAX_IMPORT_BYTES >> 20} MiB")
+        raise _too_large(name)
     try:
         doc = msgspec.json.decode(raw, type=ExportFile)
     except msgspec.DecodeError as exc:

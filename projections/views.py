@@ -4,6 +4,12 @@ from __future__ import annotations
 from .state import State
 
 
+def effect_view(s: State, e) -> dict:
+    """An effect as status shows it: in force now, or from a later round."""
+    return {"id": e.id, "name": e.name, "max_ap": e.delta,
+            "active": e.covers(s.round), "from_round": e.first, "to_round": e.last}
+
+
 def status(s: State) -> dict:
     running = s.running
     order = s.order()
@@ -15,9 +21,10 @@ def status(s: State) -> dict:
             "active": c.active,
             "initiative": slot.total if slot else None,
             "die": slot.die if slot else None,
-            "bonus": c.bonus, "ap": c.ap, "max_ap": c.max_ap,
+            "bonus": c.bonus, "ap": c.ap, "max_ap": s.max_ap_of(c.id),
             "spent_this_turn": c.spent_this_turn if running and s.turn == c.id else 0,
             "grit": c.grit, "seized": c.seized and s.round > 0,
+            "effects": [effect_view(s, e) for e in s.effects_on(c.id)],
         })
     groups = []
     for g in s.groups.values():

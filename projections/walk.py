@@ -115,13 +115,15 @@ def _annotations(markers: list[tuple]) -> tuple[dict, dict]:
     return undone_by, amended_by
 
 
-def steps(ledger: Ledger, encounter: str, track: Track = no_track) -> Iterator[Step]:
-    """Every stored event of `encounter` as steps of the fold (see Step)."""
+def steps(ledger: Ledger, encounter: str, track: Track = no_track,
+          what: str = "reading") -> Iterator[Step]:
+    """Every stored event of `encounter` as steps of the fold (see Step);
+    `track` sees the stored rows go by, under the name `what`."""
     corrections = ledger.corrections(encounter)
     undone_by, amended_by = _annotations(ledger.store.markers(encounter))
     head, _ = ledger.store.head(encounter)
     state = State(encounter)
-    rows = track(ledger.store.rows(encounter), head, "reading")
+    rows = track(ledger.store.rows(encounter), head, what)
 
     def entry(env) -> Entry:
         return Entry(env, state.round, state.pass_, state.turn if state.running else None,

@@ -1,0 +1,22 @@
+"""Rosters: the combatants and groups of a file, in one declaration."""
+from pathlib import Path
+
+import typer
+
+from .app import app, session
+
+
+@app.command()
+def load(ctx: typer.Context,
+         file: Path = typer.Argument(..., metavar="FILE", help="A roster: .toml, .yaml, .yml or .json (INTERFACE.md).")) -> None:
+    """Load a roster file: its combatants and groups join in one declaration.
+
+    The whole file is refused if any entry is wrong, and one `undo` takes it
+    all back. In a running encounter they are reinforcements: they roll
+    initiative on joining (R5).
+
+    Example: combat load examples/warehouse-raid.toml
+    """
+    from projections.roster import declarations, read
+    roster = read(file)
+    session(ctx).declare(lambda state: declarations(roster, state, file.name))
