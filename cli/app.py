@@ -22,8 +22,8 @@ class LedgerGroup(TyperGroup):
     def invoke(self, ctx):
         try:
             return super().invoke(ctx)
-        except (LedgerError, UnicodeEncodeError) as exc:  # (text that is not UTF-8)
-            typer.echo(f"error: {exc}", err=True)
+        except (LedgerError, UnicodeEncodeError, OverflowError) as exc:  # not UTF-8, not int64
+            typer.echo(" ".join(f"error: {exc}".splitlines()), err=True)  # one line, always
             raise typer.Exit(1) from None
         except (typer.Exit, typer.Abort, CLICK_ERROR, KeyboardInterrupt):
             raise

@@ -88,8 +88,8 @@ def add(ctx: typer.Context,
     Example: combat add "Big Ganger" --bonus 1 --count 3 --group gangers
     """
     base = cid or slugify(name)
-    if count < 1:
-        raise Refusal(f"--count must be 1 or more, not {count}")
+    if not 1 <= count <= MAX_COUNT:
+        raise Refusal(f"--count adds 1 to {MAX_COUNT} combatants at once, not {count}")
     people = [(base, name)] if count == 1 else [
         (f"{base}-{i}", f"{name} {i}") for i in range(1, count + 1)]
     side = "pc" if pc else "npc"
@@ -107,6 +107,9 @@ def group(ctx: typer.Context,
     Example: combat group gangers --bonus 1
     """
     session(ctx).declare(lambda state: [GroupBonusSet(group=gid, bonus=bonus)])
+
+
+MAX_COUNT = 100  # as in a roster: a typo like 100000 is refused at once
 
 
 def _unrolled(state) -> list[str]:

@@ -64,11 +64,16 @@ def hashed_data(type_name: str, body: dict) -> dict:
         body = {k: v for k, v in body.items()
                 if not (k in defaults and v == defaults[k])}
     if type_name == "Amended" and isinstance(body.get("events"), list):
-        body = {**body, "events": [
-            {"type": e["type"], **hashed_data(e["type"], {k: v for k, v in e.items() if k != "type"})}
-            if isinstance(e, dict) and e.get("type") in EVENT_TYPES else e
-            for e in body["events"]]}
+        body = {**body, "events": [_hashed_nested(e) for e in body["events"]]}
     return body
+
+
+def _hashed_nested(event):
+    """An event inside an Amended: its tag, then its data as hashed."""
+    if not isinstance(event, dict) or event.get("type") not in EVENT_TYPES:
+        return event
+    data = {k: v for k, v in event.items() if k != "type"}
+    return {"type": event["type"], **hashed_data(event["type"], data)}
 
 
 def event_hash(seq: int, batch: int, type_name: str, at: str, actor: str,

@@ -67,14 +67,15 @@ def _not_text(exc: UnicodeError) -> Refusal:
 
 def _read_only(path: Path) -> bool:
     """An existing file this process may not write (its mode, a read-only
-    file system); opening it for writing changes nothing in it."""
+    file system), or in a folder where SQLite may not put its -wal and -shm
+    files; opening it for writing changes nothing in it."""
     try:
         os.close(os.open(path, os.O_RDWR))
     except FileNotFoundError:
         return False
     except OSError:
         return path.is_file()
-    return False
+    return not os.access(path.parent, os.W_OK)
 
 
 def _has_wal(path: Path) -> bool:

@@ -1,8 +1,10 @@
 """Random legal and illegal declarations played on a Ledger; invariants after
-every step (R13, R14, R17, R21, R26, R27, R31)."""
+every step (R13, R14, R17, R21, R26, R27, R31); an export imported elsewhere
+reproduces status and log at any step (R31)."""
 from __future__ import annotations
 
 import copy
+import json
 import shutil
 import tempfile
 from pathlib import Path
@@ -19,8 +21,10 @@ from eventlog.events import (
     InitiativeRolled, InterruptTaken, MaxAPChanged, MomentSeized, NoteAdded,
     OrderDeclared, RoundStarted, TurnEnded,
 )
+from eventlog.chain import verify_chain
 from eventlog.store import Store
 from projections.ledger import Ledger, apply
+from projections.transfer import export_json, import_log, read_export
 from projections.views import status
 
 from conftest import npc, pc
@@ -306,6 +310,22 @@ class LedgerMachine(RuleBasedStateMachine):
         self._restore(model)
         self.inc.seq = head + 1
         assert status(after) == status(self.inc)
+
+    # -- export and import (R31) ------------------------------------------
+
+    @rule()
+    def export_then_import_reproduces_status_and_log(self):
+        raw = json.dumps(export_json(self.ledger, E)).encode()
+        other = Store(":memory:")
+        copied = Ledger(other)
+        try:
+            state = import_log(copied, read_export(raw, "prop.json"), None)
+            assert status(state) == status(self.inc)
+            assert status(copied.state(E)) == status(self.inc)
+            assert copied.event_dicts(E) == self.ledger.event_dicts(E)
+            assert verify_chain(other.rows(E), other.head(E)).ok
+        finally:
+            other.close()
 
     # -- invariants -------------------------------------------------------
 

@@ -29,8 +29,9 @@ def context():
     """Processes forked from a server that preloaded this module (started
     and warmed up here, so the first writer starts as fast as the rest)."""
     ctx = multiprocessing.get_context("forkserver")
-    # (the server does not see tests/ on its path, its children do: this
-    # module is imported in each child, on top of what it imports)
+    # pytest: each child runs the parent's main script (pytest's) again. This
+    # module last: the server does not see tests/ on its path (its children
+    # do), so each child imports it, on top of what is already imported.
     ctx.set_forkserver_preload(["pytest", "cli.app", "typer.testing", "projections.ledger",
                                 "eventlog.store", "projections.views", __name__])
     warm = ctx.Process(target=_nothing)
