@@ -1,6 +1,8 @@
 """Events in table language, for the log and the lines after a declaration."""
 from __future__ import annotations
 
+from typing import Callable
+
 from eventlog.events import (
     Amended, APAdjusted, APSpent, EffectApplied, EffectEnded, CombatantJoined, CombatantLeft, CombatantRejoined,
     EncounterCreated, EncounterEnded, FreeActionTaken, GritAdjusted,
@@ -22,7 +24,9 @@ def _label(label: str) -> str:
     return f": {label}" if label else ""
 
 
-def describe(e: Payload) -> str:
+def describe(e: Payload, who: Callable[[str], str] = str) -> str:
+    """`e` in table language; `who` names a combatant or slot by its id (the
+    narrative of a review passes one that gives names)."""
     match e:
         case EncounterCreated(encounter=eid, title=title):
             return f"Encounter {eid} created" + (f": {title}" if title else "")
@@ -35,34 +39,34 @@ def describe(e: Payload) -> str:
             return f"Group {g} gets initiative bonus {_signed(b)}"
         case InitiativeRolled(slot=slot, die=die, bonus=b, total=total, manual=manual):
             how = "enters a rolled" if manual else "rolls"
-            return f"{slot} {how} {die} {_signed(b)} = {total} for initiative"
+            return f"{who(slot)} {how} {die} {_signed(b)} = {total} for initiative"
         case InitiativeOverridden(slot=slot, total=total, reason=reason):
-            return f"GM sets {slot}'s initiative to {total}{_because(reason)}"
+            return f"GM sets {who(slot)}'s initiative to {total}{_because(reason)}"
         case OrderDeclared(slots=slots, context=context):
             what = "seizers" if context == "seize" else "tied slots"
             return f"Order of {what} declared: {', '.join(slots)}"
         case RoundStarted(round=n):
             return f"Round {n} starts: AP restored"
         case MomentSeized(combatant=cid):
-            return f"{cid} seizes the moment (1 Grit)"
+            return f"{who(cid)} seizes the moment (1 Grit)"
         case APSpent(combatant=cid, cost=cost, category=cat, label=label):
-            return f"{cid} spends {cost} AP ({cat}){_label(label)}"
+            return f"{who(cid)} spends {cost} AP ({cat}){_label(label)}"
         case FreeActionTaken(combatant=cid, label=label):
-            return f"{cid} takes a free action{_label(label)}"
+            return f"{who(cid)} takes a free action{_label(label)}"
         case InterruptTaken(combatant=cid, cost=cost, category=cat, label=label):
-            return f"{cid} interrupts, spending {cost} AP ({cat}){_label(label)}"
+            return f"{who(cid)} interrupts, spending {cost} AP ({cat}){_label(label)}"
         case TurnEnded(combatant=cid):
-            return f"{cid} ends their turn"
+            return f"{who(cid)} ends their turn"
         case CombatantLeft(combatant=cid, reason=reason):
-            return f"{cid} leaves the encounter{_because(reason)}"
+            return f"{who(cid)} leaves the encounter{_because(reason)}"
         case CombatantRejoined(combatant=cid):
-            return f"{cid} rejoins the encounter"
+            return f"{who(cid)} rejoins the encounter"
         case MaxAPChanged(combatant=cid, max_ap=n, reason=reason):
-            return f"GM sets {cid}'s maximum AP to {n}{_because(reason)}"
+            return f"GM sets {who(cid)}'s maximum AP to {n}{_because(reason)}"
         case APAdjusted(combatant=cid, delta=d, reason=reason):
-            return f"GM adjusts {cid}'s AP by {_signed(d)}{_because(reason)}"
+            return f"GM adjusts {who(cid)}'s AP by {_signed(d)}{_because(reason)}"
         case GritAdjusted(combatant=cid, delta=d, reason=reason):
-            return f"{cid}'s Grit {_signed(d)}{_because(reason)}"
+            return f"{who(cid)}'s Grit {_signed(d)}{_because(reason)}"
         case NoteAdded(text=text):
             return f"Note: {text}"
         case EncounterEnded():
@@ -75,10 +79,10 @@ def describe(e: Payload) -> str:
         case EffectApplied(effect=eid, combatant=cid, name=name, max_ap=d, rounds=n,
                            until_round_end=now):
             span = "until the round ends" if now else f"for {n} round{'s' if n != 1 else ''}"
-            return f"{cid} gains effect {name} ({eid}): max AP {_signed(d)} {span}"
+            return f"{who(cid)} gains effect {name} ({eid}): max AP {_signed(d)} {span}"
         case EffectEnded(effect=eid, reason=reason):
             return f"Effect {eid} ends{_because(reason)}"
         case Amended(batch=batch, events=events, reason=reason):
-            now = "; ".join(describe(e) for e in events)
+            now = "; ".join(describe(e, who) for e in events)
             return f"Amendment of seq {batch}{_because(reason)}: now {now}"
     return type(e).__name__

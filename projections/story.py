@@ -7,10 +7,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from eventlog.events import (
-    CORRECTIONS, APAdjusted, APSpent, CombatantJoined, CombatantLeft,
-    CombatantRejoined, FreeActionTaken, GritAdjusted, InitiativeOverridden,
-    InitiativeRolled, InterruptTaken, MaxAPChanged, MomentSeized, OrderDeclared,
-    Payload, RoundStarted, TurnEnded,
+    CORRECTIONS, APAdjusted, APSpent, CombatantJoined, CombatantRejoined,
+    GritAdjusted, InitiativeOverridden, InitiativeRolled, InterruptTaken,
+    MomentSeized, OrderDeclared, Payload, RoundStarted, TurnEnded,
 )
 
 from .narrate import describe
@@ -101,25 +100,12 @@ def sentence(p: Payload, before: Before | None, after: State) -> str:
                 return text
             ap = before.pools[cid].ap
             return f"{text} ({ap} → {ap - cost} AP)"
-        case FreeActionTaken(combatant=cid, label=label):
-            return f"{name(cid)} takes a free action{_label(label)}"
         case TurnEnded(combatant=cid):
             if before is None:
                 return f"{name(cid)} ends their turn"
             spent = before.pools[cid].spent_this_turn if before.turn == cid else 0
             how = f" after spending {spent} AP" if spent else " without spending AP"
             return f"{name(cid)} ends their turn{how}"
-        case InitiativeRolled(slot=slot, die=die, bonus=bonus, total=total, manual=manual):
-            how = "enters a rolled" if manual else "rolls"
-            return f"{name(slot)} {how} {die} {bonus:+d} = {total} for initiative"
-        case InitiativeOverridden(slot=slot, total=total, reason=reason):
-            return f"GM sets {name(slot)}'s initiative to {total}{_because(reason)}"
-        case CombatantLeft(combatant=cid, reason=reason):
-            return f"{name(cid)} leaves the encounter{_because(reason)}"
-        case CombatantRejoined(combatant=cid):
-            return f"{name(cid)} rejoins the encounter"
-        case MaxAPChanged(combatant=cid, max_ap=n, reason=reason):
-            return f"GM sets {name(cid)}'s maximum AP to {n}{_because(reason)}"
         case APAdjusted(combatant=cid, delta=delta, reason=reason):
             text = f"GM adjusts {name(cid)}'s AP by {delta:+d}{_because(reason)}"
             if before is None:
@@ -132,7 +118,7 @@ def sentence(p: Payload, before: Before | None, after: State) -> str:
                 return text
             grit = before.pools[cid].grit
             return f"{text} (Grit {grit} → {grit + delta})"
-    return describe(p)
+    return describe(p, name)  # the rest reads as in the log, with names
 
 
 class Story:
