@@ -1,33 +1,67 @@
-"""`combat demo`: plays examples/demo.combat into the store under a fresh id."""
+"""`combat demo [SCRIPT]`: plays a script of `combat` lines (the warehouse
+raid by default) into the store under a fresh id, showing each line and what
+it declared.
+
+A script is what you would type, one command per line without the word
+`combat`; `#` starts a comment, and a comment on a line of its own is shown as
+a heading (the comment block that opens the file describes it and is not).
+A first `new` line gets the fresh id put in; paths are relative to the
+script's folder."""
+from __future__ import annotations
+
+import contextlib
 import shlex
 from pathlib import Path
 
 import typer
 
-from eventlog.errors import LedgerError
+from eventlog.errors import InvalidFile, LedgerError
 
-from .render import console, show_state
+from .render import console, escape
 from .session import Session
 
 HERE = Path(__file__).resolve().parent
-SCRIPT_NAME = "demo.combat"
+DEFAULT_SCRIPT = "warehouse-raid.combat"
+MAX_SCRIPT_BYTES = 1 << 20
 
 
-def script_path() -> Path:
+def default_script() -> Path:
     """The script ships inside the wheel; a source checkout has it in examples/."""
     for folder in (HERE / "examples", HERE.parent / "examples"):
-        if (folder / SCRIPT_NAME).is_file():
-            return folder / SCRIPT_NAME
-    raise LedgerError(f"the demo script {SCRIPT_NAME} is missing from this installation")
+        if (folder / DEFAULT_SCRIPT).is_file():
+            return folder / DEFAULT_SCRIPT
+    raise LedgerError(f"the demo script {DEFAULT_SCRIPT} is missing from this installation")
 
 
-def script_lines(path: Path) -> list[list[str]]:
-    """Each line is a `combat` command without the word `combat`; # comments."""
-    lines = []
-    for raw in path.read_text(encoding="utf-8").splitlines():
-        args = shlex.split(raw, comments=True)
+def script_lines(path: Path) -> list[tuple[str | None, list[str]]]:
+    """(heading, None) or (None, command words) for each line that has one.
+    The whole script is read and split first: a broken line plays nothing."""
+    try:
+        if path.stat().st_size > MAX_SCRIPT_BYTES:
+            raise InvalidFile(f"{path} is larger than {MAX_SCRIPT_BYTES >> 20} MiB, "
+                              "the most a script may be")
+        text = path.read_bytes().decode("utf-8")
+    except OSError as exc:
+        raise InvalidFile(f"cannot read {path}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise InvalidFile(f"{path} is not a text file (UTF-8)") from None
+    lines: list[tuple[str | None, list[str]]] = []
+    preamble = True
+    for n, raw in enumerate(text.splitlines(), 1):
+        stripped = raw.strip()
+        preamble = preamble and stripped != ""
+        if stripped.startswith("#"):
+            if not preamble:
+                lines.append((stripped.lstrip("#").strip(), []))
+            continue
+        try:
+            args = shlex.split(raw, comments=True)
+        except ValueError as exc:
+            raise InvalidFile(f"{path.name} line {n}: {exc}") from None
         if args:
-            lines.append(args)
+            lines.append((None, args))
+    if not any(args for _, args in lines):
+        raise InvalidFile(f"{path} has no commands to play")
     return lines
 
 
@@ -39,21 +73,40 @@ def fresh_id(session: Session) -> str:
     return f"demo-{n}"
 
 
-def play(session: Session) -> None:
+def play(session: Session, script: Path | None = None) -> None:
+    from projections.ledger import envelope
+    from projections.narrate import describe
+
     from .app import app
+    path = (script or default_script()).resolve()
+    lines = script_lines(path)
     command = typer.main.get_command(app)
     eid = fresh_id(session)
-    quiet = Session(session.db, eid, session.actor, quiet=True)
-    session.ledger.new(eid, "Demo: a street crew jumps two runners", session.actor)
-    console.print(f"[bold]combat new {eid}[/bold]")
-    for args in script_lines(script_path()):
-        console.print(f"[bold]combat {shlex.join(args)}[/bold]")
+    quiet = Session(Path(session.db).resolve(), eid, session.actor, quiet=True)
+    store = quiet.ledger.store
+
+    def run(args: list[str]) -> None:
+        console.print(f"[bold]$ combat {escape(shlex.join(args))}[/bold]")
+        seen = store.head(eid)[0] if args[0] != "new" else 0
         code = command.main(args=args, obj=quiet, standalone_mode=False, prog_name="combat")
         if code:  # a refusal was printed: the script no longer fits the rules
-            raise LedgerError(f"the demo stopped at `combat {shlex.join(args)}`")
-    console.print()
-    show_state(session.ledger.state(eid))
-    console.print()
-    command.main(args=["log"], obj=quiet, standalone_mode=False, prog_name="combat")
+            raise LedgerError(f"the demo stopped at `combat {shlex.join(args)}` "
+                              f"({path.name})")
+        for row in store.rows(eid, after=seen):
+            console.print(f"  [green]✓[/green] {escape(describe(envelope(row).data))}")
+
+    with contextlib.chdir(path.parent):
+        started = False
+        for heading, args in lines:
+            if heading is not None:
+                console.print(f"\n[dim]# {escape(heading)}[/dim]")
+                continue
+            if not started:
+                started = True
+                if args[0] == "new":
+                    args = ["new", eid, *args[1:]]
+                else:
+                    run(["new", eid])
+            run(args)
     console.print(f"\nThe demo is encounter {eid}, now current: try `combat status`, "
-                  "`combat log --json` or `combat verify`.")
+                  "`combat log --json` or `combat export --format html -o report.html`.")

@@ -9,7 +9,7 @@ from eventlog.events import (
     InitiativeOverridden, MaxAPChanged, NoteAdded,
 )
 
-from .app import NUMBERS, app, session
+from .base import NUMBERS, app, session
 from .complete import combatant_ids, slot_ids
 
 REASON = typer.Option(..., "--reason", help="Why: kept in the log for the audit (R29).")
@@ -109,9 +109,9 @@ def undo(ctx: typer.Context,
     state, envs = s.ledger.undo(s.encounter, s.actor, reason)
     if s.quiet:
         return
-    from .render import console, show_state
+    from .render import console, escape, show_state
     for e in envs:
-        console.print(f"↶ undone (seq {e.seq}): {describe(e.data)}")
+        console.print(f"↶ undone (seq {e.seq}): {escape(describe(e.data))}")
     show_state(state)
 
 
@@ -126,9 +126,9 @@ def redo(ctx: typer.Context) -> None:
     state, envs = s.ledger.redo(s.encounter, s.actor)
     if s.quiet:
         return
-    from .render import console, show_state
+    from .render import console, escape, show_state
     for e in envs:
-        console.print(f"↷ redone (seq {e.seq}): {describe(e.data)}")
+        console.print(f"↷ redone (seq {e.seq}): {escape(describe(e.data))}")
     show_state(state)
 
 
@@ -147,10 +147,10 @@ def retract(ctx: typer.Context,
         return
     from projections.narrate import describe
 
-    from .render import console, show_state
+    from .render import console, escape, show_state
     for batch in batches:
         for e in s.ledger.batch(s.encounter, batch):
-            console.print(f"✗ retracted (seq {e.seq}): {describe(e.data)}")
+            console.print(f"✗ retracted (seq {e.seq}): {escape(describe(e.data))}")
     show_state(state)
 
 
@@ -175,9 +175,9 @@ def amend(ctx: typer.Context,
         s.encounter, seq, lambda p: correction(p, die, cost, label, who), s.actor, reason)
     if s.quiet:
         return
-    from .render import console, show_state
+    from .render import console, escape, show_state
     for p in amendment.events:
-        console.print(f"✎ seq {amendment.batch} now reads: {describe(p)}")
+        console.print(f"✎ seq {amendment.batch} now reads: {escape(describe(p))}")
     show_state(state)
 
 

@@ -392,7 +392,7 @@ def screen(state: State | None, columns: int, color: bool) -> str:
     """The status table as the prompt shows it: headline, table, who is up."""
     out = Console(file=io.StringIO(), width=max(columns, 40), force_terminal=color,
                   color_system="standard" if color else None, highlight=False,
-                  legacy_windows=False)
+                  legacy_windows=False, emoji=False)
     if state is None:
         out.print("no encounter yet: `new ID` starts one, `use ID` picks one, "
                   "`list` shows them")

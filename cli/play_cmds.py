@@ -1,19 +1,11 @@
 """`combat play`: the table's live console (issue 7). The console itself is
 cli/play.py, imported only here, so no other command loads prompt_toolkit."""
-import sys
-
 import typer
 
 from eventlog.errors import LedgerError
 
-from .app import app, session
-
-# Global options that may stand before no command: `combat --actor vex` still plays.
-GLOBAL_OPTIONS = ("--db", "--encounter", "--actor")
-
-
-def in_terminal() -> bool:
-    return sys.stdin.isatty() and sys.stdout.isatty()
+from .base import app, session
+from .main import in_terminal
 
 
 @app.command()
@@ -31,17 +23,3 @@ def play(ctx: typer.Context,
                           "or type `combat COMMAND` lines in scripts")
     from .play import Play
     Play(session(ctx), refresh=refresh).run()
-
-
-def play_by_default(argv: list[str]) -> list[str]:
-    """`combat` with no command, in a terminal, is `combat play`; elsewhere
-    (scripts, CI) it keeps printing the help."""
-    if not in_terminal():
-        return argv
-    i = 0
-    while i < len(argv):
-        name, has_value = argv[i].split("=", 1)[0], "=" in argv[i]
-        if name not in GLOBAL_OPTIONS or (not has_value and i + 1 >= len(argv)):
-            return argv
-        i += 1 if has_value else 2
-    return [*argv, "play"]

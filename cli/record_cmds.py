@@ -5,9 +5,7 @@ from typing import Optional
 
 import typer
 
-from eventlog.errors import InvalidFile
-
-from .app import app, session
+from .base import app, session
 from .session import print_json
 
 JSON = typer.Option(False, "--json", help="JSON for scripts (INTERFACE.md).")
@@ -52,12 +50,12 @@ def log(ctx: typer.Context, as_json: bool = JSON,
              and (kind is None or e.env.type.lower() == kind.lower())
              and (not undone or e.undone_by or e.amended_by)
              and (not audit or e.env.type in AUDITED)]
-    from .render import console, log_table
+    from .render import console, escape, log_table
     console.print(log_table(s.encounter, shown, audit))
     if audit:
         from collections import Counter
         counts = Counter(e.env.actor for e in entries)
-        console.print("declared by: " + ", ".join(f"{actor} {n}" for actor, n in counts.most_common()))
+        console.print("declared by: " + ", ".join(f"{escape(actor)} {n}" for actor, n in counts.most_common()))
 
 
 @app.command()
@@ -123,36 +121,41 @@ def export(ctx: typer.Context,
             writer(s.ledger, s.encounter, sys.stdout, track)
             return
         count = exports.write_file(out, lambda f: writer(s.ledger, s.encounter, f, track))
-    from .render import console
-    console.print(f"exported {count} events of {s.encounter} to {out} ({fmt.value})")
+    from .render import console, escape
+    console.print(f"exported {count} events of {s.encounter} to {escape(str(out))} ({fmt.value})")
 
 
 @app.command("import")
 def import_(ctx: typer.Context,
-            file: Path = typer.Argument(..., help="A json export."),
+            file: Path = typer.Argument(..., help="A json export, or a jsonl one (up to 256 MiB)."),
             as_id: Optional[str] = typer.Option(None, "--as", help="Store it under this encounter id.")) -> None:
-    """Load an exported json log as a new encounter, verified and re-judged.
+    """Load an exported log (json or jsonl) as a new encounter, verified and re-judged.
 
     Example: combat import warehouse.json --as warehouse-copy
     """
-    from projections.transfer import import_log, read_export, read_file
-    try:
-        raw = read_file(file)
-    except OSError as exc:
-        raise InvalidFile(f"cannot read {file}: {exc.strerror or exc}") from None
-    s = session(ctx)
-    from .progress import progress
-    state = import_log(s.ledger, read_export(raw, str(file)), as_id, progress())
+    from projections.transfer import import_log, open_export
+    with open_export(file) as doc:
+        s = session(ctx)
+        from .progress import progress
+        state = import_log(s.ledger, doc, as_id, progress())
     from .render import console, show_state
     console.print(f"imported {state.seq} events as {state.encounter}; it is now current")
     show_state(state)
 
 
 @app.command()
-def demo(ctx: typer.Context) -> None:
-    """Play a short scripted encounter into the store, then show it.
+def demo(ctx: typer.Context,
+         script: Optional[Path] = typer.Argument(
+             None, metavar="[SCRIPT]", help="A script of `combat` lines (default: the warehouse raid).")) -> None:
+    """Play a scripted encounter (the warehouse raid) into a fresh encounter.
 
+    Every line is shown with what it declared; the encounter (demo-1, demo-2,
+    ...) becomes the current one. A SCRIPT is one `combat` command per line
+    without the word `combat` (see examples/warehouse-raid.combat).
+
+    \b
     Example: combat demo
+             combat demo my-ambush.combat
     """
     from .demo import play
-    play(session(ctx))
+    play(session(ctx), script)

@@ -1,10 +1,9 @@
 """Rich output for people: the status table after every declaration."""
 from __future__ import annotations
 
-import json
-import sys
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from eventlog.events import Payload
@@ -12,7 +11,9 @@ from projections.narrate import describe
 from projections.phrases import slugify
 from projections.state import State
 
-console = Console(highlight=False)
+# Text the table typed (names, labels, reasons) is escaped wherever it meets
+# rich markup; emoji codes are left as typed (`:x:` in a label stays `:x:`).
+console = Console(highlight=False, emoji=False)
 PIPS_UP_TO = 8
 
 
@@ -23,7 +24,7 @@ def _pips(ap: int, max_ap: int) -> str:
 
 
 def _headline(s: State) -> str:
-    title = f"[bold]{s.encounter}[/bold]" + (f" · {s.title}" if s.title else "")
+    title = f"[bold]{s.encounter}[/bold]" + (f" · {escape(s.title)}" if s.title else "")
     if s.ended:
         where = f"ended after round {s.round}"
     elif s.round == 0:
@@ -56,8 +57,9 @@ def _state_word(s: State, cid: str) -> str:
         words.append("[red]no initiative[/red]")
     for e in s.effects_on(cid):
         when = ("this round" if e.last == s.round else f"to round {e.last}") \
-            if e.covers(s.round) else f"rounds {e.first}-{e.last}"
-        words.append(f"[magenta]{e.name} {e.delta:+d}[/magenta] ({when})")
+            if e.covers(s.round) else f"round {e.first}" if e.first == e.last \
+            else f"rounds {e.first}-{e.last}"
+        words.append(f"[magenta]{escape(e.name)} {e.delta:+d}[/magenta] ({when})")
     return ", ".join(words)
 
 
@@ -75,7 +77,7 @@ def status_table(s: State) -> Table:
         init = "" if slot is None or indent else (
             f"{slot.total}" + (f" ({slot.die}{slot.bonus:+d})" if slot.die else " (GM)"))
         spent = c.spent_this_turn if s.running and s.turn == cid else ""
-        name = "" if slugify(c.name) == cid else f" [dim]{c.name}[/dim]"
+        name = "" if slugify(c.name) == cid else f" [dim]{escape(c.name)}[/dim]"
         table.add_row(pos, f"{indent}[bold]{cid}[/bold]{name}", c.side, init,
                       _pips(c.ap, s.max_ap_of(cid)), str(spent), str(c.grit), _state_word(s, cid))
         shown.add(cid)
@@ -117,7 +119,7 @@ def show_state(s: State) -> None:
 
 def show_declared(s: State, payloads: list[Payload]) -> None:
     for p in payloads:
-        console.print(f"✓ {describe(p)}")
+        console.print(f"✓ {escape(describe(p))}")
     show_state(s)
 
 
@@ -129,15 +131,15 @@ def log_table(encounter: str, entries, audit: bool = False) -> Table:
     for name in ("seq", "UTC", "actor", "when", "declaration"):
         table.add_column(name, justify="right" if name == "seq" else "left")
     for e in entries:
-        text = describe(e.env.data)
+        text = escape(describe(e.env.data))
         if e.undone_by:
             seq, kind, reason = e.undone_by
             word = "undone" if kind == "undo" else "retracted"
-            why = f": {reason}" if reason else ""
+            why = f": {escape(reason)}" if reason else ""
             text = f"[strike]{text}[/strike] [dim]({word} at seq {seq}{why})[/dim]"
         elif e.amended_by:
             text = f"[strike]{text}[/strike] [dim](amended at seq {e.amended_by})[/dim]"
         if e.env.seq != e.env.batch:  # the rest of one command's batch
             text = f"[dim]+[/dim] {text}"
-        table.add_row(str(e.env.seq), e.env.at[11:19], e.env.actor, e.context, text)
+        table.add_row(str(e.env.seq), e.env.at[11:19], escape(e.env.actor), e.context, text)
     return table

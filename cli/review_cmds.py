@@ -6,12 +6,13 @@ from typing import Optional
 
 import typer
 
-from eventlog.errors import InvalidFile, LedgerError
+from eventlog.errors import LedgerError
 
-from .app import app, session
+from .base import app, session
 from .session import print_json
 
 DELAY_ON_A_TERMINAL = 1.0  # seconds between frames when --delay is not given
+MAX_DELAY = 3600.0  # seconds: more is a typo (and 1e308 or nan no clock can sleep)
 
 
 @app.command()
@@ -82,28 +83,26 @@ def replay(ctx: typer.Context,
            start: int = typer.Option(1, "--from", min=1, help="Show frames from this seq on."),
            delay: Optional[float] = typer.Option(None, "--delay", min=0.0, help=f"Seconds between events (default: {DELAY_ON_A_TERMINAL:g} on a terminal, 0 otherwise)."),
            step: bool = typer.Option(False, "--step", help="Wait for Enter after each event (q then Enter stops)."),
-           file: Optional[Path] = typer.Option(None, "--file", help="Replay a json export without importing it.")) -> None:
+           file: Optional[Path] = typer.Option(None, "--file", help="Replay a json or jsonl export without importing it.")) -> None:
     """Play the encounter back in the terminal: after each event, its line
     and the status table as the table saw it then (R31).
 
     Example: combat replay --delay 0.5        combat replay --step --to 30        combat replay --file raid.json
     """
     import tempfile
+    if delay is not None and not delay <= MAX_DELAY:  # (not <=: nan too)
+        raise LedgerError(f"--delay {delay:g}: the pause between events is 0 to "
+                          f"{MAX_DELAY:g} seconds")
     if file is None:
         s = session(ctx)
         play_back(s.ledger, s.encounter, to, start, delay, step)
         return
     from eventlog.store import Store
     from projections.ledger import Ledger
-    from projections.transfer import import_log, read_export
+    from projections.transfer import import_log, open_export
 
     from .progress import progress
-    try:
-        raw = file.read_bytes()
-    except OSError as exc:
-        raise InvalidFile(f"cannot read {file}: {exc.strerror or exc}") from None
-    doc = read_export(raw, str(file))
-    with tempfile.TemporaryDirectory(prefix="combat-replay-") as tmp:
+    with open_export(file) as doc, tempfile.TemporaryDirectory(prefix="combat-replay-") as tmp:
         store = Store(Path(tmp) / "replay.db")
         try:
             ledger = Ledger(store)

@@ -3,7 +3,7 @@ from pathlib import Path
 
 import typer
 
-from .app import app, session
+from .base import app, session
 
 
 @app.command()

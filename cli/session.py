@@ -12,10 +12,11 @@ from projections.state import State
 
 
 def print_json(value) -> None:
-    """JSON for scripts (kept here: `status --json` never imports rich)."""
-    import json
+    """JSON for scripts, indented by two and UTF-8 as is (msgspec writes what
+    json.dumps(indent=2, ensure_ascii=False) would, without importing json)."""
     import sys
-    sys.stdout.write(json.dumps(value, indent=2, ensure_ascii=False) + "\n")
+    import msgspec
+    sys.stdout.write(msgspec.json.format(msgspec.json.encode(value), indent=2).decode() + "\n")
 
 
 def default_db() -> Path:

@@ -1,5 +1,4 @@
 """Before and around the fight: encounters, combatants, groups, initiative."""
-import random
 from pathlib import Path
 from typing import List, Optional
 
@@ -8,7 +7,7 @@ import typer
 from eventlog.errors import Refusal
 from eventlog.events import CombatantJoined, GroupBonusSet, InitiativeRolled, OrderDeclared
 
-from .app import NUMBERS, app, session
+from .base import NUMBERS, app, session
 from .complete import encounter_names, group_ids, slot_ids
 from projections.phrases import slugify
 
@@ -31,11 +30,14 @@ def new(ctx: typer.Context,
         if carry_grit is not None:
             raise typer.BadParameter("it carries Grit to a roster's combatants: give "
                                      "the roster with --roster FILE", param_hint="--carry-grit")
-        show_state(s.ledger.new(encounter, title, s.actor))
+        state = s.ledger.new(encounter, title, s.actor)
+        if not s.quiet:
+            show_state(state)
         return
     from projections.roster import start
     state, envs = start(s.ledger, encounter, title, roster, s.actor, carry_grit)
-    show_declared(state, [e.data for e in envs])
+    if not s.quiet:
+        show_declared(state, [e.data for e in envs])
 
 
 @app.command()
@@ -57,7 +59,7 @@ def list_(ctx: typer.Context,
 
     Example: combat list
     """
-    from .render import console
+    from .render import console, escape
     from .session import print_json
     store = session(ctx).ledger.store
     current = store.current()
@@ -70,7 +72,7 @@ def list_(ctx: typer.Context,
         console.print("no encounters yet: start one with `combat new ID`")
     for r in rows:
         mark = "*" if r["current"] else " "
-        console.print(f"{mark} {r['id']:<20} {r['events']:>6} events  {r['title']}")
+        console.print(f"{mark} {r['id']:<20} {r['events']:>6} events  {escape(r['title'])}")
 
 
 @app.command(context_settings=NUMBERS)
@@ -139,6 +141,7 @@ def roll(ctx: typer.Context,
     """
     if die is not None and len(slots or []) != 1:
         raise Refusal("--die enters one physical roll: name exactly one slot (R1)")
+    import random
     dice = random.SystemRandom()
 
     def decide(state):

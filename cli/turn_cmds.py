@@ -7,7 +7,7 @@ from eventlog.errors import Refusal
 from eventlog.events import MomentSeized, RoundStarted, TurnEnded
 from projections.phrases import COST_WORDS, action
 
-from .app import NUMBERS, app, session
+from .base import NUMBERS, app, session
 from .complete import combatant_ids
 
 COST_HELP = COST_WORDS + "."

@@ -17,17 +17,22 @@ class Verdict(msgspec.Struct):
     head_hash: str = GENESIS
 
 
-def verify_chain(rows: Iterable[tuple], head: tuple[int, str] | None = None) -> Verdict:
-    """Check seq, prev_hash and hash of every row; `head` (seq, hash) is the
-    store's record of the last event, which reveals a truncated log."""
-    expected_seq, prev, count = 1, GENESIS, 0
-    for seq, batch, type_name, at, actor, data, prev_hash, digest in rows:
-        count += 1
+class Chain:
+    """The chain checked one event at a time, as a log is read or streamed."""
+
+    def __init__(self) -> None:
+        self.expected_seq, self.prev, self.count = 1, GENESIS, 0
+
+    def check(self, seq: int, batch: int, type_name: str, at: str, actor: str, data,
+              prev_hash: str, digest: str) -> Verdict | None:
+        """None when the event links on; else the Verdict naming it."""
+        self.count += 1
+        count, expected_seq = self.count, self.expected_seq
         if seq != expected_seq:
             return Verdict(False, count, expected_seq if seq > expected_seq else seq,
                            f"expected seq {expected_seq}, found {seq} "
                            "(an event was deleted, inserted or moved)")
-        if prev_hash != prev:
+        if prev_hash != self.prev:
             return Verdict(False, count, seq, "prev_hash does not match the hash "
                            "of the event before it")
         try:
@@ -40,12 +45,29 @@ def verify_chain(rows: Iterable[tuple], head: tuple[int, str] | None = None) -> 
         if event_hash(seq, batch, type_name, at, actor, payload, prev_hash) != digest:
             return Verdict(False, count, seq, "the hash does not match the event's "
                            "content (it was edited)")
-        prev = digest
-        expected_seq += 1
-    last = expected_seq - 1
-    if head is not None and (last, prev) != tuple(head):
-        bad = min(last + 1, head[0]) if head[0] > last else last
-        return Verdict(False, count, max(bad, 1), f"the log ends at seq {last} but "
-                       f"the encounter's head is seq {head[0]} (it was truncated "
-                       "or its end was altered)", last, prev)
-    return Verdict(True, count, None, "", last, prev)
+        self.prev = digest
+        self.expected_seq += 1
+        return None
+
+    def end(self, head: tuple[int, str] | None = None) -> Verdict:
+        """The verdict on the whole log; `head` (seq, hash) is the store's
+        record of the last event, which reveals a truncated log."""
+        last, prev, count = self.expected_seq - 1, self.prev, self.count
+        if head is not None and (last, prev) != tuple(head):
+            bad = min(last + 1, head[0]) if head[0] > last else last
+            return Verdict(False, count, max(bad, 1), f"the log ends at seq {last} but "
+                           f"the encounter's head is seq {head[0]} (it was truncated "
+                           "or its end was altered)", last, prev)
+        return Verdict(True, count, None, "", last, prev)
+
+
+def verify_chain(rows: Iterable[tuple], head: tuple[int, str] | None = None) -> Verdict:
+    """Check seq, prev_hash and hash of every row; `head` (seq, hash) is the
+    store's record of the last event, which reveals a truncated log."""
+    chain = Chain()
+    check = chain.check
+    for row in rows:
+        bad = check(*row)
+        if bad is not None:
+            return bad
+    return chain.end(head)

@@ -1,7 +1,6 @@
 """Encoding of events: rows, canonical bytes and the hash chain (R30)."""
 from __future__ import annotations
 
-import hashlib
 from datetime import datetime, timezone
 
 import msgspec
@@ -79,6 +78,7 @@ def _hashed_nested(event):
 def event_hash(seq: int, batch: int, type_name: str, at: str, actor: str,
                data: dict | Payload, prev_hash: str) -> str:
     """SHA-256 of the canonical encoding (sorted keys, compact) with prev_hash."""
+    from hashlib import sha256  # here: a command that only reads never loads OpenSSL
     body = data if isinstance(data, dict) else data_of(data)
     if ADDED_FIELDS:  # (nothing to leave out until a field is added)
         body = hashed_data(type_name, body)
@@ -86,7 +86,7 @@ def event_hash(seq: int, batch: int, type_name: str, at: str, actor: str,
         "seq": seq, "batch": batch, "type": type_name, "at": at,
         "actor": actor, "data": body, "prev_hash": prev_hash,
     })
-    return hashlib.sha256(canonical).hexdigest()
+    return sha256(canonical).hexdigest()
 
 
 def utc_now() -> str:

@@ -12,7 +12,8 @@ import os
 import shutil
 import sqlite3
 from pathlib import Path
-from typing import Iterator, Sequence
+from itertools import islice
+from typing import Callable, Iterable, Iterator, Sequence, TypeVar
 
 from .codec import GENESIS, Envelope, encode_data, event_hash, utc_now
 from .errors import Conflict, Refusal, StoreError, UnknownEncounter
@@ -21,6 +22,7 @@ from .events import EncounterCreated, Payload
 SCHEMA_VERSION = 1
 EVENT_VERSION = 1
 BUSY_TIMEOUT_S = 5.0
+IMPORT_CHUNK = 1000  # events staged per statement by import_log
 DISK_FULL_BELOW = 1 << 20  # bytes free: an I/O error with less than this is a full disk
 
 _SCHEMA = """
@@ -88,6 +90,7 @@ def _has_wal(path: Path) -> bool:
 
 Row = tuple  # (seq, batch, type, at, actor, data, prev_hash, hash)
 _ROW = "seq, batch, type, at, actor, data, prev_hash, hash"
+T = TypeVar("T")
 
 
 class Store:
@@ -231,7 +234,9 @@ class Store:
     def markers(self, encounter: str, upto: int | None = None) -> list[Row]:
         """The Undone, Redone and Amended events, in seq order: what a fold
         must know about earlier batches before it starts."""
-        sql = (f"SELECT {_ROW} FROM events WHERE encounter = ? "
+        # (Without the hint SQLite walks the whole log in seq order to spare
+        # itself a sort of the few markers: 344 ms instead of 64 at 1M events.)
+        sql = (f"SELECT {_ROW} FROM events INDEXED BY events_by_type WHERE encounter = ? "
                "AND type IN ('Undone', 'Redone', 'Amended')")
         args: list = [encounter]
         if upto is not None:
@@ -259,12 +264,15 @@ class Store:
                             (encounter, seq, row[0], version, state))
 
     def batch_end(self, encounter: str, seq: int) -> int:
-        """The last seq of the batch that holds `seq`."""
+        """The last seq of the batch that holds `seq`: just before the next
+        batch's first event (batches are runs of seq), else the log's head."""
         row = self._query(
-            "SELECT max(seq) FROM events WHERE encounter = ? AND batch = "
-            "(SELECT batch FROM events WHERE encounter = ? AND seq = ?)",
-            (encounter, encounter, seq))
-        return row[0][0] if row and row[0][0] is not None else seq
+            "SELECT min(seq) - 1 FROM events WHERE encounter = ? AND seq > ? AND seq = batch",
+            (encounter, seq))
+        if row and row[0][0] is not None:
+            return row[0][0]
+        head = self._query("SELECT max(seq) FROM events WHERE encounter = ?", (encounter,))
+        return max(seq, head[0][0] or seq) if head else seq
 
     def batch_heads(self, encounter: str) -> list[tuple[int, str]]:
         """(batch, type of its first event) for every batch, newest first."""
@@ -373,15 +381,50 @@ class Store:
         self.db.execute("UPDATE encounters SET head_seq = ?, head_hash = ? WHERE id = ?",
                         (last.seq, last.hash, encounter))
 
-    def import_log(self, encounter: str, title: str, envelopes: list[Envelope]) -> None:
-        """Store an already verified and judged log verbatim as a new encounter."""
-        def work():
-            if self.db.execute("SELECT 1 FROM encounters WHERE id = ?",
-                               (encounter,)).fetchone():
-                raise Refusal(f"encounter {encounter!r} already exists")
-            self.db.execute("INSERT INTO encounters VALUES (?, ?, ?, 0, ?)",
-                            (encounter, title, utc_now(), GENESIS))
-            self._insert_envelopes(encounter, envelopes)
-            self.db.execute("INSERT OR REPLACE INTO meta VALUES ('current', ?)",
-                            (encounter,))
-        self._write(work)
+    def import_log(self, encounter: str, title: str, envelopes: Iterable[Envelope],
+                   then: Callable[[Iterator[tuple]], T]) -> T:
+        """Store `envelopes` verbatim as the log of the new encounter, which
+        becomes current, all or nothing, streamed. They are staged a chunk at a
+        time in a temporary table (a file of SQLite's own), so `envelopes` may
+        be checked as they are read and `then(rows)` reads the staged (seq,
+        batch, type, data) rows back in seq order to judge them, without
+        holding the write lock; the log is then copied in one short write
+        transaction. An error raised by either stores nothing. Returns what
+        `then` returns."""
+        db = self.db
+        try:
+            self._refuse_existing(encounter)
+            db.execute("CREATE TEMP TABLE staged (seq INTEGER PRIMARY KEY, batch INTEGER, "
+                       "type TEXT, at TEXT, actor TEXT, data BLOB, prev_hash TEXT, hash TEXT)")
+            try:
+                events = iter(envelopes)
+                while chunk := list(islice(events, IMPORT_CHUNK)):
+                    db.executemany(
+                        "INSERT INTO temp.staged VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                        [(e.seq, e.batch, e.type, e.at, e.actor, encode_data(e.data),
+                          e.prev_hash, e.hash) for e in chunk])
+                rows = db.execute("SELECT seq, batch, type, data FROM temp.staged ORDER BY seq")
+                try:
+                    result = then(rows)
+                finally:
+                    rows.close()  # (a table being read cannot be dropped)
+                self._write(lambda: self._copy_staged(encounter, title))
+                return result
+            finally:
+                db.execute("DROP TABLE temp.staged")
+        except sqlite3.DatabaseError as exc:
+            raise self._wrap(exc) from None
+
+    def _refuse_existing(self, encounter: str) -> None:
+        if self.db.execute("SELECT 1 FROM encounters WHERE id = ?", (encounter,)).fetchone():
+            raise Refusal(f"encounter {encounter!r} already exists")
+
+    def _copy_staged(self, encounter: str, title: str) -> None:
+        self._refuse_existing(encounter)  # (again: another writer may have made it)
+        head = self.db.execute(
+            "SELECT seq, hash FROM temp.staged ORDER BY seq DESC LIMIT 1").fetchone()
+        self.db.execute("INSERT INTO encounters VALUES (?, ?, ?, ?, ?)",
+                        (encounter, title, utc_now(), *(head or (0, GENESIS))))
+        self.db.execute(f"INSERT INTO events SELECT ?, {_ROW}, ? FROM temp.staged ORDER BY seq",
+                        (encounter, EVENT_VERSION))
+        self.db.execute("INSERT OR REPLACE INTO meta VALUES ('current', ?)", (encounter,))

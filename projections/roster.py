@@ -18,12 +18,13 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from eventlog.errors import InvalidFile, UnknownEncounter
+from eventlog.errors import InvalidFile, Refusal, UnknownEncounter
+from eventlog.files import read_bounded
 from eventlog.events import CombatantJoined, EncounterCreated, GritAdjusted, GroupBonusSet, Payload
 
 from .ledger import Ledger, apply
 from .phrases import slugify
-from .rules import SLUG
+from .rules import SLUG, check_numbers
 from .state import State
 
 MAX_ROSTER_BYTES = 1 << 20
@@ -74,12 +75,7 @@ def read(path: Path) -> Roster:
     if kind is None:
         raise InvalidFile(f"{name}: a roster is .toml, .yaml, .yml or .json, not "
                           f"{path.suffix or 'a file without an extension'}")
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise InvalidFile(f"cannot read {path}: {exc.strerror or exc}") from None
-    if len(raw) > MAX_ROSTER_BYTES:
-        raise InvalidFile(f"{name} is larger than {MAX_ROSTER_BYTES >> 20} MiB: not a roster")
+    raw = read_bounded(path, MAX_ROSTER_BYTES, "the most a roster may hold", name)
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError:
@@ -190,6 +186,13 @@ def declarations(roster: Roster, state: State, name: str) -> list[Payload]:
     def refuse(message: str):
         raise InvalidFile(f"{name}: {message}; {NOTHING_ADDED}")
 
+    def numbers(who: str, payload: Payload) -> Payload:
+        try:
+            check_numbers(payload)  # the judge's ranges, said of the entry
+        except Refusal as exc:
+            refuse(f"{who}: {exc}")
+        return payload
+
     def label(kind: str, i: int, entry) -> str:
         shown = entry.name if kind == "combatant" else entry.id
         return f"{kind} {i + 1} ({shown})"
@@ -214,8 +217,9 @@ def declarations(roster: Roster, state: State, name: str) -> list[Payload]:
             if cid in taken:
                 refuse(f"{who}: id {_shown(cid)} is already used by {taken[cid]}")
             taken[cid] = who
-            joined.append(CombatantJoined(id=cid, name=person, side=c.side, bonus=c.bonus,
-                                          max_ap=c.ap, grit=c.grit, group=c.group))
+            joined.append(numbers(who, CombatantJoined(
+                id=cid, name=person, side=c.side, bonus=c.bonus, max_ap=c.ap,
+                grit=c.grit, group=c.group)))
         if c.group is not None:
             if not SLUG.match(c.group):
                 refuse(f"{who}: key 'group': expected lowercase letters, digits and "
@@ -243,7 +247,7 @@ def declarations(roster: Roster, state: State, name: str) -> list[Payload]:
             refuse(f"{who}: no combatant is in this group (give its members "
                    f"group = \"{g.id}\")")
         if g.bonus is not None:
-            bonuses.append(GroupBonusSet(group=g.id, bonus=g.bonus))
+            bonuses.append(numbers(who, GroupBonusSet(group=g.id, bonus=g.bonus)))
     for cid in taken:
         if cid in sides:
             refuse(f"{taken[cid]}: id {_shown(cid)} is also a group's id")

@@ -5,6 +5,10 @@ when undo/redo/retraction are checked and when a log is imported.
 from __future__ import annotations
 
 import re
+from types import UnionType
+from typing import Union, get_args, get_origin
+
+import msgspec
 
 from eventlog.errors import Refusal
 from eventlog.events import (
@@ -31,7 +35,81 @@ def judge(s: State, e: Payload) -> None:
     check = _CHECKS.get(type(e))
     if check is None:
         raise Refusal(f"{type(e).__name__} is not a declaration")
+    check_numbers(e)
     check(s, e)
+
+
+# -- the range of every number a declaration carries -------------------------
+
+# Where RULES.md states a range, its rule's; elsewhere +-MAX_NUMBER, beyond any
+# table and far inside what the store, the exports and their readers hold
+# (sums of them included). By field name, or by "Type.field".
+MAX_NUMBER = 1_000_000_000
+RANGES: dict[str, tuple[int, int, str]] = {
+    "die": (1, 10, "a d10 shows {lo} to {hi}, not {v} (R1)"),
+    "max_ap": (0, MAX_NUMBER, "maximum AP runs from {lo} to {hi}, not {v} (R14)"),
+    "grit": (0, MAX_NUMBER, "Grit runs from {lo} to {hi}, not {v} (R13)"),
+    "cost": (0, MAX_NUMBER, "an action costs {lo} to {hi} AP, not {v} (R16)"),
+    "rounds": (1, MAX_NUMBER, "an effect lasts 1 round or more, at most {hi}, not {v}"),
+    "EffectApplied.max_ap": (-MAX_NUMBER, MAX_NUMBER,
+                             "an effect changes maximum AP by {lo} to {hi}, not {v} (R14)"),
+    "APAdjusted.delta": (-MAX_NUMBER, MAX_NUMBER, "an AP adjustment runs from {lo} to {hi}, "
+                         "not {v} (R14)"),
+    "GritAdjusted.delta": (-MAX_NUMBER, MAX_NUMBER, "a Grit change runs from {lo} to {hi}, "
+                           "not {v} (R13)"),
+}
+_NAMES = {"bonus": "an initiative bonus", "total": "an initiative total",
+          "round": "a round number", "batch": "a seq", "batches": "a seq"}
+_SPECS: dict[type, tuple] = {}  # per payload type, built on first use
+
+
+def check_numbers(e: Payload) -> None:
+    """Refuse a declaration holding a number out of its range (events nested
+    in an Amended included). The one place numbers are bounded: declarations,
+    roster entries and imported logs all pass through it."""
+    specs = _SPECS.get(type(e))
+    if specs is None:
+        specs = _SPECS[type(e)] = _specs(type(e))
+    for name, kind, low, high, message in specs:
+        value = getattr(e, name)
+        if kind == "events":
+            for nested in value:
+                check_numbers(nested)
+            continue
+        for v in (value if kind == "list" else (value,)):
+            if v is not None and not low <= v <= high:
+                raise Refusal(message.format(v=_shown(v), lo=f"{low:,}", hi=f"{high:,}"))
+
+
+def _specs(cls: type) -> tuple:
+    """(field, kind, lowest, highest, message) for each number field of `cls`
+    (int, int | None, list[int]) and each list of nested events."""
+    out = []
+    for f in msgspec.structs.fields(cls):
+        args = get_args(f.type)
+        if f.type is int or (get_origin(f.type) in (Union, UnionType) and int in args):
+            kind = "int"
+        elif get_origin(f.type) is list and args == (int,):
+            kind = "list"
+        elif get_origin(f.type) is list and get_args(args[0]) and all(
+                isinstance(a, type) and issubclass(a, Payload) for a in get_args(args[0])):
+            out.append((f.name, "events", 0, 0, ""))
+            continue
+        else:
+            continue
+        low, high, message = RANGES.get(f"{cls.__name__}.{f.name}") or RANGES.get(f.name) or (
+            -MAX_NUMBER, MAX_NUMBER,
+            _NAMES.get(f.name, f.name) + " of {v} is out of range: {lo} to {hi}")
+        out.append((f.name, kind, low, high, message))
+    return tuple(out)
+
+
+def _shown(v: int) -> str:
+    """A number as a message can hold it (not 4,000 digits)."""
+    if v.bit_length() <= 128:
+        return str(v)
+    digits = int((v.bit_length() - 1) * 0.30103) + 1  # those of 2**(bits - 1)
+    return f"a {'negative ' if v < 0 else ''}number of {digits} digits or more"
 
 
 def check_slug(value: str, what: str = "id") -> None:
@@ -100,10 +178,6 @@ def _joined(s: State, e: CombatantJoined) -> None:
     if e.id in s.combatants or e.id in s.groups:
         raise Refusal(f"the id {e.id!r} is already taken in this encounter; "
                       "choose another with --id")
-    if e.max_ap < 0:
-        raise Refusal(f"maximum AP cannot be negative ({e.max_ap}) (R14)")
-    if e.grit < 0:
-        raise Refusal(f"Grit cannot be negative ({e.grit}) (R13)")
     if e.group is not None:
         check_slug(e.group, "group id")
         if e.group in s.combatants:
@@ -133,8 +207,6 @@ def _rolled(s: State, e: InitiativeRolled) -> None:
         raise Refusal(f"{e.slot} has already rolled initiative "
                       f"({s.slots[e.slot].total}); it is rolled once per "
                       "encounter, the GM can change it with set-initiative (R1, R4)")
-    if not 1 <= e.die <= 10:
-        raise Refusal(f"a d10 shows 1 to 10, not {e.die} (R1)")
     if e.slot in s.groups:
         bonus = s.group_bonus(e.slot)
         if bonus is None:
@@ -225,8 +297,6 @@ CATEGORY_COST = {"minor": 1, "major": 2}  # R16; "custom" states its own
 
 
 def _cost(e: APSpent | InterruptTaken) -> None:
-    if e.cost < 0:
-        raise Refusal(f"an action costs 0 AP or more, not {e.cost} (R16)")
     expected = CATEGORY_COST.get(e.category)
     if expected is not None and e.cost != expected:
         raise Refusal(f"a {e.category} action costs {expected} AP, not {e.cost}; "
@@ -291,8 +361,6 @@ def _rejoined(s: State, e: CombatantRejoined) -> None:
 
 def _max_ap(s: State, e: MaxAPChanged) -> None:
     _active(s, e.combatant)
-    if e.max_ap < 0:
-        raise Refusal(f"maximum AP cannot be negative ({e.max_ap}) (R14)")
     _reason(e.reason)
 
 
@@ -315,6 +383,8 @@ def _grit(s: State, e: GritAdjusted) -> None:
         raise Refusal("a Grit change of 0 changes nothing")
     if c.grit + e.delta < 0:
         raise Refusal(f"{c.id} has {c.grit} Grit: Grit never goes below 0 (R13)")
+    if c.grit + e.delta > MAX_NUMBER:
+        raise Refusal(f"{c.id} has {c.grit} Grit: Grit runs from 0 to {MAX_NUMBER:,} (R13)")
 
 
 def _effect(s: State, e: EffectApplied) -> None:
@@ -330,8 +400,6 @@ def _effect(s: State, e: EffectApplied) -> None:
     if e.until_round_end == (e.rounds is not None):
         raise Refusal("an effect lasts either some rounds (--rounds N) or until the "
                       "end of the round (--until-round-end)")
-    if e.rounds is not None and e.rounds < 1:
-        raise Refusal(f"an effect lasts 1 round or more, not {e.rounds}")
     if e.until_round_end and not s.running:
         raise Refusal("no round is running: an effect until the round's end needs "
                       "one; give it --rounds N for the next rounds (R14)")

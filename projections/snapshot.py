@@ -9,7 +9,7 @@ later undo/retraction/amendment reaches back before it, it is ignored.
 """
 from __future__ import annotations
 
-import hashlib
+import zlib
 from pathlib import Path
 
 import msgspec
@@ -19,9 +19,10 @@ from eventlog.undo import Corrections
 from .state import Combatant, Effect, Group, Slot, State
 
 _HERE = Path(__file__).resolve().parent
-FOLD_VERSION = hashlib.sha256(b"".join(
-    (_HERE / name).read_bytes() for name in ("state.py", "ties.py", "snapshot.py")
-)).hexdigest()[:16]
+# A fingerprint of the fold code (not a security check: the snapshot's event
+# hash is that); crc32 because loading hashlib's OpenSSL costs every command ms.
+FOLD_VERSION = "%08x" % zlib.crc32(b"".join(
+    (_HERE / name).read_bytes() for name in ("state.py", "ties.py", "snapshot.py")))
 
 _SCALARS = ("encounter", "title", "seq", "created", "ended", "round", "pass_",
             "round_complete", "window", "turn", "turn_started", "current",

@@ -1,25 +1,40 @@
-"""Export of an encounter's log, and import that verifies and re-judges it."""
+"""Export of an encounter's log, and import that verifies and re-judges it.
+
+An import streams: the file is read a piece at a time and its events
+decoded one by one (a json export's `events` list, or a jsonl export's
+lines), each checked against the hash chain (R30) and the batches before it
+as it comes and stored at once, all in one write transaction. Then the log
+is read back and re-judged (undone batches are known only once the whole log
+is read), and only a legal log is committed.
+"""
 from __future__ import annotations
 
-import os
-from itertools import groupby
+import io
+from array import array
+from bisect import bisect_left
+from itertools import chain, groupby
+from operator import itemgetter
+from typing import Iterator
 
 import msgspec
 
-from eventlog.chain import verify_chain
-from eventlog.codec import Envelope, envelope_dict
+from eventlog.chain import Chain
+from eventlog.codec import Envelope, decode_data, envelope_dict
 from eventlog.errors import InvalidFile, Refusal
 from eventlog.events import (
     CORRECTIONS, EVENT_TYPES, MARKERS, Amended, EncounterCreated, Redone, Undone,
 )
+from eventlog.files import Bounded, open_bounded, too_large
+from eventlog.jsonstream import JSONStream
 from eventlog.undo import Corrections, UndoBook
 
 from .ledger import Ledger
-from .rules import check_slug, judge
+from .rules import check_numbers, check_slug, judge
 from .state import State
 
 FORMAT, VERSION = "combat-ledger", 1
 MAX_IMPORT_BYTES = 256 * 1024 * 1024
+IMPORT_MOST = "the most an import reads"
 
 
 class ExportedEvent(msgspec.Struct):
@@ -34,11 +49,8 @@ class ExportedEvent(msgspec.Struct):
     undone: bool = False
 
 
-class ExportFile(msgspec.Struct):
-    format: str
-    version: int
-    events: list[ExportedEvent]
-    encounter: dict = {}
+EVENT_KEYS = frozenset(ExportedEvent.__struct_fields__)
+UNVERIFIABLE = "the hash chain cannot be verified without it (R30), so the log is not imported"
 
 
 def export_json(ledger: Ledger, encounter: str, track=None) -> dict:
@@ -60,129 +72,276 @@ def _untracked(items, total: int, what: str):
     return items
 
 
-def _too_large(name: str) -> InvalidFile:
-    limit = MAX_IMPORT_BYTES
-    shown = f"{limit >> 20} MiB" if limit >= 1 << 20 else f"{limit} bytes"
-    return InvalidFile(f"{name} is larger than {shown}, the most an import reads")
+# -- reading an export ----------------------------------------------------------
 
+class Export:
+    """An export file opened for import, its header read and checked; its
+    events are read one at a time by `envelopes()`, once. A json export
+    (`export --format json`) or a jsonl one (one event a line)."""
 
-def read_file(path) -> bytes:
-    """The bytes of an export file, refused before reading when it is over
-    MAX_IMPORT_BYTES (and never more than that read from a pipe or device)."""
-    with open(path, "rb") as f:
-        if os.fstat(f.fileno()).st_size > MAX_IMPORT_BYTES:
-            raise _too_large(str(path))
-        raw = f.read(MAX_IMPORT_BYTES + 1)
-    if len(raw) > MAX_IMPORT_BYTES:
-        raise _too_large(str(path))
-    return raw
+    def __init__(self, f: Bounded, name: str):
+        self.f, self.name = f, name
+        self.stream = JSONStream(f, name, "a combat-ledger json or jsonl export")
+        self.header: dict = {}
+        self.checked = False  # the header
+        self.prescanned = False  # the header after the events, read first
+        self.total = 0  # events, as the header announces them (for progress)
+        self.jsonl = self.stream.first_key() in EVENT_KEYS
+        if not self.jsonl:
+            self._members = self._to_events()
 
+    def __enter__(self) -> Export:
+        return self
 
-def read_export(raw: bytes, name: str) -> ExportFile:
-    if len(raw) > MAX_IMPORT_BYTES:
-        raise _too_large(name)
-    try:
-        doc = msgspec.json.decode(raw, type=ExportFile)
-    except msgspec.DecodeError as exc:
-        raise InvalidFile(f"{name} is not a combat-ledger json export: {exc}") from None
-    if doc.format != FORMAT:
-        raise InvalidFile(f"{name} is not a combat-ledger export (format {doc.format!r})")
-    if doc.version != VERSION:
-        raise InvalidFile(f"{name} is export version {doc.version}; this "
-                          f"combat-ledger reads version {VERSION}")
-    if not doc.events:
-        raise InvalidFile(f"{name} holds no events")
-    return doc
+    def __exit__(self, *exc) -> None:
+        self.f.close()
 
+    def _to_events(self) -> Iterator[str]:
+        """Read the header up to the events list; the members after it."""
+        members = self.stream.members()
+        for key in members:
+            if key != "events":
+                self._header_value(key)
+                continue
+            if {"format", "version"} <= set(self.header):
+                self._check_header()
+            elif self.f.seekable():
+                members = self._header_first(members)
+            # else (a pipe): the header is checked once the events are read
+            return members
+        self._check_header()
+        raise InvalidFile(f"{self.name} holds no events")
 
-def _envelopes(doc: ExportFile) -> list[Envelope]:
-    out = []
-    for ev in doc.events:
+    def _header_first(self, members: Iterator[str]) -> Iterator[str]:
+        """The events come before the format and version (a hand-edited
+        file): read past them to the rest of the header, check it, then read
+        the file again from the start up to the events."""
+        for _ in self.stream.items():
+            pass
+        for key in members:
+            self._header_value(key)
+        self.stream.end()
+        self._check_header()
+        self.prescanned = True
+        self.f.seek(0)
+        self.stream = JSONStream(self.f, self.name, self.stream.what)
+        members = self.stream.members()
+        for key in members:
+            if key == "events":
+                return members
+            self.stream.value()
+        raise InvalidFile(f"{self.name} changed while it was read")
+
+    def _header_value(self, key: str) -> None:
+        if key in self.header or key == "events":
+            raise self.stream.error(f"{key!r} appears twice")
+        self.header[key] = self.stream.value()
+
+    def _check_header(self) -> None:
+        h, name = self.header, self.name
+        for key, kind, said in (("format", str, "text"), ("version", int, "a whole number"),
+                                ("encounter", dict, "an object")):
+            if key not in h and key != "encounter":
+                raise InvalidFile(f"{name} is not a combat-ledger export: it has no {key!r}")
+            if key in h and type(h[key]) is not kind:
+                raise InvalidFile(f"{name} is not a combat-ledger export: its {key!r} "
+                                  f"is not {said}")
+        if h["format"] != FORMAT:
+            raise InvalidFile(f"{name} is not a combat-ledger export (format {h['format']!r})")
+        if h["version"] != VERSION:
+            raise InvalidFile(f"{name} is export version {h['version']}; this "
+                              f"combat-ledger reads version {VERSION}")
+        count = h.get("encounter", {}).get("events")
+        self.total = count if type(count) is int else 0
+        self.checked = True
+
+    def _events(self) -> Iterator:
+        if self.jsonl:
+            yield from self.stream.values()
+            return
+        yield from self.stream.items()
+        for key in self._members:
+            if self.prescanned:
+                self.stream.value()  # read, and checked, before the events
+            else:
+                self._header_value(key)
+        self.stream.end()
+        if not self.checked:  # events came first, from a pipe: the header is checked last
+            self._check_header()
+
+    def envelopes(self) -> Iterator[Envelope]:
+        """The events in file order, each decoded and its numbers checked."""
+        for n, raw in enumerate(self._events(), 1):
+            yield self._envelope(raw, n)
+
+    def _envelope(self, raw, n: int) -> Envelope:
+        if isinstance(raw, dict) and ("hash" not in raw or "prev_hash" not in raw):
+            missing = "hash" if "hash" not in raw else "prev_hash"
+            raise InvalidFile(f"{self.name}: event {n} has no {missing}: {UNVERIFIABLE}")
+        try:
+            ev = msgspec.convert(raw, ExportedEvent)
+        except msgspec.ValidationError as exc:
+            raise self.stream.error(f"event {n} in the file: {exc}") from None
         cls = EVENT_TYPES.get(ev.type)
         if cls is None:
             raise InvalidFile(f"event {ev.seq}: unknown type {ev.type!r}")
         try:
             payload = msgspec.convert(ev.data, cls)
-        except msgspec.ValidationError as exc:
+            check_numbers(payload)
+        except (msgspec.ValidationError, Refusal) as exc:
             raise InvalidFile(f"event {ev.seq} ({ev.type}): {exc}") from None
-        out.append(Envelope(ev.seq, ev.batch, ev.type, ev.at, ev.actor, payload,
-                            ev.prev_hash, ev.hash))
-    return out
+        return Envelope(ev.seq, ev.batch, cls.__name__, ev.at, ev.actor, payload,
+                        ev.prev_hash, ev.hash)  # (one type name kept, not one a row)
 
 
-def rejudge(envs: list[Envelope], encounter: str, track=None) -> State:
-    """Check batches and markers, then fold the effective history through the
-    judge, so a log can never hold an illegal move."""
-    if envs[0].type != "EncounterCreated" or envs[0].batch != 1:
-        raise InvalidFile("event 1: a log starts with EncounterCreated")
-    book, heads, last = UndoBook(), [], None
-    for env in envs:
-        alone = env.type in CORRECTIONS
-        if env.batch != env.seq and (last is None or env.batch != last.batch or alone):
-            raise InvalidFile(f"event {env.seq}: batch {env.batch} is not the "
-                              "batch of the event before it")
-        if env.seq > 1 and env.type == "EncounterCreated":
-            raise InvalidFile(f"event {env.seq}: a second EncounterCreated")
-        if env.batch == env.seq:
-            _check_correction(env, book, heads)
-            book.record(env.batch, env.type, env.data if alone else None)
-            heads.insert(0, (env.batch, env.type))
-        last = env
-    corrections = Corrections((e.batch, e.data) for e in envs if e.type in CORRECTIONS)
+def read_export(raw: bytes, name: str) -> Export:
+    """An export held in memory (tests, tools), opened for import."""
+    refusal = too_large(name, MAX_IMPORT_BYTES, IMPORT_MOST)
+    if len(raw) > MAX_IMPORT_BYTES:
+        raise refusal
+    return Export(Bounded(io.BytesIO(raw), name, MAX_IMPORT_BYTES, refusal), name)
+
+
+def open_export(path) -> Export:
+    """The export file at `path`, opened for import: refused before reading
+    when it is larger than MAX_IMPORT_BYTES, and never read past that."""
+    f = open_bounded(path, MAX_IMPORT_BYTES, IMPORT_MOST)
+    try:
+        return Export(f, str(path))
+    except BaseException:
+        f.close()
+        raise
+
+
+def _envelopes(doc: Export) -> list[Envelope]:
+    """Every event of `doc`, decoded (for tools and tests: an import streams)."""
+    return list(doc.envelopes())
+
+
+# -- importing ----------------------------------------------------------------
+
+def import_log(ledger: Ledger, doc: Export, as_id: str | None, track=None) -> State:
+    """Verify, re-judge and store an export as a new encounter, all or
+    nothing; `track(items, total, what)` may report progress."""
+    track = track or _untracked
+    events = doc.envelopes()
+    first = next(events, None)
+    if first is None:
+        raise InvalidFile(f"{doc.name} holds no events")
+    if not isinstance(first.data, EncounterCreated):
+        raise InvalidFile(f"event {first.seq}: a log starts with EncounterCreated")
+    encounter = as_id or first.data.encounter
+    check_slug(encounter, "encounter id")
+    intake = _Intake()
+
+    def judged(rows) -> State:
+        return _judged(track(rows, intake.count, "judging"), Corrections(intake.corrections),
+                       encounter)
+    checked = intake.checked(chain([first], events))
+    return ledger.store.import_log(encounter, first.data.title,
+                                   track(checked, doc.total, "verifying"), judged)
+
+
+class _Intake:
+    """The checks an event passes as it is read: the hash chain (R30), then
+    its batch and, for an undo, redo or amendment, what it corrects (R26-R28).
+    Keeps the corrections, for the judging that follows."""
+
+    def __init__(self) -> None:
+        self.chain, self.book, self.heads = Chain(), UndoBook(), _Heads()
+        self.corrections: list = []  # (batch, payload) of each correction
+        self.count = 0
+
+    def checked(self, envelopes) -> Iterator[Envelope]:
+        last = None
+        for env in envelopes:
+            try:
+                bad = self.chain.check(env.seq, env.batch, env.type, env.at, env.actor,
+                                       env.data, env.prev_hash, env.hash)
+            except UnicodeEncodeError:  # a lone surrogate, \ud800: JSON allows it, UTF-8 not
+                raise InvalidFile(f"event {env.seq}: its text is not valid Unicode") from None
+            if bad is not None:
+                raise InvalidFile(f"the hash chain is broken at seq {bad.first_bad_seq}: "
+                                  f"{bad.problem} (R30)")
+            alone = env.type in CORRECTIONS
+            if env.batch != env.seq and (last is None or env.batch != last.batch or alone):
+                raise InvalidFile(f"event {env.seq}: batch {env.batch} is not the "
+                                  "batch of the event before it")
+            if env.seq > 1 and env.type == "EncounterCreated":
+                raise InvalidFile(f"event {env.seq}: a second EncounterCreated")
+            if env.batch == env.seq:
+                if alone:
+                    self._check_correction(env)
+                    self.corrections.append((env.batch, env.data))
+                self.book.record(env.batch, env.type, env.data if alone else None)
+                self.heads.add(env.batch, env.type)
+            self.count, last = env.seq, env
+            yield env
+
+    def _effective(self, batch: int) -> bool:
+        kind = self.heads.kind(batch)
+        return (kind is not None and kind not in MARKERS and kind != "EncounterCreated"
+                and batch not in self.book.undone)
+
+    def _check_correction(self, env: Envelope) -> None:
+        p, book = env.data, self.book
+        if isinstance(p, Undone):
+            if p.kind == "undo" and p.batches != [book.undo_target(self.heads.newest_first())]:
+                raise InvalidFile(f"event {env.seq}: Undone does not name the latest "
+                                  "effective declaration (R26)")
+            if not p.batches or not all(self._effective(b) for b in p.batches):
+                raise InvalidFile(f"event {env.seq}: Undone names a batch that is not "
+                                  "an effective declaration (R26, R28)")
+        elif isinstance(p, Redone) and p.batch != book.redo_target():
+            raise InvalidFile(f"event {env.seq}: Redone does not name the most recently "
+                              "undone declaration (R27)")
+        elif isinstance(p, Amended):
+            if not self._effective(p.batch) or self.heads.kind(p.batch) == "Amended" \
+                    or not p.events or any(type(e).__name__ in CORRECTIONS + ("EncounterCreated",)
+                                           for e in p.events):
+                raise InvalidFile(f"event {env.seq}: Amended does not correct an "
+                                  "effective declaration (R28)")
+
+
+class _Heads:
+    """Every batch read so far with the type of its first event, in order,
+    kept compact: an import may read half a million."""
+    NAMES = tuple(EVENT_TYPES)
+    CODES = {name: i for i, name in enumerate(NAMES)}
+
+    def __init__(self) -> None:
+        self.batches, self.types = array("q"), bytearray()
+
+    def add(self, batch: int, type_name: str) -> None:
+        self.batches.append(batch)
+        self.types.append(self.CODES[type_name])
+
+    def kind(self, batch: int) -> str | None:
+        i = bisect_left(self.batches, batch)
+        if i < len(self.batches) and self.batches[i] == batch:
+            return self.NAMES[self.types[i]]
+        return None
+
+    def newest_first(self) -> Iterator[tuple[int, str]]:
+        for i in range(len(self.batches) - 1, -1, -1):
+            yield self.batches[i], self.NAMES[self.types[i]]
+
+
+def _judged(rows, corrections: Corrections, encounter: str) -> State:
+    """Fold the stored (seq, batch, type, data) rows' effective history
+    through the judge, so a log can never hold an illegal move."""
     state = State(encounter)
-    for batch, group in groupby((track or _untracked)(envs, len(envs), "judging"),
-                                key=lambda e: e.batch):
-        batch_envs = list(group)
-        state.seq = batch_envs[-1].seq
-        if batch in corrections.undone or batch_envs[0].type in CORRECTIONS:
+    for batch, group in groupby(rows, key=itemgetter(1)):
+        batch_rows = list(group)
+        state.seq = batch_rows[-1][0]
+        if batch in corrections.undone or batch_rows[0][2] in CORRECTIONS:
             continue
-        for payload in corrections.replaced.get(batch) or [e.data for e in batch_envs]:
+        for payload in corrections.replaced.get(batch) or [
+                decode_data(type_name, data) for _, _, type_name, data in batch_rows]:
             try:
                 judge(state, payload)
             except Refusal as exc:
                 raise InvalidFile(f"event {batch} ({type(payload).__name__}) is "
                                   f"illegal: {exc}") from None
             state.evolve(payload)
-    return state
-
-
-def _check_correction(env: Envelope, book: UndoBook, heads: list) -> None:
-    p = env.data
-    if env.type not in CORRECTIONS:
-        return  # (and the set below is built only for the rare corrections)
-    effective = {b for b, t in heads if t not in MARKERS and t != "EncounterCreated"
-                 and b not in book.undone}
-    if isinstance(p, Undone):
-        if p.kind == "undo" and p.batches != [book.undo_target(heads)]:
-            raise InvalidFile(f"event {env.seq}: Undone does not name the latest "
-                              "effective declaration (R26)")
-        if not p.batches or not set(p.batches) <= effective:
-            raise InvalidFile(f"event {env.seq}: Undone names a batch that is not "
-                              "an effective declaration (R26, R28)")
-    elif isinstance(p, Redone) and p.batch != book.redo_target():
-        raise InvalidFile(f"event {env.seq}: Redone does not name the most recently "
-                          "undone declaration (R27)")
-    elif isinstance(p, Amended):
-        kinds = dict(heads)
-        if p.batch not in effective or kinds.get(p.batch) == "Amended" or not p.events \
-                or any(type(e).__name__ in CORRECTIONS + ("EncounterCreated",) for e in p.events):
-            raise InvalidFile(f"event {env.seq}: Amended does not correct an "
-                              "effective declaration (R28)")
-
-
-def import_log(ledger: Ledger, doc: ExportFile, as_id: str | None, track=None) -> State:
-    """Verify, re-judge and store an export; `track(items, total, what)` may
-    report progress."""
-    track = track or _untracked
-    envs = _envelopes(doc)
-    verdict = verify_chain(track([(e.seq, e.batch, e.type, e.at, e.actor, e.data,
-                                   e.prev_hash, e.hash) for e in envs], len(envs), "verifying"))
-    if not verdict.ok:
-        raise InvalidFile(f"the hash chain is broken at seq {verdict.first_bad_seq}: "
-                          f"{verdict.problem} (R30)")
-    first = envs[0].data
-    encounter = as_id or (first.encounter if isinstance(first, EncounterCreated) else "")
-    check_slug(encounter, "encounter id")
-    state = rejudge(envs, encounter, track)
-    ledger.store.import_log(encounter, state.title, envs)
     return state

@@ -6,6 +6,9 @@
 """
 from __future__ import annotations
 
+import sqlite3
+from pathlib import Path
+
 import pytest
 
 from eventlog.errors import Refusal
@@ -103,3 +106,40 @@ def ledger(tmp_path) -> Ledger:
     store = Store(tmp_path / "ledger.db")
     yield Ledger(store)
     store.close()
+
+
+# -- the command line in-process ------------------------------------------
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+
+
+def cli_env(db: Path, columns: int = 120) -> dict:
+    """The environment of a `combat` run in a test: this store, no current
+    encounter or actor from the shell, plain text at a fixed width."""
+    return {"COMBAT_DB": str(db), "COMBAT_ENCOUNTER": None, "COMBAT_ACTOR": None,
+            "NO_COLOR": "1", "COLUMNS": str(columns)}
+
+
+def street_fight(tmp_path: Path, columns: int = 120) -> dict:
+    """examples/street-fight.combat played by `combat demo` into a fresh
+    store in tmp_path (encounter demo-1); returns the environment reaching it."""
+    from typer.testing import CliRunner
+
+    from cli.app import app
+    env = cli_env(tmp_path / "ledger.db", columns)
+    result = CliRunner().invoke(app, ["demo", str(EXAMPLES / "street-fight.combat")], env=env)
+    assert result.exit_code == 0, result.output
+    return env
+
+
+def contents(db: Path) -> tuple:
+    """Everything a command or an import could have stored or changed in the
+    store `db`: its events, encounters (with their heads) and meta."""
+    con = sqlite3.connect(db)
+    try:
+        return (con.execute("SELECT * FROM events ORDER BY encounter, seq").fetchall(),
+                con.execute("SELECT id, head_seq, head_hash FROM encounters "
+                            "ORDER BY id").fetchall(),
+                con.execute("SELECT * FROM meta ORDER BY key").fetchall())
+    finally:
+        con.close()

@@ -222,3 +222,46 @@ def test_a_real_process_never_shows_a_traceback(tmp_path):
                               capture_output=True, text=True, timeout=60)
         assert done.returncode in (1, 2), args
         assert "Traceback" not in done.stderr + done.stdout, args
+
+
+def test_the_entry_point_knows_which_module_registers_each_command():
+    from cli.main import COMMANDS
+    registered = {c.name or c.callback.__name__.replace("_", "-"): c.callback.__module__
+                  for c in app.registered_commands}
+    assert {name: f"cli.{module}" for name, module in COMMANDS.items()} == registered
+
+
+@pytest.mark.parametrize("argv, at", [
+    ([], 0), (["status"], 0), (["--db", "x.db", "status"], 2), (["--db=x.db", "act"], 1),
+    (["--actor", "vex", "--encounter", "e", "log", "--json"], 4), (["--db"], None),
+    (["--actor", "vex"], 2), (["--help"], 0)])
+def test_the_command_is_found_after_the_global_options(argv, at):
+    from cli.main import command_at
+    assert command_at(argv) == at
+
+
+def test_a_shell_command_loads_only_its_own_module(tmp_path):
+    """`combat status` must not pay for building every other command (issue 8)."""
+    code = ("import sys; from cli.main import main; sys.argv = ['combat', 'list']\n"
+            "try:\n    main()\nexcept SystemExit:\n    pass\n"
+            "print(sorted(m for m in sys.modules if m.startswith('cli.')), file=sys.stderr)")
+    env = {**os.environ, "COMBAT_DB": str(tmp_path / "x.db")}
+    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                          text=True, timeout=60)
+    loaded = done.stderr.strip().splitlines()[-1]
+    assert "cli.setup_cmds" in loaded and "cli.app" not in loaded
+    assert "cli.gm_cmds" not in loaded and "cli.play_cmds" not in loaded
+
+
+def test_markup_and_emoji_codes_typed_at_the_table_are_shown_as_typed(combat):
+    """A name, label, title or actor with [brackets] is text, not rich markup:
+    it neither breaks the table nor loses the declaration (which is stored)."""
+    combat("new", "t", "--title", "[red]Night :fire:")
+    out = combat("add", "Vex [/bold]", "--pc").stdout
+    assert "Vex [/bold]" in out and "[red]Night :fire:" in out
+    combat("--actor", "[/b]", "note", "hi [/] there [bold]x :smile:")
+    log = combat("log").stdout
+    assert "hi [/] there [bold]x :smile:" in log and "[/b]" in log
+    assert "[red]Night :fire:" in combat("list").stdout
+    combat("effect", "vex-bold", "Hex [/i]", "--max-ap", "-1", "--rounds", "1")
+    assert "Hex [/i]" in combat("status").stdout

@@ -99,7 +99,7 @@ def test_warehouse_raid_uses_every_kind_of_declaration(raid):
         "OrderDeclared", "RoundStarted", "MomentSeized", "APSpent", "FreeActionTaken",
         "InterruptTaken", "TurnEnded", "CombatantLeft", "CombatantRejoined",
         "MaxAPChanged", "APAdjusted", "GritAdjusted", "InitiativeOverridden",
-        "NoteAdded", "EncounterEnded", "Undone", "Redone", "Amended"}
+        "NoteAdded", "EncounterEnded", "Undone", "Redone", "Amended", "EffectApplied"}
     kinds = {e["data"]["kind"] for e in log if e["type"] == "Undone"}
     assert kinds == {"undo", "retract"}
     contexts = {e["data"]["context"] for e in log if e["type"] == "OrderDeclared"}
@@ -124,3 +124,51 @@ def test_party_carries_grit_over_from_the_raid(raid, tmp_path):
     assert docks["encounter"] == "docks"
     assert {c["id"]: c["grit"] for c in docks["combatants"]} == {
         cid: raid_grit[cid] for cid in ("rook", "vex", "mara")}
+
+
+def test_warehouse_raid_times_effects_on_the_ap_maximum_r14(raid):
+    db, _ = raid
+    def who(*extra):
+        s = json.loads(run("status", "--json", *extra, db=db, encounter="warehouse"))
+        return {c["id"]: c for c in s["combatants"]}
+    during = who("--at", "65")  # round 2: Vex stunned for this round only
+    assert during["vex"]["max_ap"] == 2
+    assert [e["name"] for e in during["vex"]["effects"] if e["active"]] == ["Stunned"]
+    assert during["mara"]["max_ap"] == 4  # wired reflexes wait for round 3
+    end = who()  # round 3: the stun ran out by itself; Mara had 5 AP
+    assert end["vex"]["max_ap"] == 3 and end["vex"]["effects"] == []
+    assert [e["name"] for e in end["mara"]["effects"] if e["active"]] == ["Wired reflexes"]
+
+
+def test_combat_demo_plays_the_same_raid_as_the_shell_script(raid, tmp_path):
+    """The README's demo command is the warehouse raid: `combat demo` and
+    warehouse-raid.sh declare the very same events from the same script."""
+    db, _ = raid
+    demo_db = tmp_path / "demo.db"
+    out = run("demo", db=demo_db)
+    assert "# Round 3: two seizers" in out and "$ combat seize rook" in out
+    assert "✓ vex gains effect Stunned" in out
+    assert "The warehouse raid" not in out  # the script's preamble is not shown
+
+    def declared(path, encounter):
+        log = json.loads(run("log", "--json", db=path, encounter=encounter))
+        return [(e["type"], e["actor"], {k: v for k, v in e["data"].items() if k != "encounter"})
+                for e in log]
+    assert declared(demo_db, "demo-1") == declared(db, "warehouse")
+
+
+def test_a_broken_demo_script_plays_nothing(tmp_path):
+    script = tmp_path / "broken.combat"
+    script.write_text('add Rook --pc\nroll rook --die 7\nact rook "major\n')
+    db = tmp_path / "ledger.db"
+    env_err = subprocess.run([sys.executable, "-m", "cli", "demo", str(script)],
+                             env={**os.environ, "COMBAT_DB": str(db)},
+                             capture_output=True, text=True, timeout=60)
+    assert env_err.returncode == 1
+    assert env_err.stderr.startswith("error: broken.combat line 3: ")
+    assert not db.exists() or "demo-1" not in run("list", db=db)
+    script.write_text("add Rook --pc\nact rook major\n")  # refused: no round yet
+    err = subprocess.run([sys.executable, "-m", "cli", "demo", str(script)],
+                         env={**os.environ, "COMBAT_DB": str(db)},
+                         capture_output=True, text=True, timeout=60)
+    assert err.returncode == 1 and "the demo stopped at `combat act rook major`" in err.stderr

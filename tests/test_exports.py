@@ -1,6 +1,6 @@
 """`export --format jsonl|csv|md`, `schema`, and the progress reported on
 exports and imports of many events. Each format is parsed back against the
-example encounter (examples/demo.combat); html has tests/test_report_html.py."""
+example encounter (examples/street-fight.combat); html has tests/test_report_html.py."""
 from __future__ import annotations
 
 import csv
@@ -8,6 +8,7 @@ import io
 import json
 import re
 import sqlite3
+
 
 import pytest
 from typer.testing import CliRunner
@@ -26,24 +27,20 @@ from projections.rules import judge
 from projections.schema import event_schema, export_schema
 from projections.transfer import export_json, import_log, read_export
 
-from conftest import pc, rolled
+from conftest import pc, rolled, street_fight
 
 
 @pytest.fixture
 def demo(tmp_path):
-    """examples/demo.combat played into a fresh store, as `combat demo` does."""
-    db = tmp_path / "ledger.db"
-    env = {"COMBAT_DB": str(db), "COMBAT_ENCOUNTER": None, "COMBAT_ACTOR": None,
-           "NO_COLOR": "1", "COLUMNS": "120"}
+    """examples/street-fight.combat played into a fresh store, by `combat demo`."""
+    env = street_fight(tmp_path)
     runner = CliRunner()
-    result = runner.invoke(app, ["demo"], env=env)
-    assert result.exit_code == 0, result.output
 
     def combat(*args, code=0):
         done = runner.invoke(app, [str(a) for a in args], env=env)
         assert done.exit_code == code, (args, done.output)
         return done
-    store = Store(db)
+    store = Store(env["COMBAT_DB"])
     yield Ledger(store), "demo-1", combat
     store.close()
 
@@ -140,7 +137,7 @@ def test_md_tells_the_encounter_round_by_round_and_pass_by_pass(demo):
     text = _text(write_md, ledger, eid)
     headings = [line for line in text.splitlines() if line.startswith("#")]
     assert headings == [
-        "# Demo: a street crew jumps two runners", "## Setup",
+        "# A street crew jumps two runners", "## Setup",
         "## Round 1", "### Pass 1", "### Pass 2", "### Pass 3",
         "## Round 2", "### Pass 1", "### Pass 2",
         "## Stats", "### Combatants", "### Rounds", "### Encounter"]

@@ -27,7 +27,7 @@ from pathlib import Path
 
 import pytest
 import typer
-from hypothesis import HealthCheck, assume, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 from cli.app import app
 from eventlog.chain import verify_chain
@@ -38,6 +38,8 @@ from projections import transfer
 from projections.ledger import Ledger
 from projections.transfer import import_log, read_export
 from projections.views import status
+
+from conftest import contents
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = ROOT / "tests" / "golden"
@@ -116,18 +118,6 @@ def run(*args: str, hang_s: float = 20) -> tuple[int, str, str]:
             OPENED.pop().close()
     return (code, out.getvalue().decode("utf-8", "replace"),
             err.getvalue().decode("utf-8", "replace"))
-
-
-def contents(db: Path) -> tuple:
-    """Everything a command could have appended or changed."""
-    con = sqlite3.connect(db)
-    try:
-        return (con.execute("SELECT * FROM events ORDER BY encounter, seq").fetchall(),
-                con.execute("SELECT id, head_seq, head_hash FROM encounters "
-                            "ORDER BY id").fetchall(),
-                con.execute("SELECT * FROM meta ORDER BY key").fetchall())
-    finally:
-        con.close()
 
 
 def all_verify(db: Path) -> bool:

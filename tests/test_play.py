@@ -25,7 +25,7 @@ from typer.testing import CliRunner
 
 from cli.app import app
 from cli.play import Play, acting, expand
-from cli.play_cmds import play_by_default
+from cli.main import play_by_default
 from cli.session import Session
 from eventlog.errors import Refusal
 from eventlog.events import APSpent, MomentSeized, RoundStarted
@@ -291,8 +291,8 @@ def test_play_without_a_terminal_is_refused_in_one_line(tmp_path):
 
 def test_combat_alone_plays_in_a_terminal_and_shows_help_elsewhere(monkeypatch):
     assert play_by_default([]) == []  # pytest: no terminal
-    import cli.play_cmds
-    monkeypatch.setattr(cli.play_cmds, "in_terminal", lambda: True)
+    import cli.main
+    monkeypatch.setattr(cli.main, "in_terminal", lambda: True)
     assert play_by_default([]) == ["play"]
     assert play_by_default(["--actor", "vex"]) == ["--actor", "vex", "play"]
     assert play_by_default(["--db=x.db"]) == ["--db=x.db", "play"]

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from hypothesis import HealthCheck, settings, strategies as st
 from hypothesis.stateful import (
-    RuleBasedStateMachine, initialize, invariant, precondition, rule,
+    RuleBasedStateMachine, initialize, invariant, rule,
 )
 
 from eventlog.errors import Refusal

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 
+
 import pytest
 from typer.testing import CliRunner
 
@@ -15,19 +16,17 @@ from projections.phrases import correction
 from projections.replay import frames
 from projections.views import status
 
-from conftest import pc, rolled
+from conftest import pc, rolled, street_fight
 
 FRAME = re.compile(r"^seq (\d+) of (\d+) · \d\d:\d\d:\d\d UTC · (\S+) · (.+?) ─", re.M)
 
 
 @pytest.fixture
 def demo(tmp_path):
-    """examples/demo.combat played into a fresh store, as `combat demo` does."""
-    db = tmp_path / "ledger.db"
-    env = {"COMBAT_DB": str(db), "COMBAT_ENCOUNTER": None, "COMBAT_ACTOR": None,
-           "NO_COLOR": "1", "COLUMNS": "160"}
+    """examples/street-fight.combat played into a fresh store, by `combat demo`."""
+    env = street_fight(tmp_path, columns=160)
+    db = env["COMBAT_DB"]
     runner = CliRunner()
-    assert runner.invoke(app, ["demo"], env=env).exit_code == 0
 
     def combat(*args, code=0, input=None, db=db):
         done = runner.invoke(app, [str(a) for a in args], env={**env, "COMBAT_DB": str(db)},
@@ -84,7 +83,7 @@ def test_replay_shows_each_event_above_the_status_table(demo):
     _, _, combat = demo
     out = combat("replay").stdout
     assert _frames(out) == list(range(1, 49))
-    assert out.count("demo-1 · Demo: a street crew jumps two runners") == 48
+    assert out.count("demo-1 · A street crew jumps two runners") == 48
     assert "▸ rook seizes the moment (1 Grit)" in out
     assert ("▸ rook spends 2 AP (major): shoots at the drone "
             "(later undone at seq 38: Rook is out of ammo)") in out

@@ -1,5 +1,5 @@
 """`export --format html`: the report of the example encounter
-(examples/demo.combat), parsed for its sections and SVG charts, and opened
+(examples/street-fight.combat), parsed for its sections and SVG charts, and opened
 in headless Chromium to check that the charts are painted. Only the Chromium
 tests are skipped, and only where no Chromium is installed (.ci/run
 installs Debian's `chromium`)."""
@@ -15,16 +15,14 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
-from cli.app import app
 from eventlog.events import APSpent, RoundStarted
 from eventlog.store import Store
 from projections.ledger import Ledger
 from projections.report import CATEGORY_COLORS, write_html
 from projections.stats import stats
 
-from conftest import pc, rolled
+from conftest import pc, rolled, street_fight
 
 SECTIONS = ["summary", "charts", "order", "narrative", "stats"]
 CHARTS = ["chart-ap-per-round", "chart-turns-per-pass", "chart-actions",
@@ -35,12 +33,8 @@ needs_chromium = pytest.mark.skipif(CHROMIUM is None, reason="no chromium instal
 
 @pytest.fixture
 def demo(tmp_path):
-    """examples/demo.combat played into a fresh store, as `combat demo` does."""
-    db = tmp_path / "ledger.db"
-    env = {"COMBAT_DB": str(db), "COMBAT_ENCOUNTER": None, "COMBAT_ACTOR": None,
-           "NO_COLOR": "1", "COLUMNS": "120"}
-    assert CliRunner().invoke(app, ["demo"], env=env).exit_code == 0
-    store = Store(db)
+    """examples/street-fight.combat played into a fresh store, by `combat demo`."""
+    store = Store(street_fight(tmp_path)["COMBAT_DB"])
     yield Ledger(store), "demo-1"
     store.close()
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from hypothesis import given as for_all, settings, strategies as st
 
 from eventlog.events import (
-    APAdjusted, APSpent, CombatantLeft, GroupBonusSet, InitiativeRolled,
-    MomentSeized, RoundStarted, TurnEnded,
+    APAdjusted, CombatantLeft, GroupBonusSet, InitiativeRolled, MomentSeized,
+    RoundStarted,
 )
 from projections.views import status
 

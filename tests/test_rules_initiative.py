@@ -5,8 +5,8 @@ from __future__ import annotations
 from hypothesis import given as for_all, settings, strategies as st
 
 from eventlog.events import (
-    APSpent, CombatantLeft, InitiativeOverridden, InitiativeRolled, OrderDeclared,
-    RoundStarted, TurnEnded,
+    CombatantLeft, InitiativeOverridden, InitiativeRolled, OrderDeclared,
+    RoundStarted,
 )
 from projections.views import status
 

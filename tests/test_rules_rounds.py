@@ -6,8 +6,8 @@ from hypothesis import HealthCheck, given as hgiven, settings, strategies as st
 from eventlog.events import (
     APAdjusted, APSpent, CombatantJoined, CombatantLeft, CombatantRejoined,
     EncounterEnded, FreeActionTaken, GritAdjusted, GroupBonusSet,
-    InitiativeOverridden, InterruptTaken, MaxAPChanged, MomentSeized, NoteAdded,
-    OrderDeclared, RoundStarted, TurnEnded,
+    InitiativeOverridden, MaxAPChanged, MomentSeized, NoteAdded, OrderDeclared,
+    RoundStarted, TurnEnded,
 )
 from projections.views import status
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from hypothesis import given as for_all, settings, strategies as st
 
 from eventlog.events import (
-    APAdjusted, APSpent, CombatantJoined, FreeActionTaken, GritAdjusted,
-    InterruptTaken, MomentSeized, NoteAdded, OrderDeclared, RoundStarted, TurnEnded,
+    APAdjusted, CombatantJoined, FreeActionTaken, GritAdjusted, InterruptTaken,
+    MomentSeized, NoteAdded, OrderDeclared, RoundStarted,
 )
 from projections.views import status
 

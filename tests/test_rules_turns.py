@@ -3,9 +3,8 @@ at 0 AP (R21), leaving and rejoining the encounter (R22)."""
 import pytest
 
 from eventlog.events import (
-    APAdjusted, APSpent, CombatantLeft, CombatantRejoined,
-    FreeActionTaken, GritAdjusted, InitiativeOverridden, InterruptTaken,
-    MaxAPChanged, MomentSeized, OrderDeclared, RoundStarted, TurnEnded,
+    APAdjusted, CombatantLeft, CombatantRejoined, FreeActionTaken, GritAdjusted,
+    InitiativeOverridden, MaxAPChanged, MomentSeized, OrderDeclared, RoundStarted,
 )
 from projections.views import status
 

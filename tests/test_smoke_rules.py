@@ -1,6 +1,6 @@
 from eventlog.events import APSpent, RoundStarted
 
-from conftest import given, npc, pc, refused, rolled, when
+from conftest import given, pc, refused, rolled, when
 
 
 def test_r17_spending_more_than_left_refused():

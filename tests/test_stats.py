@@ -1,8 +1,9 @@
 """`stats`: the post-game numbers, checked against a hand count of the example
-encounter (examples/demo.combat) and against small encounters built here."""
+encounter (examples/street-fight.combat) and against small encounters built here."""
 from __future__ import annotations
 
 import json
+
 
 import pytest
 from typer.testing import CliRunner
@@ -16,18 +17,14 @@ from eventlog.store import Store
 from projections.ledger import Ledger
 from projections.stats import stats
 
-from conftest import npc, pc, rolled
+from conftest import npc, pc, rolled, street_fight
 
 
 @pytest.fixture
 def demo(tmp_path):
-    """examples/demo.combat played into a fresh store, as `combat demo` does."""
-    db = tmp_path / "ledger.db"
-    env = {"COMBAT_DB": str(db), "COMBAT_ENCOUNTER": None, "COMBAT_ACTOR": None,
-           "NO_COLOR": "1", "COLUMNS": "120"}
-    result = CliRunner().invoke(app, ["demo"], env=env)
-    assert result.exit_code == 0, result.output
-    store = Store(db)
+    """examples/street-fight.combat played into a fresh store, by `combat demo`."""
+    env = street_fight(tmp_path)
+    store = Store(env["COMBAT_DB"])
     yield Ledger(store), "demo-1", env
     store.close()
 
@@ -40,7 +37,7 @@ def acts(free=0, minor=0, major=0, custom=0):
     return {"free": free, "minor": minor, "major": major, "custom": custom}
 
 
-# The example encounter, counted by hand from examples/demo.combat:
+# The example encounter, counted by hand from examples/street-fight.combat:
 #
 # Round 1, pass 1: rook seizes (Grit 1 -> 0), spends 2 (major), boss
 #   interrupts for 1 (minor), rook ends; vex 2 (major) + a free action, ends;

@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -83,15 +84,8 @@ def peak_rss_mb(db: Path, encounter: str) -> float:
     return int(out.stdout) / 1024
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="small sizes, few repeats")
-    parser.add_argument("--json", action="store_true", help="one JSON object")
-    opts = parser.parse_args()
-    sizes = [1_000, 10_000, 100_000] if opts.quick else [1_000, 10_000, 100_000, 1_000_000]
-    repeat = 3 if opts.quick else 7
-    cli_repeat = 5 if opts.quick else 15
-    work = Path(tempfile.mkdtemp(prefix="combat-bench-"))
+def measure(work: Path, sizes: list[int], repeat: int, cli_repeat: int) -> dict:
+    """Every figure, on stores built in `work`."""
     db = work / "bench.db"
     store = Store(db)
     ledger = Ledger(store)
@@ -123,6 +117,9 @@ def main() -> None:
     env = {**os.environ, "COMBAT_DB": str(db), "NO_COLOR": "1", "COLUMNS": "100",
            "PYTHONPATH": str(ROOT)}
     env.pop("COMBAT_ENCOUNTER", None)
+    # As installed on a GM's machine: Python caches compiled modules (pip has
+    # compiled the libraries' already; the warm-up runs below compile ours).
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     floors = {"import_floor_ms": [PY, "-c", "import typer, msgspec, sqlite3"],
               "render_floor_ms": [PY, "-c", "import typer, msgspec, sqlite3, rich.console, rich.table"]}
     commands = {"cli_status_json_ms": ["status", "--json"], "cli_status_ms": ["status"],
@@ -149,6 +146,22 @@ def main() -> None:
         "10k within 10% of 1k": all(cli[f"{c}@10000"] <= 1.1 * cli[f"{c}@1000"] for c in commands),
         "peak rss <= 200 MB": results["peak_rss_mb"] <= 200,
     }
+    return results
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="small sizes, few repeats")
+    parser.add_argument("--json", action="store_true", help="one JSON object")
+    opts = parser.parse_args()
+    sizes = [1_000, 10_000, 100_000] if opts.quick else [1_000, 10_000, 100_000, 1_000_000]
+    repeat = 3 if opts.quick else 7
+    cli_repeat = 5 if opts.quick else 15
+    work = Path(tempfile.mkdtemp(prefix="combat-bench-"))
+    try:
+        results = measure(work, sizes, repeat, cli_repeat)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)  # the 1M-event store is ~300 MB
     if opts.json:
         print(json.dumps(results, indent=2))
         return
@@ -157,7 +170,7 @@ def main() -> None:
         print(f"{r['events']:>9} {r['fold_eps']:>10} {r['floor_eps']:>10} {r['ratio']:>6} {r['build_s']:>8}")
     print(f"\nappend_ms (10k encounter): {results['append_ms']}")
     print(f"peak_rss_mb folding {results['peak_rss_events']} events: {results['peak_rss_mb']}\n")
-    for name, value in cli.items():
+    for name, value in results["cli"].items():
         print(f"{name:<28} {value:>7} ms")
     print()
     for target, ok in results["targets"].items():

@@ -1,0 +1,71 @@
+"""The typer app without its commands: global options, and the one place
+errors become `error: ...`. Each cli/*_cmds.py module registers its commands
+on it; cli/app.py imports them all."""
+import os
+from pathlib import Path
+from typing import Optional
+
+import typer
+from typer.core import TyperGroup
+
+from eventlog.errors import LedgerError
+
+from .session import Session
+
+
+# click's own errors (usage: exit 2) pass through; typer may vendor click.
+CLICK_ERROR = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "ClickException")
+
+
+class LedgerGroup(TyperGroup):
+    """Turns every LedgerError into one `error:` line and exit code 1."""
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except (LedgerError, UnicodeEncodeError, OverflowError) as exc:  # not UTF-8, not int64
+            typer.echo(" ".join(f"error: {exc}".splitlines()), err=True)  # one line, always
+            raise typer.Exit(1) from None
+        except (typer.Exit, typer.Abort, CLICK_ERROR, KeyboardInterrupt):
+            raise
+        except Exception as exc:  # a bug: still never a traceback at the table
+            if os.environ.get("COMBAT_DEBUG"):
+                raise
+            typer.echo(f"error: unexpected failure ({type(exc).__name__}: {exc}); "
+                       "set COMBAT_DEBUG=1 for details", err=True)
+            raise typer.Exit(1) from None
+
+
+app = typer.Typer(
+    cls=LedgerGroup, no_args_is_help=True, pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+    help="combat-ledger: an event-sourced combat tracker. Every declaration at "
+         "the table is appended to a log; the order, AP and passes are folded "
+         "from it.",
+)
+
+# Commands that take negative numbers as arguments (`grit rook -1`).
+NUMBERS = {"ignore_unknown_options": True}
+
+
+@app.callback()
+def main_options(
+    ctx: typer.Context,
+    db: Optional[Path] = typer.Option(
+        None, "--db", envvar="COMBAT_DB", show_envvar=True,
+        help="The SQLite store (default: $XDG_DATA_HOME/combat-ledger/ledger.db)."),
+    encounter: Optional[str] = typer.Option(
+        None, "--encounter", envvar="COMBAT_ENCOUNTER", show_envvar=True,
+        help="Act on this encounter instead of the current one."),
+    actor: str = typer.Option(
+        "gm", "--actor", envvar="COMBAT_ACTOR", show_envvar=True,
+        help="Who declares: gm or a player's name (R29)."),
+) -> None:
+    if ctx.obj is None:
+        ctx.obj = Session(db, encounter, actor)
+    elif ctx.get_parameter_source("actor").name == "COMMANDLINE":
+        ctx.obj = ctx.obj.as_actor(actor)  # a demo line with its own --actor
+
+
+def session(ctx: typer.Context) -> Session:
+    return ctx.find_root().obj
