@@ -10,7 +10,7 @@ from .main import in_terminal
 
 @app.command()
 def play(ctx: typer.Context,
-         refresh: float = typer.Option(1.0, "--refresh", min=0.05,
+         refresh: float = typer.Option(1.0, "--refresh", min=0.05, max=60.0,
                                        help="Seconds between looks for what other terminals declare.")) -> None:
     """Play at the table: a console with the status table always shown, the
     same commands without `combat`, aliases (m/n/f/e/u/r/l), history, Tab
@@ -18,6 +18,8 @@ def play(ctx: typer.Context,
 
     Example: combat play        (or just `combat` in a terminal)
     """
+    if not 0.05 <= refresh <= 60.0:  # (the range above lets nan through)
+        raise typer.BadParameter(f"{refresh} is not in the range 0.05<=x<=60", param_hint="--refresh")
     if not in_terminal():
         raise LedgerError("play mode needs a terminal: run `combat play` in one, "
                           "or type `combat COMMAND` lines in scripts")

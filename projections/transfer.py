@@ -170,9 +170,27 @@ class Export:
             self._check_header()
 
     def envelopes(self) -> Iterator[Envelope]:
-        """The events in file order, each decoded and its numbers checked."""
+        """The events in file order, each decoded and its numbers checked;
+        then, where the header says where the log ends, that it ends there."""
+        last = None
         for n, raw in enumerate(self._events(), 1):
-            yield self._envelope(raw, n)
+            last = self._envelope(raw, n)
+            yield last
+        if last is not None:
+            self._check_end(last)
+
+    def _check_end(self, last: Envelope) -> None:
+        """A json export names its last seq and hash (`encounter.events`,
+        `head_hash`): a log cut short at a batch's end is still a valid
+        chain, and only this tells (R30). jsonl has no header to tell."""
+        said = self.header.get("encounter", {})
+        seq, digest = said.get("events"), said.get("head_hash")
+        if type(seq) is int and seq != last.seq:
+            raise InvalidFile(f"{self.name} ends at seq {last.seq}, but its header says the "
+                              f"log ends at seq {seq}: events are missing (R30)")
+        if type(digest) is str and digest != last.hash:
+            raise InvalidFile(f"{self.name}: its last event (seq {last.seq}) is not the one "
+                              f"its header names (head {digest[:12]}…): the log was changed (R30)")
 
     def _envelope(self, raw, n: int) -> Envelope:
         if isinstance(raw, dict) and ("hash" not in raw or "prev_hash" not in raw):

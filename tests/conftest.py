@@ -143,3 +143,19 @@ def contents(db: Path) -> tuple:
                 con.execute("SELECT * FROM meta ORDER BY key").fetchall())
     finally:
         con.close()
+
+
+def rechain(doc: dict, start: int = 0) -> dict:
+    """Hash a json export's events again from index `start`, and its header's
+    head, as a careful forger would, so that it passes the chain (R30) and
+    reaches the judge."""
+    from eventlog.codec import GENESIS, event_hash
+    events = doc["events"]
+    prev = events[start - 1]["hash"] if start else GENESIS
+    for ev in events[start:]:
+        ev["prev_hash"] = prev
+        ev["hash"] = prev = event_hash(ev["seq"], ev["batch"], ev["type"], ev["at"],
+                                       ev["actor"], ev["data"], prev)
+    if isinstance(doc.get("encounter"), dict) and events:
+        doc["encounter"].update(events=events[-1]["seq"], head_hash=events[-1]["hash"])
+    return doc

@@ -337,6 +337,8 @@ def rechain(doc: dict) -> dict:
             prev = ev["hash"]
         except Exception:  # not even a forger can hash this event: leave it
             pass
+    if isinstance(doc, dict) and isinstance(doc.get("encounter"), dict):
+        doc["encounter"].update(events=None, head_hash=None)  # a forger drops the head
     return doc
 
 

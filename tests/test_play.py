@@ -289,6 +289,13 @@ def test_play_without_a_terminal_is_refused_in_one_line(tmp_path):
     assert result.stderr.count("\n") == 1
 
 
+@pytest.mark.parametrize("refresh", ["nan", "inf", "0", "61"])
+def test_a_refresh_no_clock_can_keep_is_a_usage_error(tmp_path, refresh):
+    result = CliRunner().invoke(app, ["play", "--refresh", refresh],
+                                env={"COMBAT_DB": str(tmp_path / "x.db")})
+    assert result.exit_code == 2 and "--refresh" in result.output
+
+
 def test_combat_alone_plays_in_a_terminal_and_shows_help_elsewhere(monkeypatch):
     assert play_by_default([]) == []  # pytest: no terminal
     import cli.main

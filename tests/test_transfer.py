@@ -9,7 +9,6 @@ import pytest
 from typer.testing import CliRunner
 
 from eventlog.chain import verify_chain
-from eventlog.codec import GENESIS, event_hash
 from eventlog.errors import InvalidFile, LedgerError, Refusal
 from eventlog.events import (
     APAdjusted, APSpent, EncounterEnded, FreeActionTaken, GritAdjusted,
@@ -22,7 +21,7 @@ from projections.ledger import Ledger
 from projections.transfer import export_json, import_log, read_export
 from projections.views import status
 
-from conftest import npc, pc, rolled
+from conftest import npc, pc, rechain, rolled
 
 E = "raid"
 CLEAN_ENV = {"COMBAT_ENCOUNTER": None, "COMBAT_ACTOR": None, "COMBAT_DB": None}
@@ -91,19 +90,6 @@ def _load(raw: bytes) -> dict:
 
 def _dump(doc: dict) -> bytes:
     return json.dumps(doc).encode()
-
-
-def _rechain(doc: dict, start: int = 0) -> dict:
-    """Recompute prev_hash/hash of every event from index `start`, as a
-    careful forger would."""
-    events = doc["events"]
-    prev = events[start - 1]["hash"] if start else GENESIS
-    for ev in events[start:]:
-        ev["prev_hash"] = prev
-        ev["hash"] = event_hash(ev["seq"], ev["batch"], ev["type"], ev["at"],
-                                ev["actor"], ev["data"], prev)
-        prev = ev["hash"]
-    return doc
 
 
 def _index(doc, type_name, **match):
@@ -254,12 +240,34 @@ def test_r31_import_refuses_deleted_event_naming_seq(ledger):
     assert f"seq {seq}" in message
 
 
+def test_r30_import_refuses_an_export_cut_at_a_batch_end(ledger):
+    """A json export cut after a whole batch is still a valid chain: its
+    header, which names the last seq and hash, is what tells."""
+    _scripted(ledger)
+    doc = _load(_export_bytes(ledger))
+    last_batch = doc["events"][-1]["batch"]
+    doc["events"] = [e for e in doc["events"] if e["batch"] != last_batch]
+    message = _refused_import(ledger, _dump(doc))
+    assert f"ends at seq {last_batch - 1}" in message and "missing (R30)" in message
+
+
+def test_r30_import_refuses_a_last_event_the_header_does_not_name(ledger):
+    _scripted(ledger)
+    doc = _load(_export_bytes(ledger))
+    head = dict(doc["encounter"])
+    doc["events"][-1]["actor"] = "mallory"
+    rechain(doc, len(doc["events"]) - 1)
+    doc["encounter"] = head  # the chain hashed again, the header left as it was
+    message = _refused_import(ledger, _dump(doc))
+    assert "is not the one its header names" in message and "(R30)" in message
+
+
 def test_r31_import_refuses_rehashed_illegal_move_naming_seq_and_rule(ledger):
     _scripted(ledger)
     doc = _load(_export_bytes(ledger))
     i = _index(doc, "APSpent", label="shoots")
     doc["events"][i]["data"].update(cost=5, category="custom")  # rook has 3 AP
-    _rechain(doc, i)
+    rechain(doc, i)
     message = _refused_import(ledger, _dump(doc))
     seq = doc["events"][i]["seq"]
     assert f"event {seq}" in message or f"seq {seq}" in message
@@ -271,7 +279,7 @@ def test_r31_import_refuses_rehashed_out_of_turn_action(ledger):
     doc = _load(_export_bytes(ledger))
     i = _index(doc, "APSpent", label="shoots")
     doc["events"][i]["data"]["combatant"] = "g-1"  # not g-1's turn
-    _rechain(doc, i)
+    rechain(doc, i)
     message = _refused_import(ledger, _dump(doc))
     seq = doc["events"][i]["seq"]
     assert f"event {seq}" in message or f"seq {seq}" in message
@@ -284,7 +292,7 @@ def test_r31_import_refuses_rehashed_declaration_after_end(ledger):
     last = doc["events"][-1]
     doc["events"][-1]["type"] = "RoundStarted"
     doc["events"][-1]["data"] = {"round": 3}
-    _rechain(doc, len(doc["events"]) - 1)
+    rechain(doc, len(doc["events"]) - 1)
     message = _refused_import(ledger, _dump(doc))
     assert f"event {last['seq']}" in message or f"seq {last['seq']}" in message
     assert "R25" in message
@@ -306,7 +314,7 @@ def test_r31_import_refuses_rehashed_seize_twice(ledger):
                                     for b in e["data"]["batches"]]
         if e["type"] == "Redone" and e["data"]["batch"] > doc["events"][i]["seq"]:
             e["data"]["batch"] += 1
-    _rechain(doc, i + 1)
+    rechain(doc, i + 1)
     message = _refused_import(ledger, _dump(doc))
     assert f"event {i + 2}" in message or f"seq {i + 2}" in message
     assert "R13" in message
@@ -317,7 +325,7 @@ def test_r31_import_refuses_rehashed_undo_of_wrong_batch(ledger):
     doc = _load(_export_bytes(ledger))
     i = [n for n, e in enumerate(doc["events"]) if e["type"] == "Undone"][-1]
     doc["events"][i]["data"]["batches"] = [2]  # not the latest declaration
-    _rechain(doc, i)
+    rechain(doc, i)
     message = _refused_import(ledger, _dump(doc))
     assert str(doc["events"][i]["seq"]) in message and "R26" in message
 
@@ -327,7 +335,7 @@ def test_r31_import_refuses_rehashed_wrong_field_type(ledger):
     doc = _load(_export_bytes(ledger))
     i = _index(doc, "APSpent", label="shoots")
     doc["events"][i]["data"]["cost"] = "two"
-    _rechain(doc, i)
+    rechain(doc, i)
     message = _refused_import(ledger, _dump(doc))
     assert str(doc["events"][i]["seq"]) in message
 
@@ -336,7 +344,7 @@ def test_r31_import_refuses_rehashed_unknown_type(ledger):
     _scripted(ledger)
     doc = _load(_export_bytes(ledger))
     doc["events"][5]["type"] = "DragonSummoned"
-    _rechain(doc, 5)
+    rechain(doc, 5)
     message = _refused_import(ledger, _dump(doc))
     assert "DragonSummoned" in message
 

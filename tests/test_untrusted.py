@@ -22,7 +22,6 @@ from typer.testing import CliRunner
 from cli.app import app
 from eventlog import files, jsonstream
 from eventlog.chain import verify_chain
-from eventlog.codec import GENESIS, event_hash
 from eventlog.errors import InvalidFile, Refusal
 from eventlog.events import EVENT_TYPES
 from eventlog.store import Store
@@ -32,7 +31,7 @@ from projections.ledger import Ledger
 from projections.transfer import export_json, import_log, open_export, read_export
 from projections.views import status
 
-from conftest import cli_env, contents
+from conftest import cli_env, contents, rechain
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = ROOT / "tests" / "golden"
@@ -66,17 +65,6 @@ def big(tmp_path_factory):
                             log=ledger.event_dicts("big"), head=store.head("big"))
     store.close()
     return shown
-
-
-def rechain(doc: dict, start: int = 0) -> dict:
-    """Hash every event again from index `start`, as a careful forger would."""
-    events = doc["events"]
-    prev = events[start - 1]["hash"] if start else GENESIS
-    for ev in events[start:]:
-        ev["prev_hash"] = prev
-        ev["hash"] = prev = event_hash(ev["seq"], ev["batch"], ev["type"], ev["at"],
-                                       ev["actor"], ev["data"], prev)
-    return doc
 
 
 @pytest.fixture
