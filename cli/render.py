@@ -63,6 +63,13 @@ def _state_word(s: State, cid: str) -> str:
     return ", ".join(words)
 
 
+def _initiative(slot) -> str:
+    """The total, and the roll it came from unless the GM set it (R4)."""
+    if slot.die is not None and slot.total == slot.die + slot.bonus:
+        return f"{slot.total} ({slot.die}{slot.bonus:+d})"
+    return f"{slot.total} (GM)"
+
+
 def status_table(s: State) -> Table:
     table = Table(show_edge=False, pad_edge=False)
     for name, justify in (("#", "right"), ("combatant", "left"), ("side", "left"),
@@ -74,8 +81,7 @@ def status_table(s: State) -> Table:
     def member_row(pos: str, cid: str, indent: str = "") -> None:
         c = s.combatants[cid]
         slot = s.initiative_of(cid)
-        init = "" if slot is None or indent else (
-            f"{slot.total}" + (f" ({slot.die}{slot.bonus:+d})" if slot.die else " (GM)"))
+        init = "" if slot is None or indent else _initiative(slot)
         spent = c.spent_this_turn if s.running and s.turn == cid else ""
         name = "" if slugify(c.name) == cid else f" [dim]{escape(c.name)}[/dim]"
         table.add_row(pos, f"{indent}[bold]{cid}[/bold]{name}", c.side, init,
@@ -89,7 +95,7 @@ def status_table(s: State) -> Table:
             member_row(f"{marker}{pos}", key)
             continue
         slot = s.slots[key]
-        init = f"{slot.total}" + (f" ({slot.die}{slot.bonus:+d})" if slot.die else " (GM)")
+        init = _initiative(slot)
         table.add_row(f"{marker}{pos}", f"[bold]{group.id}[/bold] [dim](group)[/dim]",
                       s.side_of(key), init, "", "", "", "")
         for cid in group.members:

@@ -41,7 +41,7 @@ def describe(e: Payload, who: Callable[[str], str] = str) -> str:
             how = "enters a rolled" if manual else "rolls"
             return f"{who(slot)} {how} {die} {_signed(b)} = {total} for initiative"
         case InitiativeOverridden(slot=slot, total=total, reason=reason):
-            return f"GM sets {who(slot)}'s initiative to {total}{_because(reason)}"
+            return f"GM sets the initiative of {who(slot)} to {total}{_because(reason)}"
         case OrderDeclared(slots=slots, context=context):
             what = "seizers" if context == "seize" else "tied slots"
             return f"Order of {what} declared: {', '.join(slots)}"

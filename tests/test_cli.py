@@ -265,3 +265,11 @@ def test_markup_and_emoji_codes_typed_at_the_table_are_shown_as_typed(combat):
     assert "[red]Night :fire:" in combat("list").stdout
     combat("effect", "vex-bold", "Hex [/i]", "--max-ap", "-1", "--rounds", "1")
     assert "Hex [/i]" in combat("status").stdout
+
+
+def test_the_table_shows_a_gm_set_initiative_as_set_not_as_rolled_r4(combat):
+    duel(combat)
+    assert "10 (5+5)" in combat("status").stdout
+    combat("set-initiative", "ash", "12", "--reason", "ambush")
+    table = combat("status").stdout
+    assert "12 (GM)" in table and "12 (5+5)" not in table
