@@ -24,7 +24,8 @@ from eventlog.events import CombatantJoined, EncounterCreated, GritAdjusted, Gro
 
 from .ledger import Ledger, apply
 from .phrases import slugify
-from .rules import SLUG, check_numbers
+from .ranges import check_numbers
+from .rules import SLUG
 from .state import State
 
 MAX_ROSTER_BYTES = 1 << 20

@@ -29,7 +29,8 @@ from eventlog.jsonstream import JSONStream
 from eventlog.undo import Corrections, UndoBook
 
 from .ledger import Ledger
-from .rules import check_numbers, check_slug, judge
+from .ranges import check_numbers
+from .rules import check_slug, judge
 from .state import State
 
 FORMAT, VERSION = "combat-ledger", 1

@@ -25,7 +25,7 @@ from eventlog.chain import verify_chain
 from eventlog.errors import InvalidFile, Refusal
 from eventlog.events import EVENT_TYPES
 from eventlog.store import Store
-from projections import rules, transfer
+from projections import ranges, transfer
 from projections.exports import write_jsonl
 from projections.ledger import Ledger
 from projections.transfer import export_json, import_log, open_export, read_export
@@ -393,7 +393,7 @@ def test_numbers_out_of_range_on_the_command_line_are_refused_in_one_line(fight,
 
 
 def test_grit_never_grows_past_its_range(fight):
-    fight("grit", "ash", rules.MAX_NUMBER - 1)
+    fight("grit", "ash", ranges.MAX_NUMBER - 1)
     refused(fight, "grit", "ash", 1, says="Grit runs from 0 to 1,000,000,000 (R13)")
 
 
@@ -470,18 +470,18 @@ def test_a_number_of_thousands_of_digits_in_an_import_is_refused(tmp_path):
 def test_every_number_of_every_event_has_a_range(name, cls):
     """A field added later is bounded too, by default to +-MAX_NUMBER: no
     number reaches the store that the store, msgspec or JavaScript cannot hold."""
-    for field, kind, low, high, _ in rules._specs(cls):
+    for field, kind, low, high, _ in ranges._specs(cls):
         if kind == "events":
             continue
-        assert -rules.MAX_NUMBER <= low <= high <= rules.MAX_NUMBER <= 2 ** 53
+        assert -ranges.MAX_NUMBER <= low <= high <= ranges.MAX_NUMBER <= 2 ** 53
         for value, ok in ((low, True), (high, True), (low - 1, False), (high + 1, False),
                           (HUGE, False), (-HUGE, False)):
             payload = _with(cls, field, [value] if kind == "list" else value)
             if ok:
-                rules.check_numbers(payload)
+                ranges.check_numbers(payload)
             else:
                 with pytest.raises(Refusal):
-                    rules.check_numbers(payload)
+                    ranges.check_numbers(payload)
 
 
 def _with(cls, field: str, value):

@@ -1,0 +1,83 @@
+"""The range of every number a declaration carries: one place bounds them,
+for declarations, roster entries and imported logs alike (the judge calls
+check_numbers before any rule). Where RULES.md states a range, the refusal
+cites its rule."""
+from __future__ import annotations
+
+from types import UnionType
+from typing import Union, get_args, get_origin
+
+import msgspec
+
+from eventlog.errors import Refusal
+from eventlog.events import Payload
+
+# Where RULES.md states a range, its rule's; elsewhere +-MAX_NUMBER, beyond any
+# table and far inside what the store, the exports and their readers hold
+# (sums of them included). By field name, or by "Type.field".
+MAX_NUMBER = 1_000_000_000
+RANGES: dict[str, tuple[int, int, str]] = {
+    "die": (1, 10, "a d10 shows {lo} to {hi}, not {v} (R1)"),
+    "max_ap": (0, MAX_NUMBER, "maximum AP runs from {lo} to {hi}, not {v} (R14)"),
+    "grit": (0, MAX_NUMBER, "Grit runs from {lo} to {hi}, not {v} (R13)"),
+    "cost": (0, MAX_NUMBER, "an action costs {lo} to {hi} AP, not {v} (R16)"),
+    "rounds": (1, MAX_NUMBER, "an effect lasts 1 round or more, at most {hi}, not {v}"),
+    "EffectApplied.max_ap": (-MAX_NUMBER, MAX_NUMBER,
+                             "an effect changes maximum AP by {lo} to {hi}, not {v} (R14)"),
+    "APAdjusted.delta": (-MAX_NUMBER, MAX_NUMBER, "an AP adjustment runs from {lo} to {hi}, "
+                         "not {v} (R14)"),
+    "GritAdjusted.delta": (-MAX_NUMBER, MAX_NUMBER, "a Grit change runs from {lo} to {hi}, "
+                           "not {v} (R13)"),
+}
+_NAMES = {"bonus": "an initiative bonus", "total": "an initiative total",
+          "round": "a round number", "batch": "a seq", "batches": "a seq"}
+_SPECS: dict[type, tuple] = {}  # per payload type, built on first use
+
+
+def check_numbers(e: Payload) -> None:
+    """Refuse a declaration holding a number out of its range (events nested
+    in an Amended included). The one place numbers are bounded: declarations,
+    roster entries and imported logs all pass through it."""
+    specs = _SPECS.get(type(e))
+    if specs is None:
+        specs = _SPECS[type(e)] = _specs(type(e))
+    for name, kind, low, high, message in specs:
+        value = getattr(e, name)
+        if kind == "events":
+            for nested in value:
+                check_numbers(nested)
+            continue
+        for v in (value if kind == "list" else (value,)):
+            if v is not None and not low <= v <= high:
+                raise Refusal(message.format(v=_shown(v), lo=f"{low:,}", hi=f"{high:,}"))
+
+
+def _specs(cls: type) -> tuple:
+    """(field, kind, lowest, highest, message) for each number field of `cls`
+    (int, int | None, list[int]) and each list of nested events."""
+    out = []
+    for f in msgspec.structs.fields(cls):
+        args = get_args(f.type)
+        if f.type is int or (get_origin(f.type) in (Union, UnionType) and int in args):
+            kind = "int"
+        elif get_origin(f.type) is list and args == (int,):
+            kind = "list"
+        elif get_origin(f.type) is list and get_args(args[0]) and all(
+                isinstance(a, type) and issubclass(a, Payload) for a in get_args(args[0])):
+            out.append((f.name, "events", 0, 0, ""))
+            continue
+        else:
+            continue
+        low, high, message = RANGES.get(f"{cls.__name__}.{f.name}") or RANGES.get(f.name) or (
+            -MAX_NUMBER, MAX_NUMBER,
+            _NAMES.get(f.name, f.name) + " of {v} is out of range: {lo} to {hi}")
+        out.append((f.name, kind, low, high, message))
+    return tuple(out)
+
+
+def _shown(v: int) -> str:
+    """A number as a message can hold it (not 4,000 digits)."""
+    if v.bit_length() <= 128:
+        return str(v)
+    digits = int((v.bit_length() - 1) * 0.30103) + 1  # those of 2**(bits - 1)
+    return f"a {'negative ' if v < 0 else ''}number of {digits} digits or more"
