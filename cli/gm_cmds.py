@@ -104,15 +104,9 @@ def undo(ctx: typer.Context,
 
     Example: combat undo
     """
-    from projections.narrate import describe
     s = session(ctx)
     state, envs = s.ledger.undo(s.encounter, s.actor, reason)
-    if s.quiet:
-        return
-    from .render import console, escape, show_state
-    for e in envs:
-        console.print(f"↶ undone (seq {e.seq}): {escape(describe(e.data))}")
-    show_state(state)
+    s.report(state, [(f"↶ undone (seq {e.seq}):", e.data) for e in envs])
 
 
 @app.command()
@@ -121,15 +115,9 @@ def redo(ctx: typer.Context) -> None:
 
     Example: combat redo
     """
-    from projections.narrate import describe
     s = session(ctx)
     state, envs = s.ledger.redo(s.encounter, s.actor)
-    if s.quiet:
-        return
-    from .render import console, escape, show_state
-    for e in envs:
-        console.print(f"↷ redone (seq {e.seq}): {escape(describe(e.data))}")
-    show_state(state)
+    s.report(state, [(f"↷ redone (seq {e.seq}):", e.data) for e in envs])
 
 
 @app.command()
@@ -143,15 +131,9 @@ def retract(ctx: typer.Context,
     """
     s = session(ctx)
     state, batches = s.ledger.retract(s.encounter, seq, cascade, s.actor, reason)
-    if s.quiet:
-        return
-    from projections.narrate import describe
-
-    from .render import console, escape, show_state
-    for batch in batches:
-        for e in s.ledger.batch(s.encounter, batch):
-            console.print(f"✗ retracted (seq {e.seq}): {escape(describe(e.data))}")
-    show_state(state)
+    if not s.quiet:
+        s.report(state, [(f"✗ retracted (seq {e.seq}):", e.data) for batch in batches
+                         for e in s.ledger.batch(s.encounter, batch)])
 
 
 @app.command(context_settings=NUMBERS)
@@ -166,19 +148,13 @@ def amend(ctx: typer.Context,
 
     Example: combat amend 12 --die 8        combat amend 15 --cost minor --reason "a reload costs 1"
     """
-    from projections.narrate import describe
     from projections.phrases import correction
     if die is None and cost is None and label is None and who is None:
         raise LedgerError("say what to correct: --die, --cost, --label or --who")
     s = session(ctx)
     state, amendment = s.ledger.amend(
         s.encounter, seq, lambda p: correction(p, die, cost, label, who), s.actor, reason)
-    if s.quiet:
-        return
-    from .render import console, escape, show_state
-    for p in amendment.events:
-        console.print(f"✎ seq {amendment.batch} now reads: {escape(describe(p))}")
-    show_state(state)
+    s.report(state, [(f"✎ seq {amendment.batch} now reads:", p) for p in amendment.events])
 
 
 @app.command(context_settings=NUMBERS)

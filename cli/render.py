@@ -123,9 +123,10 @@ def show_state(s: State) -> None:
         console.print(line)
 
 
-def show_declared(s: State, payloads: list[Payload]) -> None:
-    for p in payloads:
-        console.print(f"✓ {escape(describe(p))}")
+def show_done(s: State, lines: list[tuple[str, Payload]]) -> None:
+    """What a command did: a line per (mark, declaration), then the table."""
+    for mark, p in lines:
+        console.print(f"{mark} {escape(describe(p))}")
     show_state(s)
 
 

@@ -6,6 +6,7 @@ from functools import cached_property
 from pathlib import Path
 
 from eventlog.errors import LedgerError, UnknownEncounter
+from eventlog.events import Payload
 from eventlog.store import Store
 from projections.ledger import Decide, Ledger
 from projections.state import State
@@ -53,10 +54,15 @@ class Session:
         return self.ledger.state(self.encounter, at)
 
     def declare(self, decide: Decide) -> None:
-        from .render import show_declared
         state, envs = self.ledger.declare(self.encounter, decide, self.actor)
+        self.report(state, [("✓", e.data) for e in envs])
+
+    def report(self, state: State, lines: list[tuple[str, Payload]]) -> None:
+        """Show what a command did, a line per (mark, declaration) and then
+        the table; a quiet session (the demo, play mode) shows nothing."""
         if not self.quiet:
-            show_declared(state, [e.data for e in envs])
+            from .render import show_done
+            show_done(state, lines)
 
 
 __all__ = ["Session", "UnknownEncounter", "default_db"]

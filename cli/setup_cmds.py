@@ -24,20 +24,16 @@ def new(ctx: typer.Context,
     Example: combat new warehouse --title "Warehouse raid"
              combat new docks --roster examples/party.toml --carry-grit warehouse
     """
-    from .render import show_declared, show_state
     s = session(ctx)
     if roster is None:
         if carry_grit is not None:
             raise typer.BadParameter("it carries Grit to a roster's combatants: give "
                                      "the roster with --roster FILE", param_hint="--carry-grit")
-        state = s.ledger.new(encounter, title, s.actor)
-        if not s.quiet:
-            show_state(state)
+        s.report(s.ledger.new(encounter, title, s.actor), [])
         return
     from projections.roster import start
     state, envs = start(s.ledger, encounter, title, roster, s.actor, carry_grit)
-    if not s.quiet:
-        show_declared(state, [e.data for e in envs])
+    s.report(state, [("✓", e.data) for e in envs])
 
 
 @app.command()

@@ -101,6 +101,16 @@ def acting(state: State) -> str | None:
     return status(state)["acting"]
 
 
+def said_at_the_table(ledger: Ledger, title: str, label: str) -> None:
+    """Encounter `raid` titled `title`, where rook spends 1 AP labelled
+    `label`: what people typed, for the exports to escape."""
+    ledger.new("raid", title, "gm")
+    ledger.declare("raid", lambda s: [pc("rook"), rolled("rook", 4)], "gm")
+    ledger.declare("raid", lambda s: [RoundStarted(round=1)], "gm")
+    ledger.declare("raid", lambda s: [APSpent(combatant="rook", cost=1, category="minor",
+                                              label=label)], "gm")
+
+
 @pytest.fixture
 def ledger(tmp_path) -> Ledger:
     store = Store(tmp_path / "ledger.db")
@@ -120,15 +130,34 @@ def cli_env(db: Path, columns: int = 120) -> dict:
             "NO_COLOR": "1", "COLUMNS": str(columns)}
 
 
-def street_fight(tmp_path: Path, columns: int = 120) -> dict:
-    """examples/street-fight.combat played by `combat demo` into a fresh
-    store in tmp_path (encounter demo-1); returns the environment reaching it."""
+def in_process(env: dict):
+    """`combat ARGS` run in this process with `env`, its exit code checked
+    (`code=`); `.db` is the store it reaches."""
     from typer.testing import CliRunner
 
     from cli.app import app
+    runner = CliRunner()
+
+    def combat(*args, code=0, input=None):
+        result = runner.invoke(app, [str(a) for a in args], env=env, input=input)
+        assert result.exit_code == code, (args, result.stdout, result.stderr,
+                                          result.exception)
+        return result
+    combat.db = Path(env["COMBAT_DB"])
+    return combat
+
+
+@pytest.fixture
+def combat(tmp_path):
+    """`combat` in this process on a fresh store, plain text 120 wide."""
+    return in_process(cli_env(tmp_path / "ledger.db"))
+
+
+def street_fight(tmp_path: Path, columns: int = 120) -> dict:
+    """examples/street-fight.combat played by `combat demo` into a fresh
+    store in tmp_path (encounter demo-1); returns the environment reaching it."""
     env = cli_env(tmp_path / "ledger.db", columns)
-    result = CliRunner().invoke(app, ["demo", str(EXAMPLES / "street-fight.combat")], env=env)
-    assert result.exit_code == 0, result.output
+    in_process(env)("demo", EXAMPLES / "street-fight.combat")
     return env
 
 

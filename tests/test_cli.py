@@ -10,27 +10,10 @@ from pathlib import Path
 
 import pytest
 import typer
-from typer.testing import CliRunner
 
 from cli.app import app
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-@pytest.fixture
-def combat(tmp_path):
-    runner = CliRunner()
-    db = tmp_path / "ledger.db"
-    env = {"COMBAT_DB": str(db), "COMBAT_ENCOUNTER": None, "COMBAT_ACTOR": None,
-           "NO_COLOR": "1", "COLUMNS": "120"}
-
-    def run(*args, code=0):
-        result = runner.invoke(app, [str(a) for a in args], env=env)
-        assert result.exit_code == code, (args, result.stdout, result.stderr,
-                                          result.exception)
-        return result
-    run.db = db
-    return run
 
 
 def events(combat) -> list[dict]:

@@ -9,11 +9,8 @@ import json
 import re
 import sqlite3
 
-
 import pytest
-from typer.testing import CliRunner
 
-from cli.app import app
 from eventlog.events import (
     APSpent, CombatantJoined, InitiativeRolled, RoundStarted, TurnEnded,
 )
@@ -27,19 +24,14 @@ from projections.rules import judge
 from projections.schema import event_schema, export_schema
 from projections.transfer import export_json, import_log, read_export
 
-from conftest import pc, rolled, street_fight
+from conftest import in_process, pc, rolled, said_at_the_table, street_fight
 
 
 @pytest.fixture
 def demo(tmp_path):
     """examples/street-fight.combat played into a fresh store, by `combat demo`."""
     env = street_fight(tmp_path)
-    runner = CliRunner()
-
-    def combat(*args, code=0):
-        done = runner.invoke(app, [str(a) for a in args], env=env)
-        assert done.exit_code == code, (args, done.output)
-        return done
+    combat = in_process(env)
     store = Store(env["COMBAT_DB"])
     yield Ledger(store), "demo-1", combat
     store.close()
@@ -168,11 +160,7 @@ def test_md_ends_with_the_stats_tables(demo):
 
 
 def test_md_escapes_what_was_said_at_the_table(ledger):
-    ledger.new("raid", "*The* [heist]", "gm")
-    ledger.declare("raid", lambda s: [pc("rook"), rolled("rook", 4)], "gm")
-    ledger.declare("raid", lambda s: [RoundStarted(round=1)], "gm")
-    ledger.declare("raid", lambda s: [APSpent(combatant="rook", cost=1, category="minor",
-                                              label="<b>_crit_</b> | `x`")], "gm")
+    said_at_the_table(ledger, "*The* [heist]", "<b>_crit_</b> | `x`")
     out = io.StringIO()
     write_md(ledger, "raid", out)
     text = out.getvalue()

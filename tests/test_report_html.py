@@ -16,13 +16,12 @@ from pathlib import Path
 
 import pytest
 
-from eventlog.events import APSpent, RoundStarted
 from eventlog.store import Store
 from projections.ledger import Ledger
 from projections.report import CATEGORY_COLORS, write_html
 from projections.stats import stats
 
-from conftest import pc, rolled, street_fight
+from conftest import said_at_the_table, street_fight
 
 SECTIONS = ["summary", "charts", "order", "narrative", "stats"]
 CHARTS = ["chart-ap-per-round", "chart-turns-per-pass", "chart-actions",
@@ -143,11 +142,7 @@ def test_report_is_self_contained(report):
 
 
 def test_report_escapes_what_was_said_at_the_table(ledger):
-    ledger.new("raid", "<i>Heist</i>", "gm")
-    ledger.declare("raid", lambda s: [pc("rook"), rolled("rook", 4)], "gm")
-    ledger.declare("raid", lambda s: [RoundStarted(round=1)], "gm")
-    ledger.declare("raid", lambda s: [APSpent(combatant="rook", cost=1, category="minor",
-                                              label='<script>alert("x")</script>')], "gm")
+    said_at_the_table(ledger, "<i>Heist</i>", '<script>alert("x")</script>')
     out = io.StringIO()
     write_html(ledger, "raid", out)
     html = out.getvalue()

@@ -12,9 +12,6 @@ import sys
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
-
-from cli.app import app
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -41,20 +38,6 @@ group = "gangers"
 id = "gangers"
 bonus = 1
 """
-
-
-@pytest.fixture
-def combat(tmp_path):
-    runner = CliRunner()
-    env = {"COMBAT_DB": str(tmp_path / "ledger.db"), "COMBAT_ENCOUNTER": None,
-           "COMBAT_ACTOR": None, "NO_COLOR": "1", "COLUMNS": "120"}
-
-    def run(*args, code=0):
-        result = runner.invoke(app, [str(a) for a in args], env=env)
-        assert result.exit_code == code, (args, result.stdout, result.stderr,
-                                          result.exception)
-        return result
-    return run
 
 
 @pytest.fixture

@@ -2,6 +2,7 @@
 order for one round, several seizers, once per round, Grit never below 0."""
 from __future__ import annotations
 
+import pytest
 from hypothesis import given as for_all, settings, strategies as st
 
 from eventlog.events import (
@@ -61,20 +62,10 @@ def test_r10_seize_refused_before_first_round():
     refused(s, seize("rook"), "R10")
 
 
-def test_r10_seize_refused_after_ap_spent_in_a_turn():
-    s = when(table(), spend("boss"))
-    assert window(s) is False
-    refused(s, seize("rook"), "R10")
-
-
-def test_r10_seize_refused_after_zero_cost_turn_action():
-    s = when(table(), spend("boss", 0))
-    assert window(s) is False
-    refused(s, seize("rook"), "R10")
-
-
-def test_r10_seize_refused_after_a_turn_ended():
-    s = when(table(), end("boss"))
+@pytest.mark.parametrize("first", [spend("boss"), spend("boss", 0), end("boss")],
+                         ids=["ap-spent-in-a-turn", "zero-cost-turn-action", "a-turn-ended"])
+def test_r10_seize_refused_after_the_first_turn_action(first):
+    s = when(table(), first)
     assert window(s) is False
     refused(s, seize("rook"), "R10")
 

@@ -56,22 +56,25 @@ def test_snapshot_state_equals_a_full_fold_through_every_kind_of_change(ledger):
     assert ledger.store.snapshot("fight", FOLD_VERSION)
 
 
-def test_snapshot_whose_event_hash_changed_is_ignored(ledger):
+def spoiled(ledger, change: str) -> None:
+    """A fight with a snapshot, then `UPDATE snapshots SET <change>` behind
+    the store's back."""
     setup(ledger)
     declare(ledger, APSpent(combatant="rook", cost=2, category="major"))
     db = sqlite3.connect(ledger.store.path)
-    db.execute("UPDATE snapshots SET hash = 'x'")
+    db.execute(f"UPDATE snapshots SET {change}")
     db.commit()
+    db.close()
+
+
+def test_snapshot_whose_event_hash_changed_is_ignored(ledger):
+    spoiled(ledger, "hash = 'x'")
     assert ledger.store.snapshot("fight", FOLD_VERSION) is None
     assert status(ledger.state("fight")) == full_fold(ledger)
 
 
 def test_unreadable_snapshot_falls_back_to_a_full_fold(ledger):
-    setup(ledger)
-    declare(ledger, APSpent(combatant="rook", cost=2, category="major"))
-    db = sqlite3.connect(ledger.store.path)
-    db.execute("UPDATE snapshots SET state = x'00ff'")
-    db.commit()
+    spoiled(ledger, "state = x'00ff'")
     assert status(ledger.state("fight")) == full_fold(ledger)
 
 

@@ -150,19 +150,26 @@ def _started(ledger):
     ledger.declare(E, lambda s: [RoundStarted(round=1)], "gm")
 
 
-def test_store_declare_retries_after_concurrent_append(ledger, tmp_path):
-    _started(ledger)
-    other = Store(tmp_path / "ledger.db")
+def _losing_race(tmp_path, theirs: list, mine):
+    """A `decide` that loses the race the first time it runs: another
+    writer ("bob") appends `theirs` just then. It declares `mine(state)`;
+    `calls` is the seq of each state it was given."""
     calls = []
 
     def decide(state):
         calls.append(state.seq)
         if len(calls) == 1:
-            other.append(E, other.head(E)[0], _notes("theirs"), "bob")
-        return [NoteAdded(text="mine")]
+            other = Store(tmp_path / "ledger.db")
+            other.append(E, other.head(E)[0], theirs, "bob")
+            other.close()
+        return mine(state)
+    return decide, calls
 
+
+def test_store_declare_retries_after_concurrent_append(ledger, tmp_path):
+    _started(ledger)
+    decide, calls = _losing_race(tmp_path, _notes("theirs"), lambda s: [NoteAdded(text="mine")])
     state, envs = ledger.declare(E, decide, "gm")
-    other.close()
     assert len(calls) == 2 and calls[1] == calls[0] + 1
     assert [e.seq for e in envs] == [calls[0] + 2]
     log = ledger.event_dicts(E)
@@ -175,19 +182,10 @@ def test_store_declare_rejudges_after_concurrent_append(ledger, tmp_path):
     """The concurrent writer spends rook's AP: the same declaration, judged
     again on the fresh state, is now refused (R17) and nothing of it is stored."""
     _started(ledger)
-    other = Store(tmp_path / "ledger.db")
-    calls = []
-
-    def decide(state):
-        calls.append(state.seq)
-        if len(calls) == 1:
-            other.append(E, other.head(E)[0],
-                         [APSpent(combatant="rook", cost=2, category="major")], "bob")
-        return [APSpent(combatant="rook", cost=2, category="major")]
-
+    major = [APSpent(combatant="rook", cost=2, category="major")]
+    decide, calls = _losing_race(tmp_path, major, lambda s: major)
     with pytest.raises(Refusal) as caught:
         ledger.declare(E, decide, "gm")
-    other.close()
     assert "R17" in str(caught.value)
     assert len(calls) == 2
     spends = [e for e in ledger.event_dicts(E) if e["type"] == "APSpent"]
@@ -197,18 +195,10 @@ def test_store_declare_rejudges_after_concurrent_append(ledger, tmp_path):
 
 def test_store_declare_decides_again_on_fresh_state(ledger, tmp_path):
     _started(ledger)
-    other = Store(tmp_path / "ledger.db")
-    calls = []
-
-    def decide(state):
-        calls.append(state.round)
-        if len(calls) == 1:
-            other.append(E, other.head(E)[0], [RoundStarted(round=2)], "gm")
-        return [RoundStarted(round=state.round + 1)]
-
+    decide, calls = _losing_race(tmp_path, [RoundStarted(round=2)],
+                                 lambda s: [RoundStarted(round=s.round + 1)])
     state, envs = ledger.declare(E, decide, "gm")
-    other.close()
-    assert calls == [1, 2]
+    assert [ledger.state(E, at=seq).round for seq in calls] == [1, 2]
     assert envs[0].data == RoundStarted(round=3)
     assert state.round == 3 == ledger.state(E).round
 

@@ -17,9 +17,7 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
-from typer.testing import CliRunner
 
-from cli.app import app
 from eventlog import files, jsonstream
 from eventlog.chain import verify_chain
 from eventlog.errors import InvalidFile, Refusal
@@ -31,7 +29,7 @@ from projections.ledger import Ledger
 from projections.transfer import export_json, import_log, open_export, read_export
 from projections.views import status
 
-from conftest import cli_env, contents, rechain
+from conftest import cli_env, contents, in_process, rechain
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = ROOT / "tests" / "golden"
@@ -70,14 +68,7 @@ def big(tmp_path_factory):
 @pytest.fixture
 def table(tmp_path):
     """A store holding one encounter, and `combat` run in this process."""
-    env = cli_env(tmp_path / "ledger.db")
-    runner = CliRunner()
-
-    def combat(*args, code=0, input=None):
-        result = runner.invoke(app, [str(a) for a in args], env=env, input=input)
-        assert result.exit_code == code, (args, result.output, result.exception)
-        return result
-    combat.db = tmp_path / "ledger.db"
+    combat = in_process(cli_env(tmp_path / "ledger.db"))
     for line in (["new", "before", "--title", "Already here"], ["note", "kept as it was"]):
         combat(*line)
     return combat
