@@ -21,8 +21,9 @@ def encounter_ids(ctx=None, incomplete: str = "", kinds=KINDS, typed=()) -> list
     COMBAT_DB / the default path, and `--encounter` / COMBAT_ENCOUNTER / the
     current one."""
     def read(store, chosen):
+        from eventlog.userstate import current
         from projections.ledger import Ledger
-        eid = chosen or store.current()
+        eid = chosen or current(store.identity)
         if not eid:
             return []
         state = Ledger(store).state(eid)

@@ -3,11 +3,7 @@ from typing import List, Optional
 
 import typer
 
-from eventlog.errors import LedgerError
-from eventlog.events import (
-    APAdjusted, CombatantLeft, CombatantRejoined, EncounterEnded, GritAdjusted,
-    InitiativeOverridden, MaxAPChanged, NoteAdded,
-)
+from projections import commands as c
 
 from .base import NUMBERS, app, session
 from .complete import combatant_ids, slot_ids
@@ -22,7 +18,7 @@ def leave(ctx: typer.Context, cid: str = typer.Argument(..., metavar="ID", autoc
 
     Example: combat leave ganger-2 --reason "knocked out"
     """
-    session(ctx).declare(lambda state: [CombatantLeft(combatant=cid, reason=reason)])
+    session(ctx).run(c.Leave(id=cid, reason=reason))
 
 
 @app.command()
@@ -31,7 +27,7 @@ def rejoin(ctx: typer.Context, cid: str = typer.Argument(..., metavar="ID", auto
 
     Example: combat rejoin ganger-2
     """
-    session(ctx).declare(lambda state: [CombatantRejoined(combatant=cid)])
+    session(ctx).run(c.Rejoin(id=cid))
 
 
 @app.command("max-ap", context_settings=NUMBERS)
@@ -42,7 +38,7 @@ def max_ap(ctx: typer.Context, cid: str = typer.Argument(..., metavar="ID", auto
 
     Example: combat max-ap chrome 4 --reason "wired reflexes"
     """
-    session(ctx).declare(lambda state: [MaxAPChanged(combatant=cid, max_ap=n, reason=reason)])
+    session(ctx).run(c.MaxAP(id=cid, n=n, reason=reason))
 
 
 @app.command("adjust-ap", context_settings=NUMBERS)
@@ -53,7 +49,7 @@ def adjust_ap(ctx: typer.Context, cid: str = typer.Argument(..., metavar="ID", a
 
     Example: combat adjust-ap rook -1 --reason stunned
     """
-    session(ctx).declare(lambda state: [APAdjusted(combatant=cid, delta=delta, reason=reason)])
+    session(ctx).run(c.AdjustAP(id=cid, delta=delta, reason=reason))
 
 
 @app.command(context_settings=NUMBERS)
@@ -64,7 +60,7 @@ def grit(ctx: typer.Context, cid: str = typer.Argument(..., metavar="ID", autoco
 
     Example: combat grit rook -1        combat grit cat 1 --reason "good roleplay"
     """
-    session(ctx).declare(lambda state: [GritAdjusted(combatant=cid, delta=delta, reason=reason)])
+    session(ctx).run(c.Grit(id=cid, delta=delta, reason=reason))
 
 
 @app.command("set-initiative", context_settings=NUMBERS)
@@ -75,7 +71,7 @@ def set_initiative(ctx: typer.Context, slot: str = typer.Argument(..., metavar="
 
     Example: combat set-initiative boss 15 --reason "ambush"
     """
-    session(ctx).declare(lambda state: [InitiativeOverridden(slot=slot, total=total, reason=reason)])
+    session(ctx).run(c.SetInitiative(slot=slot, total=total, reason=reason))
 
 
 @app.command()
@@ -84,8 +80,7 @@ def note(ctx: typer.Context, text: List[str] = typer.Argument(..., help="The not
 
     Example: combat note the warehouse is on fire
     """
-    words = " ".join(text)
-    session(ctx).declare(lambda state: [NoteAdded(text=words)])
+    session(ctx).run(c.Note(text=" ".join(text)))
 
 
 @app.command()
@@ -94,7 +89,7 @@ def end(ctx: typer.Context) -> None:
 
     Example: combat end
     """
-    session(ctx).declare(lambda state: [EncounterEnded()])
+    session(ctx).run(c.End())
 
 
 @app.command()
@@ -104,9 +99,7 @@ def undo(ctx: typer.Context,
 
     Example: combat undo
     """
-    s = session(ctx)
-    state, envs = s.ledger.undo(s.encounter, s.actor, reason)
-    s.report(state, [(f"↶ undone (seq {e.seq}):", e.data) for e in envs])
+    session(ctx).run(c.Undo(reason=reason))
 
 
 @app.command()
@@ -115,9 +108,7 @@ def redo(ctx: typer.Context) -> None:
 
     Example: combat redo
     """
-    s = session(ctx)
-    state, envs = s.ledger.redo(s.encounter, s.actor)
-    s.report(state, [(f"↷ redone (seq {e.seq}):", e.data) for e in envs])
+    session(ctx).run(c.Redo())
 
 
 @app.command()
@@ -129,11 +120,7 @@ def retract(ctx: typer.Context,
 
     Example: combat retract 12 --reason "the reload cost 1 AP"
     """
-    s = session(ctx)
-    state, batches = s.ledger.retract(s.encounter, seq, cascade, s.actor, reason)
-    if not s.quiet:
-        s.report(state, [(f"✗ retracted (seq {e.seq}):", e.data) for batch in batches
-                         for e in s.ledger.batch(s.encounter, batch)])
+    session(ctx).run(c.Retract(seq=seq, cascade=cascade, reason=reason))
 
 
 @app.command(context_settings=NUMBERS)
@@ -143,18 +130,14 @@ def amend(ctx: typer.Context,
           cost: Optional[str] = typer.Option(None, "--cost", help="The action's real cost: free, minor, major or a number."),
           label: Optional[str] = typer.Option(None, "--label", help="The action's real label."),
           who: Optional[str] = typer.Option(None, "--who", help="Who really acted."),
+          cascade: bool = typer.Option(False, "--cascade", help="Also retract the later declarations the correction would make illegal (R28)."),
           reason: str = typer.Option("", "--reason", help="Why, for the record.")) -> None:
     """Correct an earlier declaration in place; everything after it is re-judged (R28).
 
     Example: combat amend 12 --die 8        combat amend 15 --cost minor --reason "a reload costs 1"
     """
-    from projections.phrases import correction
-    if die is None and cost is None and label is None and who is None:
-        raise LedgerError("say what to correct: --die, --cost, --label or --who")
-    s = session(ctx)
-    state, amendment = s.ledger.amend(
-        s.encounter, seq, lambda p: correction(p, die, cost, label, who), s.actor, reason)
-    s.report(state, [(f"✎ seq {amendment.batch} now reads:", p) for p in amendment.events])
+    session(ctx).run(c.Amend(seq=seq, die=die, cost=cost, label=label, who=who,
+                             cascade=cascade, reason=reason))
 
 
 @app.command(context_settings=NUMBERS)
@@ -170,18 +153,8 @@ def effect(ctx: typer.Context,
     Example: combat effect rook "Wired reflexes" --max-ap +1 --rounds 3
              combat effect vex Stunned --max-ap -1 --until-round-end
     """
-    from eventlog.events import EffectApplied
-    from projections.phrases import slugify
-
-    def decide(state):
-        base = eid or slugify(name) or "effect"
-        chosen, n = base, 1
-        while eid is None and chosen in state.effects:
-            n += 1
-            chosen = f"{base}-{n}"
-        return [EffectApplied(effect=chosen, combatant=cid, name=name, max_ap=max_ap,
-                              rounds=rounds, until_round_end=until_round_end)]
-    session(ctx).declare(decide)
+    session(ctx).run(c.Effect(id=cid, name=name, max_ap=max_ap, rounds=rounds,
+                              until_round_end=until_round_end, effect=eid))
 
 
 @app.command("end-effect")
@@ -192,5 +165,4 @@ def end_effect(ctx: typer.Context,
 
     Example: combat end-effect stunned --reason "a medkit"
     """
-    from eventlog.events import EffectEnded
-    session(ctx).declare(lambda state: [EffectEnded(effect=eid, reason=reason)])
+    session(ctx).run(c.EndEffect(effect=eid, reason=reason))

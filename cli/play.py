@@ -27,9 +27,10 @@ from rich.console import Console
 from rich.markup import escape
 
 from eventlog.codec import Envelope
-from eventlog.errors import LedgerError, Refusal
+from eventlog.errors import LedgerError
 from eventlog.events import Amended, Redone, Undone
-from projections.ledger import envelope
+from projections.decide import acting
+from projections.history import envelope
 from projections.narrate import describe
 from projections.state import State
 
@@ -79,23 +80,6 @@ def history_for(db) -> History:
     return FileHistory(str(path))
 
 
-def acting(state: State) -> str:
-    """Whoever an alias without an id acts for: the turn in progress, or the
-    only combatant up (R8: in a group slot, whoever declares first)."""
-    up = state.up()
-    if len(up) == 1:
-        return up[0]
-    if up:
-        raise Refusal(f"{', '.join(up)} may all act now: name who acts, "
-                      f"e.g. `m {up[0]}` (R8)")
-    if state.ended:
-        raise Refusal("the encounter has ended (R25)")
-    if not state.running:
-        raise Refusal("nobody is acting: no round is in progress; name who acts "
-                      "or start one with `round` (R5, R23)")
-    raise Refusal("nobody is acting now: name who acts")
-
-
 def expand(words: list[str], state: State | None) -> list[str]:
     """The command line an alias stands for; other lines are left as typed."""
     head, rest = words[0], words[1:]
@@ -133,7 +117,7 @@ class Play:
         self.session = Session(session.db, None, session.actor, quiet=True)
         self.session.__dict__["ledger"] = session.ledger
         self.store = session.ledger.store
-        self.eid = session.chosen or self.store.current()
+        self.eid = session.chosen or session.current()
         if self.eid:
             self.store.head(self.eid)  # an unknown --encounter is refused now
         self.session.chosen = self.eid
@@ -225,7 +209,7 @@ class Play:
         self._report(elsewhere=True)  # what other terminals declared meanwhile
         self._invoke(args)
         if args[len(options)] in SWITCHING:
-            self._follow(self.store.current())
+            self._follow(self.session.current())
 
     def _invoke(self, args: list[str]) -> None:
         """Run a command line as `combat` does; errors become one line."""

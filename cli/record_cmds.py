@@ -138,6 +138,7 @@ def import_(ctx: typer.Context,
         s = session(ctx)
         from .progress import progress
         state = import_log(s.ledger, doc, as_id, progress())
+    s.choose(state.encounter)
     from .render import console, show_state
     console.print(f"imported {state.seq} events as {state.encounter}; it is now current")
     show_state(state)

@@ -130,6 +130,24 @@ def show_done(s: State, lines: list[tuple[str, Payload]]) -> None:
     show_state(s)
 
 
+def outcome_lines(command, outcome) -> list[tuple[str, Payload]]:
+    """A mark and a declaration for each thing a command did."""
+    from projections import commands as c
+    if isinstance(command, c.Amend):
+        amendment = outcome.events[0].data
+        lines = [(f"✎ seq {command.seq} now reads:", p) for p in amendment.events]
+        return lines + [(f"✗ retracted (seq {e.seq}):", e.data) for e in outcome.touched
+                        if e.batch in amendment.retracted]
+    mark = {c.Undo: "↶ undone", c.Redo: "↷ redone", c.Retract: "✗ retracted"}.get(type(command))
+    if mark is not None:
+        return [(f"{mark} (seq {e.seq}):", e.data) for e in outcome.touched]
+    return [("✓", e.data) for e in outcome.events]
+
+
+def show_outcome(command, outcome) -> None:
+    show_done(outcome.state, outcome_lines(command, outcome))
+
+
 def log_table(encounter: str, entries, audit: bool = False) -> Table:
     """The log for people: seq, time, actor, context, the declaration."""
     table = Table(show_edge=False, pad_edge=False,

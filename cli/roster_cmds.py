@@ -17,6 +17,5 @@ def load(ctx: typer.Context,
 
     Example: combat load examples/warehouse-raid.toml
     """
-    from projections.roster import declarations, read
-    roster = read(file)
-    session(ctx).declare(lambda state: declarations(roster, state, file.name))
+    from projections.roster import read
+    session(ctx).run(read(file))

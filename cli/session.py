@@ -1,14 +1,15 @@
-"""What every command shares: the store, the current encounter, the actor."""
+"""What every command shares: the store, the current encounter, the actor,
+and the one call into the core (`run`: execute a command, show what it did)."""
 from __future__ import annotations
 
 import os
 from functools import cached_property
 from pathlib import Path
 
+from eventlog import userstate
 from eventlog.errors import LedgerError, UnknownEncounter
-from eventlog.events import Payload
-from eventlog.store import Store
-from projections.ledger import Decide, Ledger
+from projections import commands as c
+from projections.ledger import Ledger, Outcome
 from projections.state import State
 
 
@@ -23,6 +24,15 @@ def print_json(value) -> None:
 def default_db() -> Path:
     base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
     return Path(base) / "combat-ledger" / "ledger.db"
+
+
+def open_store(db: Path):
+    from eventlog.store import Store
+    return Store(db)
+
+
+# Commands after which the encounter they made is this user's current one.
+CHOOSING = (c.New,)
 
 
 class Session:
@@ -40,29 +50,52 @@ class Session:
 
     @cached_property
     def ledger(self) -> Ledger:
-        return Ledger(Store(self.db))
+        return Ledger(open_store(self.db))
+
+    @property
+    def store(self):
+        return self.ledger.store
+
+    def current(self) -> str | None:
+        """This user's current encounter in this store (remembered on this
+        machine, never in the store)."""
+        return userstate.current(self.store.identity)
+
+    def choose(self, encounter: str) -> None:
+        userstate.set_current(self.store.identity, encounter)
 
     @property
     def encounter(self) -> str:
-        eid = self.chosen or self.ledger.store.current()
+        eid = self.chosen or self.current()
         if not eid:
             raise LedgerError("no current encounter: start one with `combat new ID`")
-        self.ledger.store.head(eid)  # raises UnknownEncounter
+        try:
+            self.store.head(eid)
+        except UnknownEncounter:
+            if self.chosen:
+                raise
+            raise LedgerError(f"your current encounter {eid!r} is no longer in "
+                              f"{self.db}: choose one with `combat use ID`") from None
         return eid
 
     def state(self, at: int | None = None) -> State:
         return self.ledger.state(self.encounter, at)
 
-    def declare(self, decide: Decide) -> None:
-        state, envs = self.ledger.declare(self.encounter, decide, self.actor)
-        self.report(state, [("✓", e.data) for e in envs])
+    def execute(self, command: c.Command) -> Outcome:
+        """The one call into the core; a new encounter becomes current."""
+        encounter = None if isinstance(command, c.New) else self.encounter
+        outcome = self.ledger.execute(encounter, command, self.actor)
+        if isinstance(command, CHOOSING):
+            self.choose(command.id)
+        return outcome
 
-    def report(self, state: State, lines: list[tuple[str, Payload]]) -> None:
-        """Show what a command did, a line per (mark, declaration) and then
-        the table; a quiet session (the demo, play mode) shows nothing."""
+    def run(self, command: c.Command) -> Outcome:
+        """Execute `command` and show what it did."""
+        outcome = self.execute(command)
         if not self.quiet:
-            from .render import show_done
-            show_done(state, lines)
+            from .render import show_outcome
+            show_outcome(command, outcome)
+        return outcome
 
 
-__all__ = ["Session", "UnknownEncounter", "default_db"]
+__all__ = ["Session", "UnknownEncounter", "default_db", "open_store"]

@@ -4,12 +4,10 @@ from typing import List, Optional
 
 import typer
 
-from eventlog.errors import Refusal
-from eventlog.events import CombatantJoined, GroupBonusSet, InitiativeRolled, OrderDeclared
+from projections import commands as c
 
 from .base import NUMBERS, app, session
 from .complete import encounter_names, group_ids, slot_ids
-from projections.phrases import slugify
 
 
 @app.command()
@@ -24,16 +22,14 @@ def new(ctx: typer.Context,
     Example: combat new warehouse --title "Warehouse raid"
              combat new docks --roster examples/party.toml --carry-grit warehouse
     """
-    s = session(ctx)
-    if roster is None:
-        if carry_grit is not None:
-            raise typer.BadParameter("it carries Grit to a roster's combatants: give "
-                                     "the roster with --roster FILE", param_hint="--carry-grit")
-        s.report(s.ledger.new(encounter, title, s.actor), [])
-        return
-    from projections.roster import start
-    state, envs = start(s.ledger, encounter, title, roster, s.actor, carry_grit)
-    s.report(state, [("✓", e.data) for e in envs])
+    if roster is None and carry_grit is not None:
+        raise typer.BadParameter("it carries Grit to a roster's combatants: give "
+                                 "the roster with --roster FILE", param_hint="--carry-grit")
+    load = None
+    if roster is not None:
+        from projections.roster import read
+        load = read(roster)
+    session(ctx).run(c.New(id=encounter, title=title, roster=load, carry_grit=carry_grit))
 
 
 @app.command()
@@ -43,8 +39,8 @@ def use(ctx: typer.Context, encounter: str = typer.Argument(..., help="An encoun
     Example: combat use warehouse
     """
     s = session(ctx)
-    s.ledger.store.head(encounter)
-    s.ledger.store.set_current(encounter)
+    s.store.head(encounter)
+    s.choose(encounter)
     print(f"current encounter: {encounter}")
 
 
@@ -57,10 +53,10 @@ def list_(ctx: typer.Context,
     """
     from .render import console, escape
     from .session import print_json
-    store = session(ctx).ledger.store
-    current = store.current()
+    s = session(ctx)
+    current = s.current()
     rows = [{"id": eid, "title": title, "created_at": at, "events": n,
-             "current": eid == current} for eid, title, at, n in store.encounters()]
+             "current": eid == current} for eid, title, at, n in s.store.encounters()]
     if as_json:
         print_json(rows)
         return
@@ -85,15 +81,8 @@ def add(ctx: typer.Context,
 
     Example: combat add "Big Ganger" --bonus 1 --count 3 --group gangers
     """
-    base = cid or slugify(name)
-    if not 1 <= count <= MAX_COUNT:
-        raise Refusal(f"--count adds 1 to {MAX_COUNT} combatants at once, not {count}")
-    people = [(base, name)] if count == 1 else [
-        (f"{base}-{i}", f"{name} {i}") for i in range(1, count + 1)]
-    side = "pc" if pc else "npc"
-    session(ctx).declare(lambda state: [
-        CombatantJoined(id=i, name=n, side=side, bonus=bonus, max_ap=ap, grit=grit,
-                        group=group) for i, n in people])
+    session(ctx).run(c.Add(name=name, id=cid, pc=pc, bonus=bonus, ap=ap, grit=grit,
+                           group=group, count=count))
 
 
 @app.command(context_settings=NUMBERS)
@@ -104,26 +93,7 @@ def group(ctx: typer.Context,
 
     Example: combat group gangers --bonus 1
     """
-    session(ctx).declare(lambda state: [GroupBonusSet(group=gid, bonus=bonus)])
-
-
-MAX_COUNT = 100  # as in a roster: a typo like 100000 is refused at once
-
-
-def _unrolled(state) -> list[str]:
-    slots = []
-    for c in state.combatants.values():
-        key = c.group or c.id
-        if c.active and key not in state.slots and key not in slots:
-            slots.append(key)
-    return slots
-
-
-def _bonus(state, slot: str) -> int:
-    if slot in state.groups:
-        return state.group_bonus(slot) or 0
-    c = state.combatants.get(slot)
-    return c.bonus if c else 0
+    session(ctx).run(c.Group(id=gid, bonus=bonus))
 
 
 @app.command(context_settings=NUMBERS)
@@ -135,23 +105,7 @@ def roll(ctx: typer.Context,
     Example: combat roll            (everyone who has not rolled)
              combat roll rook --die 7
     """
-    if die is not None and len(slots or []) != 1:
-        raise Refusal("--die enters one physical roll: name exactly one slot (R1)")
-    import random
-    dice = random.SystemRandom()
-
-    def decide(state):
-        chosen = slots or _unrolled(state)
-        if not chosen:
-            raise Refusal("every active slot has rolled initiative already (R1)")
-        out = []
-        for slot in chosen:
-            d = die if die is not None else dice.randint(1, 10)
-            b = _bonus(state, slot)
-            out.append(InitiativeRolled(slot=slot, die=d, bonus=b, total=d + b,
-                                        manual=die is not None))
-        return out
-    session(ctx).declare(decide)
+    session(ctx).run(c.Roll(slots=list(slots or []), die=die))
 
 
 @app.command()
@@ -161,7 +115,4 @@ def order(ctx: typer.Context,
 
     Example: combat --actor players order vex rook
     """
-    def decide(state):
-        seize = state.running and all(x in state.seizers for x in slots)
-        return [OrderDeclared(slots=list(slots), context="seize" if seize else "tie")]
-    session(ctx).declare(decide)
+    session(ctx).run(c.Order(slots=list(slots)))

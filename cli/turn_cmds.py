@@ -3,9 +3,8 @@ from typing import List, Optional
 
 import typer
 
-from eventlog.errors import Refusal
-from eventlog.events import MomentSeized, RoundStarted, TurnEnded
-from projections.phrases import COST_WORDS, action
+from projections import commands as c
+from projections.phrases import COST_WORDS
 
 from .base import NUMBERS, app, session
 from .complete import combatant_ids
@@ -19,7 +18,7 @@ def round_(ctx: typer.Context) -> None:
 
     Example: combat round
     """
-    session(ctx).declare(lambda state: [RoundStarted(round=state.round + 1)])
+    session(ctx).run(c.Round())
 
 
 @app.command()
@@ -28,7 +27,7 @@ def seize(ctx: typer.Context, cid: str = typer.Argument(..., metavar="ID", help=
 
     Example: combat seize vex
     """
-    session(ctx).declare(lambda state: [MomentSeized(combatant=cid)])
+    session(ctx).run(c.Seize(id=cid))
 
 
 @app.command(context_settings=NUMBERS)
@@ -40,8 +39,7 @@ def act(ctx: typer.Context,
 
     Example: combat act rook major shoots the ganger
     """
-    text = " ".join(label or [])
-    session(ctx).declare(lambda state: [action(cid, cost, text, interrupt=False)])
+    session(ctx).run(c.Act(id=cid, cost=cost, label=" ".join(label or [])))
 
 
 @app.command(context_settings=NUMBERS)
@@ -53,8 +51,7 @@ def interrupt(ctx: typer.Context,
 
     Example: combat interrupt vex minor dives for cover
     """
-    text = " ".join(label or [])
-    session(ctx).declare(lambda state: [action(cid, cost, text, interrupt=True)])
+    session(ctx).run(c.Interrupt(id=cid, cost=cost, label=" ".join(label or [])))
 
 
 @app.command("end-turn")
@@ -64,16 +61,4 @@ def end_turn(ctx: typer.Context,
 
     Example: combat end-turn        combat end-turn ganger-3
     """
-    def decide(state):
-        if state.running and state.turn is not None:
-            return [TurnEnded(combatant=cid or state.turn)]
-        if cid:
-            return [TurnEnded(combatant=cid)]
-        up = state.up()
-        if len(up) == 1:
-            return [TurnEnded(combatant=up[0])]
-        if up:
-            raise Refusal(f"no turn is in progress in this group slot: name the member "
-                          f"who passes ({', '.join(up)}) (R8)")
-        raise Refusal("no turn is in progress (R21)")
-    session(ctx).declare(decide)
+    session(ctx).run(c.EndTurn(id=cid))

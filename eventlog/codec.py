@@ -13,7 +13,9 @@ GENESIS = "0" * 64
 # type after it was first written, by type name. While such a field holds its
 # default it is left out of the event's hash, so an event stored before the
 # field existed keeps the hash it was written with and old logs verify.
-ADDED_FIELDS: dict[str, frozenset[str]] = {}
+ADDED_FIELDS: dict[str, frozenset[str]] = {
+    "Amended": frozenset({"retracted"}),
+}
 
 _canonical = msgspec.json.Encoder(order="sorted")
 _plain = msgspec.json.Encoder()
@@ -35,10 +37,12 @@ class Envelope(msgspec.Struct, frozen=True):
 
 def data_of(payload: Payload) -> dict:
     """The `data` object of an event: the payload's fields, without its tag
-    (events nested in an Amended keep theirs)."""
+    (events nested in an Amended keep theirs). Fields added after the type
+    was first written are left out while they hold their default, so an old
+    event reads, is stored and hashes as it always did."""
     data = msgspec.to_builtins(payload)
-    del data["type"]
-    return data
+    name = data.pop("type")
+    return hashed_data(name, data) if name in ADDED_FIELDS else data
 
 
 def encode_data(payload: Payload) -> bytes:
@@ -57,14 +61,35 @@ def hashed_data(type_name: str, body: dict) -> dict:
     ADDED_FIELDS at their default (in events nested in an Amended too)."""
     added = ADDED_FIELDS.get(type_name, ())
     if added:
-        defaults = {f.name: msgspec.to_builtins(f.default)
-                    for f in msgspec.structs.fields(EVENT_TYPES[type_name])
-                    if f.name in added and f.default is not msgspec.NODEFAULT}
+        defaults = _defaults(type_name, added)
         body = {k: v for k, v in body.items()
                 if not (k in defaults and v == defaults[k])}
     if type_name == "Amended" and isinstance(body.get("events"), list):
         body = {**body, "events": [_hashed_nested(e) for e in body["events"]]}
     return body
+
+
+_DEFAULTS: dict[tuple[str, frozenset], dict] = {}
+
+
+def _defaults(type_name: str, added: frozenset) -> dict:
+    """The defaults of a type's added fields, worked out once (reading a
+    struct's fields evaluates its annotations)."""
+    key = (type_name, added)
+    if key not in _DEFAULTS:
+        _DEFAULTS[key] = {f.name: msgspec.to_builtins(_default(f))
+                          for f in msgspec.structs.fields(EVENT_TYPES[type_name])
+                          if f.name in added and _default(f) is not msgspec.NODEFAULT}
+    return _DEFAULTS[key]
+
+
+def _default(field):
+    """A field's default value (a list or dict default comes from a factory)."""
+    if field.default is not msgspec.NODEFAULT:
+        return field.default
+    if field.default_factory is not msgspec.NODEFAULT:
+        return field.default_factory()
+    return msgspec.NODEFAULT
 
 
 def _hashed_nested(event):

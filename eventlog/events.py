@@ -156,10 +156,13 @@ class EffectEnded(Payload):
 
 
 class Amended(Payload):
-    """A correction of an earlier batch: `events` replace it, in its place."""
+    """A correction of an earlier batch: `events` replace it, in its place;
+    `retracted`: the later batches it made illegal, retracted with it
+    (`amend --cascade`, R28)."""
     batch: int
     events: list[Event]
     reason: str = ""
+    retracted: list[int] = []
 
 
 Event = Union[

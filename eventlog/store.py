@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import os
+from contextlib import contextmanager
 import shutil
 import sqlite3
 from pathlib import Path
@@ -16,6 +17,7 @@ from itertools import islice
 from typing import Callable, Iterable, Iterator, Sequence, TypeVar
 
 from .codec import GENESIS, Envelope, encode_data, event_hash, utc_now
+from .contract import EncounterInfo, Snapshot, SnapshotMaker, StoredEvent
 from .errors import Conflict, Refusal, StoreError, UnknownEncounter
 from .events import EncounterCreated, Payload
 
@@ -88,16 +90,17 @@ def _has_wal(path: Path) -> bool:
         return False
 
 
-Row = tuple  # (seq, batch, type, at, actor, data, prev_hash, hash)
 _ROW = "seq, batch, type, at, actor, data, prev_hash, hash"
 T = TypeVar("T")
 
 
 class Store:
-    """One ledger file. Every method is one short transaction."""
+    """One ledger file (the EventStore contract, eventlog/contract.py). Every
+    method is one short transaction, or part of the one `reading()` holds."""
 
     def __init__(self, path: str | Path):
         self.path = Path(path)
+
         self.timeout = busy_timeout()
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -152,6 +155,8 @@ class Store:
                             self.db.execute(statement)
                     self.db.execute("INSERT INTO meta VALUES ('schema_version', ?)",
                                     (str(SCHEMA_VERSION),))
+                    self.db.execute("INSERT INTO meta VALUES ('store_id', ?)",
+                                    (os.urandom(16).hex(),))
                 self.db.execute("COMMIT")
             except BaseException:
                 self.db.execute("ROLLBACK")
@@ -169,6 +174,10 @@ class Store:
             raise StoreError(f"{self.path} was written by a newer combat-ledger "
                              f"(schema {version}; this one reads {SCHEMA_VERSION})")
         self.db.execute("PRAGMA synchronous = FULL")
+        # Names the store for the user's remembered current encounter: its
+        # id and where it is (a copy of the file is another store).
+        row = self.db.execute("SELECT value FROM meta WHERE key = 'store_id'").fetchone()
+        self.identity = f"sqlite:{row[0] if row else ''}:{self.path.resolve()}"
 
     def close(self) -> None:
         self.db.close()
@@ -183,13 +192,26 @@ class Store:
         except UnicodeEncodeError as exc:
             raise _not_text(exc) from None
 
-    def current(self) -> str | None:
-        row = self._query("SELECT value FROM meta WHERE key = 'current'")
-        return row[0][0] if row else None
+    @contextmanager
+    def reading(self):
+        """Every read inside sees one snapshot (a read transaction; WAL lets
+        writers go on meanwhile). Re-entrant."""
+        if self.db.in_transaction:
+            yield
+            return
+        try:
+            self.db.execute("BEGIN")
+        except sqlite3.DatabaseError as exc:
+            raise self._wrap(exc) from None
+        try:
+            yield
+        finally:
+            if self.db.in_transaction:
+                self.db.execute("COMMIT")  # (it wrote nothing)
 
-    def encounters(self) -> list[tuple[str, str, str, int]]:
-        return self._query(
-            "SELECT id, title, created_at, head_seq FROM encounters ORDER BY created_at, id")
+    def encounters(self) -> list[EncounterInfo]:
+        return [EncounterInfo._make(r) for r in self._query(
+            "SELECT id, title, created_at, head_seq FROM encounters ORDER BY created_at, id")]
 
     def head(self, encounter: str) -> tuple[int, str]:
         row = self._query("SELECT head_seq, head_hash FROM encounters WHERE id = ?",
@@ -198,7 +220,7 @@ class Store:
             raise UnknownEncounter(f"no encounter {encounter!r} in {self.path}")
         return row[0]
 
-    def rows(self, encounter: str, after: int = 0, upto: int | None = None) -> Iterator[Row]:
+    def rows(self, encounter: str, after: int = 0, upto: int | None = None) -> Iterator[StoredEvent]:
         """Stored events in seq order, streamed (never loaded into one list)."""
         sql = f"SELECT {_ROW} FROM events WHERE encounter = ? AND seq > ?"
         args: list = [encounter, after]
@@ -206,17 +228,18 @@ class Store:
             sql += " AND seq <= ?"
             args.append(upto)
         try:
-            yield from self.db.execute(sql + " ORDER BY seq", args)
+            yield from map(StoredEvent._make, self.db.execute(sql + " ORDER BY seq", args))
         except sqlite3.DatabaseError as exc:
             raise self._wrap(exc) from None
         except UnicodeEncodeError as exc:
             raise _not_text(exc) from None
 
-    def fold_rows(self, encounter: str, columns: str, upto: int | None = None,
-                  skip: Sequence[str] = (), after: int = 0) -> sqlite3.Cursor:
-        """The `columns` of the events after seq `after`, in seq order, less
-        the types in `skip` (events that change nothing in a fold), streamed."""
-        sql = f"SELECT {columns} FROM events WHERE encounter = ? AND seq > ?"
+    def fold_rows(self, encounter: str, after: int = 0, upto: int | None = None,
+                  skip: Sequence[str] = ()) -> sqlite3.Cursor:
+        """(seq, batch, type, data) of the events after seq `after`, in seq
+        order, less the types in `skip` (events that change nothing in a
+        fold), streamed."""
+        sql = "SELECT seq, batch, type, data FROM events WHERE encounter = ? AND seq > ?"
         args: list = [encounter, after]
         if skip:
             sql += f" AND type NOT IN ({', '.join('?' * len(skip))})"
@@ -231,7 +254,7 @@ class Store:
         except UnicodeEncodeError as exc:
             raise _not_text(exc) from None
 
-    def markers(self, encounter: str, upto: int | None = None) -> list[Row]:
+    def markers(self, encounter: str, upto: int | None = None) -> list[StoredEvent]:
         """The Undone, Redone and Amended events, in seq order: what a fold
         must know about earlier batches before it starts."""
         # (Without the hint SQLite walks the whole log in seq order to spare
@@ -242,26 +265,31 @@ class Store:
         if upto is not None:
             sql += " AND seq <= ?"
             args.append(upto)
-        return self._query(sql + " ORDER BY seq", args)
+        return [StoredEvent._make(r) for r in self._query(sql + " ORDER BY seq", args)]
 
-    def snapshot(self, encounter: str, version: str) -> tuple[int, bytes] | None:
-        """The encounter's snapshot (seq, state) if it was taken by this fold
-        version and the event at its seq still has the hash it recorded."""
+    def snapshot(self, encounter: str, version: str) -> Snapshot | None:
+        """The encounter's snapshot if it was taken by this fold version and
+        the event at its seq still has the hash it recorded."""
         row = self._query(
-            "SELECT s.seq, s.state FROM snapshots s JOIN events e "
+            "SELECT s.seq, s.hash, s.state FROM snapshots s JOIN events e "
             "ON e.encounter = s.encounter AND e.seq = s.seq AND e.hash = s.hash "
             "WHERE s.encounter = ? AND s.version = ?", (encounter, version))
-        return row[0] if row else None
+        return Snapshot._make(row[0]) if row else None
 
-    def save_snapshot(self, encounter: str, seq: int, version: str, state: bytes) -> None:
-        self._write(lambda: self._put_snapshot(encounter, seq, version, state))
+    def save_snapshot(self, encounter: str, seq: int, version: str,
+                      maker: SnapshotMaker) -> None:
+        self._write(lambda: self._put_snapshot(encounter, seq, version, maker))
 
-    def _put_snapshot(self, encounter, seq, version, state) -> None:
+    def _put_snapshot(self, encounter, seq, version, maker: SnapshotMaker) -> None:
         row = self.db.execute("SELECT hash FROM events WHERE encounter = ? AND seq = ?",
                               (encounter, seq)).fetchone()
         if row:
             self.db.execute("INSERT OR REPLACE INTO snapshots VALUES (?, ?, ?, ?, ?)",
-                            (encounter, seq, row[0], version, state))
+                            (encounter, seq, row[0], version, maker(seq, row[0])))
+
+    def drop_snapshot(self, encounter: str) -> None:
+        self._write(lambda: self.db.execute(
+            "DELETE FROM snapshots WHERE encounter = ?", (encounter,)))
 
     def batch_end(self, encounter: str, seq: int) -> int:
         """The last seq of the batch that holds `seq`: just before the next
@@ -275,16 +303,12 @@ class Store:
         return max(seq, head[0][0] or seq) if head else seq
 
     def batch_heads(self, encounter: str) -> list[tuple[int, str]]:
-        """(batch, type of its first event) for every batch, newest first."""
+        """(batch, type of its first event) for every batch, oldest first."""
         return self._query(
             "SELECT seq, type FROM events WHERE encounter = ? AND seq = batch "
-            "ORDER BY seq DESC", (encounter,))
+            "ORDER BY seq", (encounter,))
 
     # -- writing ---------------------------------------------------------
-
-    def set_current(self, encounter: str) -> None:
-        self._write(lambda: self.db.execute(
-            "INSERT OR REPLACE INTO meta VALUES ('current', ?)", (encounter,)))
 
     def _write(self, work):
         try:
@@ -307,7 +331,7 @@ class Store:
             raise
 
     def create(self, encounter: str, created: EncounterCreated, actor: str) -> Envelope:
-        """A new encounter whose first event is `created`; it becomes current."""
+        """A new encounter whose first event is `created`."""
         def work():
             if self.db.execute("SELECT 1 FROM encounters WHERE id = ?",
                                (encounter,)).fetchone():
@@ -315,10 +339,7 @@ class Store:
             at = utc_now()
             self.db.execute("INSERT INTO encounters VALUES (?, ?, ?, 0, ?)",
                             (encounter, created.title, at, GENESIS))
-            env = self._insert(encounter, 0, GENESIS, [created], actor, at)[0]
-            self.db.execute("INSERT OR REPLACE INTO meta VALUES ('current', ?)",
-                            (encounter,))
-            return env
+            return self._insert(encounter, 0, GENESIS, [created], actor, at)[0]
         return self._write(work)
 
     def _head_as_judged(self, encounter: str, expected_seq: int) -> tuple[int, str]:
@@ -334,15 +355,18 @@ class Store:
         return row
 
     def append(self, encounter: str, expected_seq: int, payloads: list[Payload],
-               actor: str, snapshot: tuple[str, bytes] | None = None) -> list[Envelope]:
+               actor: str, snapshot: tuple[str, SnapshotMaker] | None = None) -> list[Envelope]:
         """Append one batch atomically, if the log still ends at expected_seq;
-        with it, a (version, state) snapshot of the state after the batch."""
+        with it, a (version, maker) snapshot of the state after the batch."""
         def work():
             row = self._head_as_judged(encounter, expected_seq)
             envs = self._insert(encounter, row[0], row[1], payloads, actor, utc_now())
             if snapshot is not None:
+                version, maker = snapshot
+                last = envs[-1]
                 self.db.execute("INSERT OR REPLACE INTO snapshots VALUES (?, ?, ?, ?, ?)",
-                                (encounter, envs[-1].seq, envs[-1].hash, *snapshot))
+                                (encounter, last.seq, last.hash, version,
+                                 maker(last.seq, last.hash)))
             return envs
         return self._write(work)
 
@@ -383,8 +407,8 @@ class Store:
 
     def import_log(self, encounter: str, title: str, envelopes: Iterable[Envelope],
                    then: Callable[[Iterator[tuple]], T]) -> T:
-        """Store `envelopes` verbatim as the log of the new encounter, which
-        becomes current, all or nothing, streamed. They are staged a chunk at a
+        """Store `envelopes` verbatim as the log of the new encounter, all or
+        nothing, streamed. They are staged a chunk at a
         time in a temporary table (a file of SQLite's own), so `envelopes` may
         be checked as they are read and `then(rows)` reads the staged (seq,
         batch, type, data) rows back in seq order to judge them, without
@@ -427,4 +451,3 @@ class Store:
                         (encounter, title, utc_now(), *(head or (0, GENESIS))))
         self.db.execute(f"INSERT INTO events SELECT ?, {_ROW}, ? FROM temp.staged ORDER BY seq",
                         (encounter, EVENT_VERSION))
-        self.db.execute("INSERT OR REPLACE INTO meta VALUES ('current', ?)", (encounter,))

@@ -16,21 +16,17 @@ import tomllib
 from pathlib import Path
 from typing import Literal
 
+import msgspec
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from eventlog.errors import InvalidFile, Refusal, UnknownEncounter
+from eventlog.errors import InvalidFile
 from eventlog.files import read_bounded
-from eventlog.events import CombatantJoined, EncounterCreated, GritAdjusted, GroupBonusSet, Payload
 
-from .ledger import Ledger, apply
-from .phrases import slugify
-from .ranges import check_numbers
-from .rules import SLUG
-from .state import State
+from .commands import Load
+from .loading import NOTHING_ADDED, _shown
 
 MAX_ROSTER_BYTES = 1 << 20
 FORMATS = {".toml": "TOML", ".yaml": "YAML", ".yml": "YAML", ".json": "JSON"}
-NOTHING_ADDED = "nothing of the roster was added"
 MAX_COUNT = 100  # `count = 1000000` is a typo, not a squad
 
 
@@ -49,13 +45,6 @@ class CombatantEntry(Entry):
     group: str | None = None
     count: int = Field(1, ge=1, le=MAX_COUNT)
 
-    def people(self) -> list[tuple[str, str]]:
-        """(id, name) of each combatant it stands for, as `add --count` names them."""
-        base = self.id if self.id is not None else slugify(self.name)
-        if self.count == 1:
-            return [(base, self.name)]
-        return [(f"{base}-{i}", f"{self.name} {i}") for i in range(1, self.count + 1)]
-
 
 class GroupEntry(Entry):
     id: str
@@ -69,8 +58,9 @@ class Roster(Entry):
 
 # -- reading -------------------------------------------------------------
 
-def read(path: Path) -> Roster:
-    """The roster in `path`, or InvalidFile with one line naming what is wrong."""
+def read(path: Path) -> Load:
+    """The roster in `path` as the command that loads it, or InvalidFile with
+    one line naming what is wrong."""
     name = path.name
     kind = FORMATS.get(path.suffix.lower())
     if kind is None:
@@ -97,7 +87,7 @@ def read(path: Path) -> Roster:
         raise InvalidFile(f"{name}: {'; '.join(problems[:3])}{more}; {NOTHING_ADDED}") from None
     if not roster.combatant:
         raise InvalidFile(f"{name} holds no combatant entry: a roster needs at least one")
-    return roster
+    return msgspec.convert({**roster.model_dump(), "file": name}, Load)
 
 
 def _parse(text: str, kind: str, name: str):
@@ -168,126 +158,3 @@ def entry_label(kind: str, index: int, data: dict) -> str:
 
 def _key(key) -> str:
     return f"'{key}'" if isinstance(key, str) else repr(key)
-
-
-def _shown(value) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, (dict, list)):
-        return "a table" if isinstance(value, dict) else "a list"
-    text = json.dumps(value, ensure_ascii=False, default=str)
-    return text if len(text) <= 40 else text[:37] + "..."
-
-
-# -- the declaration -----------------------------------------------------
-
-def declarations(roster: Roster, state: State, name: str) -> list[Payload]:
-    """What loading `roster` into `state` declares; InvalidFile naming the entry
-    when it clashes with itself or with the encounter."""
-    def refuse(message: str):
-        raise InvalidFile(f"{name}: {message}; {NOTHING_ADDED}")
-
-    def numbers(who: str, payload: Payload) -> Payload:
-        try:
-            check_numbers(payload)  # the judge's ranges, said of the entry
-        except Refusal as exc:
-            refuse(f"{who}: {exc}")
-        return payload
-
-    def label(kind: str, i: int, entry) -> str:
-        shown = entry.name if kind == "combatant" else entry.id
-        return f"{kind} {i + 1} ({shown})"
-
-    taken: dict[str, str] = {}  # id -> the entry that uses it
-    sides: dict[str, tuple[str, str]] = {}  # group -> (side, who set it)
-    for gid, group in state.groups.items():
-        if group.members:
-            sides[gid] = (state.combatants[group.members[0]].side,
-                          f"its members in encounter {state.encounter}")
-    joined = []
-    for i, c in enumerate(roster.combatant):
-        who = label("combatant", i, c)
-        if c.id is not None and not SLUG.match(c.id):
-            refuse(f"{who}: key 'id': expected lowercase letters, digits and dashes, "
-                   f"got {_shown(c.id)}")
-        if c.id is None and not slugify(c.name):
-            refuse(f"{who}: key 'name': no id can be made from it; give one with key 'id'")
-        for cid, person in c.people():
-            if cid in state.combatants or cid in state.groups:
-                refuse(f"{who}: id {_shown(cid)} is already taken in encounter {state.encounter}")
-            if cid in taken:
-                refuse(f"{who}: id {_shown(cid)} is already used by {taken[cid]}")
-            taken[cid] = who
-            joined.append(numbers(who, CombatantJoined(
-                id=cid, name=person, side=c.side, bonus=c.bonus, max_ap=c.ap,
-                grit=c.grit, group=c.group)))
-        if c.group is not None:
-            if not SLUG.match(c.group):
-                refuse(f"{who}: key 'group': expected lowercase letters, digits and "
-                       f"dashes, got {_shown(c.group)}")
-            if c.group in state.combatants:
-                refuse(f"{who}: key 'group': {_shown(c.group)} is a combatant in "
-                       f"encounter {state.encounter}, not a group")
-            side, setter = sides.setdefault(c.group, (c.side, who))
-            if side != c.side:
-                refuse(f"{who}: key 'group': group {_shown(c.group)} is {side} "
-                       f"({setter}), this entry is {c.side}: all members of a "
-                       "group are on one side (R7)")
-    bonuses, seen = [], {}
-    for i, g in enumerate(roster.group):
-        who = label("group", i, g)
-        if not SLUG.match(g.id):
-            refuse(f"{who}: key 'id': expected lowercase letters, digits and dashes, "
-                   f"got {_shown(g.id)}")
-        if g.id in seen:
-            refuse(f"{who}: id {_shown(g.id)} is already used by {seen[g.id]}")
-        seen[g.id] = who
-        if g.id in taken or g.id in state.combatants:
-            refuse(f"{who}: id {_shown(g.id)} is a combatant's id, not a group")
-        if g.id not in sides:
-            refuse(f"{who}: no combatant is in this group (give its members "
-                   f"group = \"{g.id}\")")
-        if g.bonus is not None:
-            bonuses.append(numbers(who, GroupBonusSet(group=g.id, bonus=g.bonus)))
-    for cid in taken:
-        if cid in sides:
-            refuse(f"{taken[cid]}: id {_shown(cid)} is also a group's id")
-    return [*bonuses, *joined]
-
-
-def carried_grit(state: State, source: State, source_id: str, ids) -> list[Payload]:
-    """GritAdjusted for each of `ids` in both encounters whose Grit differs."""
-    out = []
-    for cid in ids:
-        there, here = source.combatants.get(cid), state.combatants.get(cid)
-        if there is not None and here is not None and there.grit != here.grit:
-            out.append(GritAdjusted(combatant=cid, delta=there.grit - here.grit,
-                                    reason=f"carried over from {source_id}"))
-    return out
-
-
-def start(ledger: Ledger, encounter: str, title: str, path: Path, actor: str,
-          carry_from: str | None = None):
-    """A new encounter with the roster in (two declarations) and, if asked,
-    the Grit of its combatants carried over from `carry_from` (a third).
-    Everything is checked before the encounter is created."""
-    roster = read(path)
-    source = None
-    if carry_from is not None:
-        try:
-            source = ledger.state(carry_from)
-        except UnknownEncounter:
-            raise UnknownEncounter(f"--carry-grit: there is no encounter {carry_from!r} "
-                                   "to carry Grit over from") from None
-    created = apply(State(encounter), [EncounterCreated(encounter=encounter, title=title)])
-    apply(created, declarations(roster, created, path.name))  # refused before creating
-    ledger.new(encounter, title, actor)
-    state, envs = ledger.declare(
-        encounter, lambda s: declarations(roster, s, path.name), actor)
-    if source is not None:
-        ids = [e.data.id for e in envs if isinstance(e.data, CombatantJoined)]
-        if carried_grit(state, source, carry_from, ids):
-            state, more = ledger.declare(
-                encounter, lambda s: carried_grit(s, source, carry_from, ids), actor)
-            envs = [*envs, *more]
-    return state, envs

@@ -17,78 +17,90 @@ from eventlog.events import (
     TurnEnded,
 )
 
+import msgspec
+
 from . import ties
 
 TURN_LIMIT = 4  # R17
 SIDE_RANK = {"pc": 0, "npc": 1}  # R3, R12: PCs first
 
 
-class Combatant:
-    __slots__ = ("id", "name", "side", "bonus", "max_ap", "ap", "grit", "group",
-                 "active", "joined", "spent_this_turn", "seized")
-
-    def __init__(self, e: CombatantJoined, joined: int):
-        self.id, self.name, self.side, self.bonus = e.id, e.name, e.side, e.bonus
-        self.max_ap = self.ap = e.max_ap
-        self.grit, self.group = e.grit, e.group
-        self.active, self.joined = True, joined
-        self.spent_this_turn, self.seized = 0, False
-
-
-class Group:
-    __slots__ = ("id", "bonus", "members", "joined")
-
-    def __init__(self, gid: str, joined: int):
-        self.id, self.bonus, self.members, self.joined = gid, None, [], joined
+class Combatant(msgspec.Struct, gc=False):
+    id: str
+    name: str
+    side: str
+    bonus: int
+    max_ap: int
+    ap: int
+    grit: int
+    group: str | None
+    joined: int
+    active: bool = True
+    spent_this_turn: int = 0
+    seized: bool = False
 
 
-class Effect:
+class Group(msgspec.Struct):
+    id: str
+    joined: int
+    bonus: int | None = None
+    members: list[str] = []
+
+
+class Effect(msgspec.Struct, gc=False):
     """A timed change of a combatant's maximum AP, in force for rounds
     `first` to `last` (R14)."""
-    __slots__ = ("id", "combatant", "name", "delta", "first", "last", "ended")
-
-    def __init__(self, e: EffectApplied, round_now: int):
-        self.id, self.combatant, self.name, self.delta = e.effect, e.combatant, e.name, e.max_ap
-        if e.until_round_end:
-            self.first = self.last = round_now
-        else:
-            self.first, self.last = round_now + 1, round_now + (e.rounds or 0)
-        self.ended = False
+    id: str
+    combatant: str
+    name: str
+    delta: int
+    first: int
+    last: int
+    ended: bool = False
 
     def covers(self, round_: int) -> bool:
         return not self.ended and self.first <= round_ <= self.last
 
 
-class Slot:
+class Slot(msgspec.Struct, gc=False):
     """A rolled place in the order: a lone combatant or a group (R1, R2)."""
-    __slots__ = ("id", "die", "bonus", "total", "manual", "joined", "side")
+    id: str
+    die: int | None
+    bonus: int | None
+    total: int
+    manual: bool
+    joined: int
+    side: str
 
-    def __init__(self, sid: str, die, bonus, total: int, manual: bool, joined: int, side: str):
-        self.id, self.die, self.bonus, self.total = sid, die, bonus, total
-        self.manual, self.joined, self.side = manual, joined, side
 
+class State(msgspec.Struct, dict=True):
+    """Everything the fold knows; a snapshot is this struct encoded whole.
+    The caches of the order live beside the fields (in the instance dict),
+    so they are never stored."""
+    encounter: str = ""
+    title: str = ""
+    seq: int = 0
+    created: bool = False
+    combatants: dict[str, Combatant] = {}
+    groups: dict[str, Group] = {}
+    slots: dict[str, Slot] = {}
+    tie_rules: list[tuple[str, str]] = []  # declared orders (R3)
+    effects: dict[str, Effect] = {}
+    ended: bool = False
+    round: int = 0
+    pass_: int = 0
+    round_complete: bool = False
+    window: bool = False            # the seize window (R10)
+    seizers: dict[str, int] = {}    # combatant -> seize order key (R12)
+    passed: set[str] = set()        # slot keys the pass has walked past
+    done: set[str] = set()          # combatants whose turn in this pass is over
+    turn: str | None = None         # the combatant whose turn is in progress
+    turn_started: bool = False      # they have declared something in it
+    current: str | None = None      # the slot key the pass has reached
+    spent_in_pass: int = 0          # AP spent in turns this pass (R23a)
+    keys: int = 0                   # the last join/seize order key handed out
 
-class State:
-    def __init__(self, encounter: str = "") -> None:
-        self.encounter, self.title, self.seq = encounter, "", 0
-        self.created = False
-        self.combatants: dict[str, Combatant] = {}
-        self.groups: dict[str, Group] = {}
-        self.slots: dict[str, Slot] = {}
-        self.tie_rules: list[ties.Rule] = []  # declared orders (R3)
-        self.effects: dict[str, Effect] = {}
-        self.ended = False
-        self.round = self.pass_ = 0
-        self.round_complete = False
-        self.window = False            # the seize window (R10)
-        self.seizers: dict[str, int] = {}  # combatant -> seize order key (R12)
-        self.passed: set[str] = set()  # slot keys the pass has walked past
-        self.done: set[str] = set()    # combatants whose turn in this pass is over
-        self.turn: str | None = None   # the combatant whose turn is in progress
-        self.turn_started = False      # they have declared something in it
-        self.current: str | None = None  # the slot key the pass has reached
-        self.spent_in_pass = 0         # AP spent in turns this pass (R23a)
-        self._keys = 0
+    def __post_init__(self) -> None:
         self._order: list[str] | None = None
         self._lineup: list[tuple[str, list[Combatant]]] | None = None
         self._regular: list[str] | None = None
@@ -211,8 +223,8 @@ class State:
             handler(self, e)
 
     def _next_key(self) -> int:
-        self._keys += 1
-        return self._keys
+        self.keys += 1
+        return self.keys
 
     def _end_turn(self, cid: str) -> None:
         self.done.add(cid)
@@ -278,7 +290,8 @@ def _created(s: State, e: EncounterCreated) -> None:
 
 
 def _joined(s: State, e: CombatantJoined) -> None:
-    s.combatants[e.id] = Combatant(e, s._next_key())
+    s.combatants[e.id] = Combatant(e.id, e.name, e.side, e.bonus, e.max_ap, e.max_ap,
+                                   e.grit, e.group, s._next_key())
     if e.group is not None:
         group = s.groups.get(e.group)
         if group is None:
@@ -419,7 +432,9 @@ def _ended(s: State, e: EncounterEnded) -> None:
 
 
 def _effect(s: State, e: EffectApplied) -> None:
-    s.effects[e.effect] = Effect(e, s.round)
+    first, last = ((s.round, s.round) if e.until_round_end
+                   else (s.round + 1, s.round + (e.rounds or 0)))
+    s.effects[e.effect] = Effect(e.effect, e.combatant, e.name, e.max_ap, first, last)
     if e.until_round_end:  # it would never reach a restore: it counts now
         c = s.combatants[e.combatant]
         c.ap = min(max(0, c.ap + e.max_ap), s.max_ap_of(c.id))

@@ -3,15 +3,19 @@ declared in, and what later undid, retracted or amended it."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterator
+from typing import Iterable, Iterator
 
-from eventlog.codec import Envelope
+from eventlog.codec import Envelope, decode_data
+from eventlog.contract import StoredEvent
 from eventlog.events import CORRECTIONS, OVERRIDES, Amended, Redone, Undone
+from eventlog.undo import Corrections
 
-from .ledger import Ledger, envelope
+from .history import batches
+from .ledger import Ledger
 from .state import State
 
 AUDITED = OVERRIDES + ("OrderDeclared",) + CORRECTIONS
+Mark = tuple[int, str, str]  # (seq, "undo"/"retract", reason)
 
 
 @dataclass
@@ -20,7 +24,7 @@ class Entry:
     round: int
     pass_: int
     turn: str | None
-    undone_by: tuple[int, str, str] | None = None  # (seq, "undo"/"retract", reason)
+    undone_by: Mark | None = None
     amended_by: int | None = None
 
     @property
@@ -37,30 +41,53 @@ class Entry:
         return f"{where} {self.turn}" if self.turn else where
 
 
-def timeline(ledger: Ledger, encounter: str) -> Iterator[Entry]:
-    corrections = ledger.corrections(encounter)
-    undone_by: dict[int, tuple[int, str, str]] = {}
+def annotations(markers: Iterable[StoredEvent]) -> tuple[Corrections, dict[int, Mark], dict[int, int]]:
+    """What the markers say about each batch: the corrections, which marker
+    undid or retracted each batch now out of force, and which amendment in
+    force reads in its place."""
+    fixes = Corrections()
+    cause: dict[int, Mark] = {}  # batch -> the marker that last took it out
+    for row in markers:
+        p = decode_data(row.type, row.data)
+        mark_of = {}
+        if isinstance(p, Undone):
+            for target in p.batches:
+                mark_of[target] = (row.seq, p.kind, p.reason)
+        before = set(fixes.undone)
+        fixes.add(row.seq, p)
+        for batch in fixes.undone - before:
+            cause[batch] = mark_of.get(batch) or _origin(fixes, batch, row.seq, p)
+    undone_by = {b: cause[b] for b in fixes.undone if b in cause}
     amended_by: dict[int, int] = {}
-    for row in ledger.store.markers(encounter):
-        env = envelope(row)
-        if isinstance(env.data, Undone):
-            for batch in env.data.batches:
-                undone_by[batch] = (env.seq, env.data.kind, env.data.reason)
-        elif isinstance(env.data, Redone):
-            undone_by.pop(env.data.batch, None)
-        elif isinstance(env.data, Amended) and env.batch not in corrections.undone:
-            amended_by[env.data.batch] = env.seq
+    for seq, p in fixes.items:
+        if isinstance(p, Amended) and seq not in fixes.undone:
+            amended_by[p.batch] = seq
+    return fixes, undone_by, amended_by
+
+
+def _origin(fixes: Corrections, batch: int, seq: int, p) -> Mark:
+    """Who takes `batch` out again when a retraction or amendment comes back
+    into force (a redo): that retraction or amendment."""
+    marker = p.batch if isinstance(p, Redone) else seq
+    for mseq, mp in fixes.items:
+        if mseq == marker:
+            reason = getattr(mp, "reason", "")
+            return (mseq, "retract", reason)
+    return (seq, "retract", "")
+
+
+def timeline(ledger: Ledger, encounter: str) -> Iterator[Entry]:
+    head, _ = ledger.store.head(encounter)  # the log only grows: read up to here
+    fixes, undone_by, amended_by = annotations(ledger.store.markers(encounter, head))
+    rows = ledger.store.rows(encounter, upto=head)
     state = State(encounter)
-    for row in ledger.store.rows(encounter):
-        env = envelope(row)
-        yield Entry(env, state.round, state.pass_, state.turn if state.running else None,
-                    undone_by.get(env.batch), amended_by.get(env.batch))
-        state.seq = env.seq
-        if env.batch in corrections.undone or env.type in CORRECTIONS:
-            continue
-        replaced = corrections.replaced.get(env.batch)
-        if replaced is None:
-            state.evolve(env.data)
-        elif env.seq == env.batch:
-            for payload in replaced:
+    for b in batches(rows, fixes):
+        for env in b.events:
+            yield Entry(env, state.round, state.pass_, state.turn if state.running else None,
+                        undone_by.get(env.batch), amended_by.get(env.batch))
+            state.seq = env.seq
+            if b.payloads is not None and not b.amended:
+                state.evolve(env.data)
+        if b.amended:
+            for payload in b.payloads:
                 state.evolve(payload)

@@ -10,8 +10,6 @@ is read), and only a legal log is committed.
 from __future__ import annotations
 
 import io
-from array import array
-from bisect import bisect_left
 from itertools import chain, groupby
 from operator import itemgetter
 from typing import Iterator
@@ -21,9 +19,7 @@ import msgspec
 from eventlog.chain import Chain
 from eventlog.codec import Envelope, decode_data, envelope_dict
 from eventlog.errors import InvalidFile, Refusal
-from eventlog.events import (
-    CORRECTIONS, EVENT_TYPES, MARKERS, Amended, EncounterCreated, Redone, Undone,
-)
+from eventlog.events import CORRECTIONS, EVENT_TYPES, EncounterCreated
 from eventlog.files import Bounded, open_bounded, too_large
 from eventlog.jsonstream import JSONStream
 from eventlog.undo import Corrections, UndoBook
@@ -254,8 +250,7 @@ def import_log(ledger: Ledger, doc: Export, as_id: str | None, track=None) -> St
     intake = _Intake()
 
     def judged(rows) -> State:
-        return _judged(track(rows, intake.count, "judging"), Corrections(intake.corrections),
-                       encounter)
+        return _judged(track(rows, intake.count, "judging"), intake.book, encounter)
     checked = intake.checked(chain([first], events))
     return ledger.store.import_log(encounter, first.data.title,
                                    track(checked, doc.total, "verifying"), judged)
@@ -263,12 +258,12 @@ def import_log(ledger: Ledger, doc: Export, as_id: str | None, track=None) -> St
 
 class _Intake:
     """The checks an event passes as it is read: the hash chain (R30), then
-    its batch and, for an undo, redo or amendment, what it corrects (R26-R28).
-    Keeps the corrections, for the judging that follows."""
+    its batch and, for an undo, redo or amendment, what it corrects (the
+    same check a live correction passes, UndoBook.problem). Keeps the
+    corrections, for the judging that follows."""
 
     def __init__(self) -> None:
-        self.chain, self.book, self.heads = Chain(), UndoBook(), _Heads()
-        self.corrections: list = []  # (batch, payload) of each correction
+        self.chain, self.book = Chain(), UndoBook()
         self.count = 0
 
     def checked(self, envelopes) -> Iterator[Envelope]:
@@ -290,72 +285,24 @@ class _Intake:
                 raise InvalidFile(f"event {env.seq}: a second EncounterCreated")
             if env.batch == env.seq:
                 if alone:
-                    self._check_correction(env)
-                    self.corrections.append((env.batch, env.data))
+                    problem = self.book.problem(env.data)
+                    if problem is not None:
+                        raise InvalidFile(f"event {env.seq}: {problem}")
                 self.book.record(env.batch, env.type, env.data if alone else None)
-                self.heads.add(env.batch, env.type)
             self.count, last = env.seq, env
             yield env
 
-    def _effective(self, batch: int) -> bool:
-        kind = self.heads.kind(batch)
-        return (kind is not None and kind not in MARKERS and kind != "EncounterCreated"
-                and batch not in self.book.undone)
 
-    def _check_correction(self, env: Envelope) -> None:
-        p, book = env.data, self.book
-        if isinstance(p, Undone):
-            if p.kind == "undo" and p.batches != [book.undo_target(self.heads.newest_first())]:
-                raise InvalidFile(f"event {env.seq}: Undone does not name the latest "
-                                  "effective declaration (R26)")
-            if not p.batches or not all(self._effective(b) for b in p.batches):
-                raise InvalidFile(f"event {env.seq}: Undone names a batch that is not "
-                                  "an effective declaration (R26, R28)")
-        elif isinstance(p, Redone) and p.batch != book.redo_target():
-            raise InvalidFile(f"event {env.seq}: Redone does not name the most recently "
-                              "undone declaration (R27)")
-        elif isinstance(p, Amended):
-            if not self._effective(p.batch) or self.heads.kind(p.batch) == "Amended" \
-                    or not p.events or any(type(e).__name__ in CORRECTIONS + ("EncounterCreated",)
-                                           for e in p.events):
-                raise InvalidFile(f"event {env.seq}: Amended does not correct an "
-                                  "effective declaration (R28)")
-
-
-class _Heads:
-    """Every batch read so far with the type of its first event, in order,
-    kept compact: an import may read half a million."""
-    NAMES = tuple(EVENT_TYPES)
-    CODES = {name: i for i, name in enumerate(NAMES)}
-
-    def __init__(self) -> None:
-        self.batches, self.types = array("q"), bytearray()
-
-    def add(self, batch: int, type_name: str) -> None:
-        self.batches.append(batch)
-        self.types.append(self.CODES[type_name])
-
-    def kind(self, batch: int) -> str | None:
-        i = bisect_left(self.batches, batch)
-        if i < len(self.batches) and self.batches[i] == batch:
-            return self.NAMES[self.types[i]]
-        return None
-
-    def newest_first(self) -> Iterator[tuple[int, str]]:
-        for i in range(len(self.batches) - 1, -1, -1):
-            yield self.batches[i], self.NAMES[self.types[i]]
-
-
-def _judged(rows, corrections: Corrections, encounter: str) -> State:
-    """Fold the stored (seq, batch, type, data) rows' effective history
+def _judged(rows, fixes: Corrections, encounter: str) -> State:
+    """Fold the stored (seq, batch, type, data) rows' history in force
     through the judge, so a log can never hold an illegal move."""
     state = State(encounter)
     for batch, group in groupby(rows, key=itemgetter(1)):
         batch_rows = list(group)
         state.seq = batch_rows[-1][0]
-        if batch in corrections.undone or batch_rows[0][2] in CORRECTIONS:
+        if batch in fixes.undone or batch_rows[0][2] in CORRECTIONS:
             continue
-        for payload in corrections.replaced.get(batch) or [
+        for payload in fixes.replaced.get(batch) or [
                 decode_data(type_name, data) for _, _, type_name, data in batch_rows]:
             try:
                 judge(state, payload)

@@ -10,16 +10,16 @@ exports and the report all read these steps, so they can never disagree with
 from __future__ import annotations
 
 from dataclasses import dataclass
-from itertools import groupby
 from typing import Callable, Iterable, Iterator, TypeVar
 
 from eventlog.events import (
     CORRECTIONS, Amended, APSpent, Payload, Redone, RoundStarted, TurnEnded, Undone,
 )
 
-from .ledger import Ledger, envelope
+from .history import batches
+from .ledger import Ledger
 from .state import State
-from .timeline import Entry
+from .timeline import Entry, annotations
 
 T = TypeVar("T")
 # track(items, total, what): the items, reporting progress as they pass.
@@ -94,52 +94,29 @@ def where(step: Step) -> tuple[int, int, str | None]:
     return step.entry.round, step.entry.pass_, turn
 
 
-def _annotations(markers: list[tuple]) -> tuple[dict, dict]:
-    """What later events say about each batch: who undid it, who amended it."""
-    undone_by: dict[int, tuple[int, str, str]] = {}
-    amended_by: dict[int, int] = {}
-    undone: set[int] = set()
-    for row in markers:
-        env = envelope(row)
-        if isinstance(env.data, Undone):
-            undone.update(env.data.batches)
-            for batch in env.data.batches:
-                undone_by[batch] = (env.seq, env.data.kind, env.data.reason)
-        elif isinstance(env.data, Redone):
-            undone.discard(env.data.batch)
-            undone_by.pop(env.data.batch, None)
-    for row in markers:
-        env = envelope(row)
-        if isinstance(env.data, Amended) and env.batch not in undone:
-            amended_by[env.data.batch] = env.seq
-    return undone_by, amended_by
-
-
 def steps(ledger: Ledger, encounter: str, track: Track = no_track,
           what: str = "reading") -> Iterator[Step]:
     """Every stored event of `encounter` as steps of the fold (see Step);
     `track` sees the stored rows go by, under the name `what`."""
-    corrections = ledger.corrections(encounter)
-    undone_by, amended_by = _annotations(ledger.store.markers(encounter))
-    head, _ = ledger.store.head(encounter)
+    head, _ = ledger.store.head(encounter)  # the log only grows: read up to here
+    corrections, undone_by, amended_by = annotations(ledger.store.markers(encounter, head))
+    rows = track(ledger.store.rows(encounter, upto=head), head, what)
     state = State(encounter)
-    rows = track(ledger.store.rows(encounter), head, what)
 
     def entry(env) -> Entry:
         return Entry(env, state.round, state.pass_, state.turn if state.running else None,
                      undone_by.get(env.batch), amended_by.get(env.batch))
 
-    for batch, group in groupby((envelope(r) for r in rows), key=lambda e: e.batch):
-        envs = list(group)
-        replaced = corrections.replaced.get(batch)
-        if batch in corrections.undone or envs[0].type in CORRECTIONS or replaced:
+    for b in batches(rows, corrections):
+        envs = b.events
+        if b.payloads is None or b.amended:
             entries = [entry(env) for env in envs]
             for env, e in zip(envs, entries):
                 state.seq = env.seq
                 yield Step(e, None, None, state)
-            if replaced and batch not in corrections.undone:
+            if b.amended:
                 state.seq = envs[0].seq
-                for payload in replaced:
+                for payload in b.payloads:
                     before = Before.of(state)
                     state.evolve(payload)
                     yield Step(entries[0], payload, before, state, amended=True)

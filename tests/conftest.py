@@ -111,6 +111,15 @@ def said_at_the_table(ledger: Ledger, title: str, label: str) -> None:
                                               label=label)], "gm")
 
 
+@pytest.fixture(autouse=True, scope="session")
+def own_state_dir(tmp_path_factory):
+    """The tests remember their current encounters in a folder of their own
+    (XDG_STATE_HOME), never in the user's; each store has its own id."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("XDG_STATE_HOME", str(tmp_path_factory.mktemp("user-state")))
+        yield
+
+
 @pytest.fixture
 def ledger(tmp_path) -> Ledger:
     store = Store(tmp_path / "ledger.db")

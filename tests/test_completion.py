@@ -14,6 +14,7 @@ import pytest
 from cli.complete import encounter_ids, encounter_names
 from eventlog.events import CombatantJoined, GroupBonusSet
 from eventlog.store import Store
+from eventlog.userstate import set_current
 from projections.ledger import Ledger
 
 BIN = Path(sys.executable).parent
@@ -33,6 +34,7 @@ def db(tmp_path, monkeypatch):
         CombatantJoined(id="vex", name="Vex", side="pc"),
         CombatantJoined(id="ganger-1", name="Ganger 1", group="gangers"),
         CombatantJoined(id="ganger-2", name="Ganger 2", group="gangers")], "gm")
+    set_current(ledger.store.identity, "alley")  # as `combat new alley` would
     ledger.store.close()
     monkeypatch.setenv("COMBAT_DB", str(path))
     monkeypatch.delenv("COMBAT_ENCOUNTER", raising=False)

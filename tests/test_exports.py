@@ -15,6 +15,7 @@ from eventlog.events import (
     APSpent, CombatantJoined, InitiativeRolled, RoundStarted, TurnEnded,
 )
 from eventlog.store import Store
+from projections.commands import Amend
 from projections.exports import (
     CSV_COLUMNS, md_escape, write_csv, write_jsonl, write_md,
 )
@@ -114,7 +115,7 @@ def test_csv_keeps_amended_events_in_their_place(ledger):
     ledger.new("raid", "", "gm")
     ledger.declare("raid", lambda s: [pc("rook", bonus=2)], "gm")
     ledger.declare("raid", lambda s: [rolled("rook", 3, 2)], "gm")
-    ledger.amend("raid", 3, lambda p: correction(p, die=9), "gm", "misread")
+    ledger.execute("raid", Amend(seq=3, die=9, reason="misread"))
     rows = _csv_rows(_text(write_csv, ledger, "raid"))
     assert [r["type"] for r in rows] == ["EncounterCreated", "CombatantJoined",
                                          "InitiativeRolled", "Amended"]
@@ -173,7 +174,7 @@ def test_md_shows_an_amendment_in_place(ledger):
     ledger.new("raid", "", "gm")
     ledger.declare("raid", lambda s: [pc("rook", bonus=2)], "gm")
     ledger.declare("raid", lambda s: [rolled("rook", 3, 2)], "gm")
-    ledger.amend("raid", 3, lambda p: correction(p, die=9), "gm", "misread")
+    ledger.execute("raid", Amend(seq=3, die=9, reason="misread"))
     out = io.StringIO()
     write_md(ledger, "raid", out)
     text = out.getvalue()

@@ -34,6 +34,7 @@ from eventlog.chain import verify_chain
 from eventlog.codec import GENESIS, event_hash
 from eventlog.errors import LedgerError
 from eventlog.store import Store
+from eventlog.userstate import set_current
 from projections import transfer
 from projections.ledger import Ledger
 from projections.transfer import import_log, read_export
@@ -169,6 +170,15 @@ def template(tmp_path_factory) -> Path:
     return db
 
 
+def copy_template(template: Path, db: Path) -> None:
+    """A copy of the template store, with brawl as this user's current
+    encounter in it (a copy is a store of its own)."""
+    shutil.copyfile(template, db)
+    store = Store(db)
+    set_current(store.identity, "brawl")
+    store.close()
+
+
 @pytest.fixture
 def work(tmp_path, template, monkeypatch) -> Path:
     """A copy of the template in a folder of its own, also the working
@@ -184,7 +194,7 @@ def work(tmp_path, template, monkeypatch) -> Path:
 def fresh(work: Path, template: Path) -> tuple:
     for suffix in ("-wal", "-shm"):
         Path(f"{work}{suffix}").unlink(missing_ok=True)
-    shutil.copyfile(template, work)
+    copy_template(template, work)
     return contents(work)
 
 
@@ -269,7 +279,7 @@ def test_fuzz_every_command_with_random_arguments(name, work, template):
 
 def test_add_with_an_absurd_count_is_refused_at_once(tmp_path, template):
     db = tmp_path / "ledger.db"
-    shutil.copyfile(template, db)
+    copy_template(template, db)
     before = contents(db)
     result = _combat_process(db, "add", "Horde", "--count", "100000", timeout=2)
     assert result.returncode == 1 and result.stderr.startswith("error: ")
@@ -290,7 +300,7 @@ def test_fuzz_arguments_in_a_real_process_are_clean_too(tmp_path, template):
     """The same through a real `combat` process: argv bytes that are not
     UTF-8, the way a terminal in another encoding sends them."""
     db = tmp_path / "ledger.db"
-    shutil.copyfile(template, db)
+    copy_template(template, db)
     before = contents(db)
     env = {**os.environ, "COMBAT_DB": str(db), "NO_COLOR": "1"}
     for key in ("COMBAT_ENCOUNTER", "COMBAT_ACTOR", "COMBAT_DEBUG"):
@@ -561,7 +571,7 @@ def test_read_only_database_reads_refuses_writes_and_is_left_as_it_was(tmp_path,
     folder = tmp_path / "shelf"
     folder.mkdir()
     db = folder / "ledger.db"
-    shutil.copyfile(template, db)
+    copy_template(template, db)
     locked = db if made_read_only == "file" else folder
     locked.chmod(0o444 if locked is db else 0o555)
     wrapper = ()
@@ -595,6 +605,7 @@ FULL_DISK = textwrap.dedent("""
     subprocess.run(["dd", "if=/dev/zero", "of=" + os.path.join(tiny, "fill"), "bs=4k"],
                    capture_output=True)
     env = {k: v for k, v in os.environ.items() if not k.startswith("COMBAT_")}
+    env["COMBAT_ENCOUNTER"] = "brawl"  # the copy on the tiny disk is a store of its own
 
     def combat(*args):
         r = subprocess.run([sys.executable, "-m", "cli", "--db", db, *args], env=env,
@@ -619,7 +630,7 @@ def test_full_disk_is_a_clear_error_and_the_file_is_left_as_it_was(tmp_path, tem
     and unshare are needed, else the patched variant below stands alone)."""
     if os.geteuid() != 0 or not shutil.which("unshare"):
         pytest.skip("mounting a tiny file system needs root and unshare")
-    shutil.copyfile(template, tmp_path / "ledger.db")
+    copy_template(template, tmp_path / "ledger.db")
     (tmp_path / "tiny").mkdir()
     result = subprocess.run(["unshare", "--mount", "--propagation", "private", sys.executable,
                              "-c", FULL_DISK, str(tmp_path), str(tmp_path / "tiny"), str(ROOT)],
@@ -671,7 +682,7 @@ def test_full_disk_mid_append_is_a_clear_error_and_appends_nothing(work, templat
 
 def test_newer_schema_and_garbage_files_are_refused_and_left_as_they_were(tmp_path, template):
     newer = tmp_path / "newer.db"
-    shutil.copyfile(template, newer)
+    copy_template(template, newer)
     con = sqlite3.connect(newer)
     con.execute("UPDATE meta SET value = '2' WHERE key = 'schema_version'")
     con.commit()

@@ -154,7 +154,8 @@ def fields_added(monkeypatch):
         name = cls.__name__
         monkeypatch.setitem(EVENT_TYPES, name, cls)
         monkeypatch.setitem(codec.DECODERS, name, msgspec.json.Decoder(cls))
-    return {"APSpent": frozenset({"target"}), "NoteAdded": frozenset({"private"})}
+    return {**codec.ADDED_FIELDS, "APSpent": frozenset({"target"}),
+            "NoteAdded": frozenset({"private"})}
 
 
 def test_golden_v1_verifies_after_a_field_is_added(golden_db, monkeypatch, fields_added):

@@ -11,6 +11,7 @@ from typer.testing import CliRunner
 
 from cli.app import app
 from eventlog.store import Store
+from projections.commands import Amend
 from projections.ledger import Ledger
 from projections.phrases import correction
 from projections.replay import frames
@@ -65,7 +66,7 @@ def test_r31_frames_follow_undo_retraction_and_amendment(ledger):
     ledger.new("raid", "", "gm")
     ledger.declare("raid", lambda s: [pc("rook", bonus=2), pc("vex")], "gm")
     ledger.declare("raid", lambda s: [rolled("rook", 3, 2), rolled("vex", 4)], "gm")
-    ledger.amend("raid", 4, lambda p: correction(p, die=9), "gm", "misread")
+    ledger.execute("raid", Amend(seq=4, die=9, reason="misread"))
     ledger.declare("raid", lambda s: [pc("ash")], "gm")
     ledger.undo("raid", "gm")
     ledger.redo("raid", "gm")

@@ -10,6 +10,7 @@ from eventlog.events import (
     APSpent, CombatantJoined, FreeActionTaken, InitiativeRolled, InterruptTaken, NoteAdded,
     RoundStarted, TurnEnded,
 )
+from projections.commands import Amend
 from projections.phrases import correction
 from projections.transfer import export_json, import_log, read_export
 from projections.views import status
@@ -153,8 +154,7 @@ def test_r28_amend_die_reorders_the_rest_of_the_round(ledger):
     typo = declare(ledger, roll("brute", 3))  # the die showed 9: typed 3
     declare(ledger, RoundStarted(round=1))
     assert status(ledger.state("fight"))["acting"] == "rook"
-    state, amendment = ledger.amend("fight", typo, lambda p: correction(p, die=9),
-                                    "gm", "typed 3 for 9")
+    state = ledger.execute("fight", Amend(seq=typo, die=9, reason="typed 3 for 9")).state
     s = status(state)
     assert s["order"] == ["brute", "rook"] and s["acting"] == "brute"
     assert who(ledger, "brute")["die"] == 9 and who(ledger, "brute")["initiative"] == 9
@@ -168,14 +168,14 @@ def test_r28_amend_refused_when_later_turns_become_illegal(fight):
     declare(fight, spend("rook", 2))
     head = fight.store.head("fight")
     with pytest.raises(Refusal) as caught:
-        fight.amend("fight", BRUTE_ROLL, lambda p: correction(p, die=10), "gm")
+        fight.execute("fight", Amend(seq=BRUTE_ROLL, die=10))
     assert "(R28)" in str(caught.value) and "APSpent by rook" in str(caught.value)
     assert fight.store.head("fight") == head
 
 
 def test_r28_amend_cost_then_undo_restores_the_original(fight):
     wrong = declare(fight, spend("rook", 2, "reload"))
-    fight.amend("fight", wrong, lambda p: correction(p, cost="minor"), "gm")
+    fight.execute("fight", Amend(seq=wrong, cost="minor"))
     assert who(fight, "rook")["ap"] == 2
     fight.undo("fight", "gm")
     assert who(fight, "rook")["ap"] == 1
@@ -184,23 +184,23 @@ def test_r28_amend_cost_then_undo_restores_the_original(fight):
 def test_r28_amend_of_an_illegal_correction_is_refused(fight):
     wrong = declare(fight, spend("rook", 1))
     with pytest.raises(Refusal) as caught:
-        fight.amend("fight", wrong, lambda p: correction(p, cost="9"), "gm")
+        fight.execute("fight", Amend(seq=wrong, cost="9"))
     assert "(R17)" in str(caught.value)
 
 
 def test_r28_amend_wrong_combatant(fight):
     shout = declare(fight, FreeActionTaken(combatant="rook", label="shouts"))
-    fight.amend("fight", shout, lambda p: correction(p, who="brute"), "gm")
+    fight.execute("fight", Amend(seq=shout, who="brute"))
     assert fight.event_dicts("fight")[-1]["data"]["events"][0]["combatant"] == "brute"
     hit = declare(fight, InterruptTaken(combatant="brute", cost=1, category="minor"))
     with pytest.raises(Refusal) as caught:  # rook's own turn is in progress
-        fight.amend("fight", hit, lambda p: correction(p, who="rook"), "gm")
+        fight.execute("fight", Amend(seq=hit, who="rook"))
     assert "(R19)" in str(caught.value)
 
 
 def test_r28_amended_log_survives_export_import(fight):
     wrong = declare(fight, spend("rook", 2))
-    fight.amend("fight", wrong, lambda p: correction(p, cost="minor", label="reload"), "gm")
+    fight.execute("fight", Amend(seq=wrong, cost="minor", label="reload"))
     doc = export_json(fight, "fight")
     copy = import_log(fight, read_export(json.dumps(doc).encode(), "x"), "copy")
     assert {**status(copy), "encounter": "fight"} == status(fight.state("fight"))

@@ -9,7 +9,8 @@ from eventlog.events import (
     APSpent, CombatantJoined, FreeActionTaken, InitiativeRolled, NoteAdded,
     RoundStarted, TurnEnded,
 )
-from projections.ledger import fold_stored
+from projections.commands import Amend
+from projections.history import fold
 from projections.phrases import correction
 from projections.snapshot import FOLD_VERSION
 from projections.state import State
@@ -17,7 +18,7 @@ from projections.views import status
 
 
 def full_fold(ledger, encounter="fight"):
-    state = fold_stored(ledger.store, encounter, ledger.corrections(encounter), State(encounter))
+    state = fold(ledger.store, encounter, ledger.corrections(encounter), State(encounter))
     state.seq = ledger.store.head(encounter)[0]
     return status(state)
 
@@ -45,7 +46,7 @@ def test_snapshot_state_equals_a_full_fold_through_every_kind_of_change(ledger):
         lambda: ledger.redo("fight", "gm"),
         lambda: declare(ledger, TurnEnded(combatant="rook")),
         lambda: declare(ledger, FreeActionTaken(combatant="vex", label="waves")),
-        lambda: ledger.amend("fight", seqs["shot"], lambda p: correction(p, cost="minor"), "gm"),
+        lambda: ledger.execute("fight", Amend(seq=seqs["shot"], cost="minor")),
         lambda: seqs.setdefault("vex", declare(ledger, APSpent(combatant="vex", cost=1, category="minor"))),
         lambda: ledger.retract("fight", seqs["vex"], False, "gm"),
         lambda: declare(ledger, TurnEnded(combatant="vex")),

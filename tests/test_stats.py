@@ -14,6 +14,7 @@ from eventlog.events import (
     GritAdjusted, InterruptTaken, MomentSeized, RoundStarted, TurnEnded,
 )
 from eventlog.store import Store
+from projections.commands import Amend
 from projections.ledger import Ledger
 from projections.stats import stats
 
@@ -213,7 +214,7 @@ def test_r28_an_amended_declaration_counts_as_amended(ledger):
     _duel(ledger, APSpent(combatant="ash", cost=2, category="major", label="reloads"),
           TurnEnded(combatant="ash"))
     seq = ledger.store.head(E)[0] - 1
-    ledger.amend(E, seq, lambda p: correction(p, cost="minor"), "gm", "a reload is minor")
+    ledger.execute(E, Amend(seq=seq, cost="minor", reason="a reload is minor"))
     numbers = stats(ledger, E)
     ash = _combatant(numbers, "ash")
     assert (ash["ap_in_turns"], ash["actions"], ash["turns"]) == (1, acts(minor=1), 1)

@@ -61,7 +61,7 @@ def floor_seconds(store: Store, encounter: str) -> float:
 def fold_seconds(ledger: Ledger, encounter: str) -> float:
     """The full fold, no snapshot: what `status` would cost without one."""
     start = time.perf_counter()
-    fold_stored(ledger.store, encounter, ledger.corrections(encounter), State(encounter))
+    fold(ledger.store, encounter, ledger.corrections(encounter), State(encounter))
     return time.perf_counter() - start
 
 
@@ -78,7 +78,7 @@ def peak_rss_mb(db: Path, encounter: str) -> float:
             "from eventlog.store import Store; from projections.ledger import Ledger, fold_stored;"
             "from projections.state import State;"
             f"l = Ledger(Store({str(db)!r}));"
-            f"fold_stored(l.store, {encounter!r}, l.corrections({encounter!r}), State({encounter!r}));"
+            f"fold(l.store, {encounter!r}, l.corrections({encounter!r}), State({encounter!r}));"
             "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)")
     out = subprocess.run([PY, "-c", code], capture_output=True, text=True, check=True)
     return int(out.stdout) / 1024

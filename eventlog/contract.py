@@ -1,0 +1,116 @@
+"""The store contract: what every event store does, whatever keeps the bytes
+(SQLite, PostgreSQL, memory). tests/test_store_contract.py proves each
+implementation against it.
+
+Guarantees an implementation gives:
+- `append` stores one batch all or nothing, with seq gap-free from 1 per
+  encounter, and only if the log still ends at `expected_seq`; otherwise it
+  raises `Conflict` (optimistic concurrency: the caller re-reads, re-judges).
+- every read between entering and leaving `reading()` sees one snapshot of
+  the store, so a check and the append judged on it never see two states.
+- reads stream in seq order; rows are `StoredEvent`s with the exact bytes
+  that were hashed.
+- `head` names the last seq and hash; truncation of the events under it is
+  detected by verification (eventlog/chain.py).
+"""
+from __future__ import annotations
+
+from contextlib import AbstractContextManager
+from typing import Callable, Iterable, Iterator, NamedTuple, Protocol, Sequence, TypeVar
+
+from .codec import Envelope
+from .events import EncounterCreated, Payload
+
+T = TypeVar("T")
+
+
+class StoredEvent(NamedTuple):
+    """One stored event as the store keeps it: `data` is the canonical bytes."""
+    seq: int
+    batch: int
+    type: str
+    at: str
+    actor: str
+    data: bytes
+    prev_hash: str
+    hash: str
+
+
+class EncounterInfo(NamedTuple):
+    id: str
+    title: str
+    created_at: str
+    events: int  # the head seq
+
+
+class FoldRow(NamedTuple):
+    """What a fold reads of an event (streamed as plain tuples of this shape)."""
+    seq: int
+    batch: int
+    type: str
+    data: bytes
+
+
+class Snapshot(NamedTuple):
+    seq: int
+    hash: str      # the chain hash of the event at `seq` when it was taken
+    state: bytes
+
+
+# Given the seq and hash of a batch's last event, the snapshot bytes to keep.
+SnapshotMaker = Callable[[int, str], bytes]
+
+
+class EventStore(Protocol):
+    identity: str  # names the store for the user's remembered current encounter
+
+    def close(self) -> None: ...
+
+    def reading(self) -> AbstractContextManager[None]:
+        """One consistent snapshot for every read inside (re-entrant)."""
+
+    # -- reading ---------------------------------------------------------
+    def encounters(self) -> list[EncounterInfo]: ...
+
+    def head(self, encounter: str) -> tuple[int, str]:
+        """(seq, hash) of the last event; UnknownEncounter if there is none."""
+
+    def rows(self, encounter: str, after: int = 0,
+             upto: int | None = None) -> Iterator[StoredEvent]: ...
+
+    def fold_rows(self, encounter: str, after: int = 0, upto: int | None = None,
+                  skip: Sequence[str] = ()) -> Iterator[tuple[int, int, str, bytes]]:
+        """FoldRow-shaped tuples, less the event types in `skip`."""
+
+    def markers(self, encounter: str, upto: int | None = None) -> list[StoredEvent]:
+        """The Undone, Redone and Amended events, in seq order."""
+
+    def batch_end(self, encounter: str, seq: int) -> int:
+        """The last seq of the batch holding `seq`."""
+
+    def batch_heads(self, encounter: str) -> list[tuple[int, str]]:
+        """(batch, type of its first event) of every batch, oldest first."""
+
+    def snapshot(self, encounter: str, version: str) -> Snapshot | None:
+        """The kept snapshot if taken by fold `version` and the event at its
+        seq still has the hash it was taken at."""
+
+    # -- writing ---------------------------------------------------------
+    def create(self, encounter: str, created: EncounterCreated, actor: str) -> Envelope: ...
+
+    def append(self, encounter: str, expected_seq: int, payloads: list[Payload],
+               actor: str, snapshot: tuple[str, SnapshotMaker] | None = None) -> list[Envelope]:
+        """One batch; with `(version, maker)`, the snapshot after it too."""
+
+    def append_batches(self, encounter: str, expected_seq: int,
+                       batches: list[list[Payload]], actor: str) -> int: ...
+
+    def save_snapshot(self, encounter: str, seq: int, version: str,
+                      maker: SnapshotMaker) -> None: ...
+
+    def drop_snapshot(self, encounter: str) -> None: ...
+
+    def import_log(self, encounter: str, title: str, envelopes: Iterable[Envelope],
+                   then: Callable[[Iterator[tuple[int, int, str, bytes]]], T]) -> T:
+        """Store `envelopes` verbatim as a new encounter, all or nothing;
+        `then(rows)` judges the staged FoldRow tuples before anything is kept."""

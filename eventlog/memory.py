@@ -1,0 +1,195 @@
+"""An event store in memory: the store contract with nothing on disk, for
+fast tests and for scripts that need no record. One lock makes each append
+atomic and each `reading()` one snapshot (the log only grows, so a reader
+that remembers the heads it saw sees exactly that)."""
+from __future__ import annotations
+
+import threading
+from contextlib import contextmanager
+from itertools import islice
+from typing import Callable, Iterable, Iterator, Sequence, TypeVar
+
+from .codec import GENESIS, Envelope, encode_data, event_hash, utc_now
+from .contract import EncounterInfo, Snapshot, SnapshotMaker, StoredEvent
+from .errors import Conflict, Refusal, UnknownEncounter
+from .events import CORRECTIONS, EncounterCreated, Payload
+
+T = TypeVar("T")
+
+
+class _Log:
+    def __init__(self, title: str, created_at: str):
+        self.title, self.created_at = title, created_at
+        self.events: list[StoredEvent] = []
+        self.snapshot: tuple[str, Snapshot] | None = None  # (version, snapshot)
+
+    @property
+    def head(self) -> tuple[int, str]:
+        last = self.events[-1] if self.events else None
+        return (last.seq, last.hash) if last else (0, GENESIS)
+
+
+class MemoryStore:
+    def __init__(self, name: str = "memory") -> None:
+        self.identity = f"memory:{name}:{id(self)}"
+        self._logs: dict[str, _Log] = {}
+        self._lock = threading.RLock()
+        self._local = threading.local()  # the heads a reading() pinned
+
+    def close(self) -> None:
+        pass
+
+    @contextmanager
+    def reading(self):
+        if getattr(self._local, "pinned", None) is not None:
+            yield
+            return
+        with self._lock:
+            self._local.pinned = {eid: log.head[0] for eid, log in self._logs.items()}
+        try:
+            yield
+        finally:
+            self._local.pinned = None
+
+    def _log(self, encounter: str) -> _Log:
+        log = self._logs.get(encounter)
+        pinned = getattr(self._local, "pinned", None)
+        if log is None or (pinned is not None and encounter not in pinned):
+            raise UnknownEncounter(f"no encounter {encounter!r} in {self.identity}")
+        return log
+
+    def _visible(self, encounter: str) -> list[StoredEvent]:
+        """The events as this reader's snapshot has them."""
+        log = self._log(encounter)
+        pinned = getattr(self._local, "pinned", None)
+        return log.events if pinned is None else log.events[:pinned[encounter]]
+
+    # -- reading ---------------------------------------------------------
+
+    def encounters(self) -> list[EncounterInfo]:
+        pinned = getattr(self._local, "pinned", None)
+        with self._lock:
+            found = [EncounterInfo(eid, log.title, log.created_at,
+                                   len(self._visible(eid)))
+                     for eid, log in self._logs.items() if pinned is None or eid in pinned]
+        return sorted(found, key=lambda e: (e.created_at, e.id))
+
+    def head(self, encounter: str) -> tuple[int, str]:
+        events = self._visible(encounter)
+        return (events[-1].seq, events[-1].hash) if events else (0, GENESIS)
+
+    def rows(self, encounter: str, after: int = 0,
+             upto: int | None = None) -> Iterator[StoredEvent]:
+        events = self._visible(encounter)
+        return iter(events[after:upto])
+
+    def fold_rows(self, encounter: str, after: int = 0, upto: int | None = None,
+                  skip: Sequence[str] = ()) -> Iterator[tuple[int, int, str, bytes]]:
+        skipped = set(skip)
+        return ((e.seq, e.batch, e.type, e.data) for e in self.rows(encounter, after, upto)
+                if e.type not in skipped)
+
+    def markers(self, encounter: str, upto: int | None = None) -> list[StoredEvent]:
+        return [e for e in self.rows(encounter, 0, upto) if e.type in CORRECTIONS]
+
+    def batch_end(self, encounter: str, seq: int) -> int:
+        events = self._visible(encounter)
+        end = seq
+        for e in events[seq:]:
+            if e.seq == e.batch:
+                break
+            end = e.seq
+        return end
+
+    def batch_heads(self, encounter: str) -> list[tuple[int, str]]:
+        return [(e.seq, e.type) for e in self._visible(encounter) if e.seq == e.batch]
+
+    def snapshot(self, encounter: str, version: str) -> Snapshot | None:
+        log, events = self._log(encounter), self._visible(encounter)
+        if log.snapshot is None or log.snapshot[0] != version:
+            return None
+        snap = log.snapshot[1]
+        if snap.seq > len(events) or events[snap.seq - 1].hash != snap.hash:
+            return None
+        return snap
+
+    # -- writing ---------------------------------------------------------
+
+    def create(self, encounter: str, created: EncounterCreated, actor: str) -> Envelope:
+        with self._lock:
+            if encounter in self._logs:
+                raise Refusal(f"encounter {encounter!r} already exists")
+            at = utc_now()
+            log = self._logs[encounter] = _Log(created.title, at)
+            return self._insert(log, [created], actor, at)[0]
+
+    def append(self, encounter: str, expected_seq: int, payloads: list[Payload],
+               actor: str, snapshot: tuple[str, SnapshotMaker] | None = None) -> list[Envelope]:
+        with self._lock:
+            log = self._judged_against(encounter, expected_seq)
+            envs = self._insert(log, payloads, actor, utc_now())
+            if snapshot is not None:
+                version, maker = snapshot
+                last = envs[-1]
+                log.snapshot = (version, Snapshot(last.seq, last.hash, maker(last.seq, last.hash)))
+            return envs
+
+    def append_batches(self, encounter: str, expected_seq: int,
+                       batches: list[list[Payload]], actor: str) -> int:
+        with self._lock:
+            log = self._judged_against(encounter, expected_seq)
+            at = utc_now()
+            for payloads in batches:
+                self._insert(log, payloads, actor, at)
+            return log.head[0]
+
+    def save_snapshot(self, encounter: str, seq: int, version: str,
+                      maker: SnapshotMaker) -> None:
+        with self._lock:
+            log = self._log(encounter)
+            if 1 <= seq <= len(log.events):
+                digest = log.events[seq - 1].hash
+                log.snapshot = (version, Snapshot(seq, digest, maker(seq, digest)))
+
+    def drop_snapshot(self, encounter: str) -> None:
+        with self._lock:
+            self._log(encounter).snapshot = None
+
+    def import_log(self, encounter: str, title: str, envelopes: Iterable[Envelope],
+                   then: Callable[[Iterator[tuple[int, int, str, bytes]]], T]) -> T:
+        if encounter in self._logs:
+            raise Refusal(f"encounter {encounter!r} already exists")
+        staged = []
+        events = iter(envelopes)
+        while chunk := list(islice(events, 1000)):
+            staged.extend(StoredEvent(e.seq, e.batch, e.type, e.at, e.actor,
+                                      encode_data(e.data), e.prev_hash, e.hash) for e in chunk)
+        result = then(iter([(e.seq, e.batch, e.type, e.data) for e in staged]))
+        with self._lock:
+            if encounter in self._logs:
+                raise Refusal(f"encounter {encounter!r} already exists")
+            log = self._logs[encounter] = _Log(title, utc_now())
+            log.events = staged
+        return result
+
+    def _judged_against(self, encounter: str, expected_seq: int) -> _Log:
+        log = self._logs.get(encounter)
+        if log is None:
+            raise UnknownEncounter(f"no encounter {encounter!r} in {self.identity}")
+        if log.head[0] != expected_seq:
+            raise Conflict(f"another declaration was appended first "
+                           f"(seq {log.head[0]}, expected {expected_seq})")
+        return log
+
+    def _insert(self, log: _Log, payloads: list[Payload], actor: str, at: str) -> list[Envelope]:
+        seq, prev = log.head
+        batch = seq + 1
+        envs = []
+        for offset, payload in enumerate(payloads):
+            name = type(payload).__name__
+            digest = event_hash(batch + offset, batch, name, at, actor, payload, prev)
+            envs.append(Envelope(batch + offset, batch, name, at, actor, payload, prev, digest))
+            prev = digest
+        log.events.extend(StoredEvent(e.seq, e.batch, e.type, e.at, e.actor,
+                                      encode_data(e.data), e.prev_hash, e.hash) for e in envs)
+        return envs

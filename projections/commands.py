@@ -1,0 +1,208 @@
+"""The commands a person gives at the table: one msgspec Struct each, tagged by
+the CLI command's name and carrying the CLI's argument names, so that the
+table server's JSON (`{"command": "act", "id": "rook", "cost": "major"}`)
+decodes straight into one (INTERFACE.md, "Table server").
+
+A command is what was *asked*; `decide` turns it into the events that are
+*declared* (projections/decide.py). Reads (status, log, export...) are not
+commands: they change nothing.
+"""
+from __future__ import annotations
+
+from typing import Union
+
+import msgspec
+
+Cost = Union[int, str]  # free, minor, major, or a whole number of AP (R16)
+
+
+class Command(msgspec.Struct, frozen=True, kw_only=True, tag_field="command",
+              forbid_unknown_fields=True):
+    """Base of every command."""
+
+
+class RosterCombatant(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """One combatant entry of a roster (the file's keys, INTERFACE.md)."""
+    name: str
+    id: str | None = None
+    side: str = "npc"
+    bonus: int = 0
+    ap: int = 3
+    grit: int = 0
+    group: str | None = None
+    count: int = 1
+
+
+class RosterGroup(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    id: str
+    bonus: int | None = None
+
+
+class Load(Command, tag="load"):
+    """A roster's entries, read from a file by projections/roster.py (or sent
+    as JSON): they join in one declaration."""
+    combatant: list[RosterCombatant]
+    group: list[RosterGroup] = []
+    file: str = "roster"  # how refusals name the roster
+
+
+class New(Command, tag="new"):
+    """A new encounter; with a roster, its combatants join at once, and with
+    `carry_grit`, their Grit is carried over from that encounter."""
+    id: str
+    title: str = ""
+    roster: Load | None = None
+    carry_grit: str | None = None
+
+
+class Add(Command, tag="add"):
+    name: str
+    id: str | None = None
+    pc: bool = False
+    bonus: int = 0
+    ap: int = 3
+    grit: int = 0
+    group: str | None = None
+    count: int = 1
+
+
+class Group(Command, tag="group"):
+    id: str
+    bonus: int
+
+
+class Roll(Command, tag="roll"):
+    slots: list[str] = []
+    die: int | None = None
+
+
+class Order(Command, tag="order"):
+    slots: list[str]
+
+
+class Round(Command, tag="round"):
+    pass
+
+
+class Seize(Command, tag="seize"):
+    id: str
+
+
+class Act(Command, tag="act"):
+    id: str
+    cost: Cost
+    label: str = ""
+
+
+class Interrupt(Command, tag="interrupt"):
+    id: str
+    cost: Cost
+    label: str = ""
+
+
+class EndTurn(Command, tag="end-turn"):
+    id: str | None = None
+
+
+class Leave(Command, tag="leave"):
+    id: str
+    reason: str = ""
+
+
+class Rejoin(Command, tag="rejoin"):
+    id: str
+
+
+class MaxAP(Command, tag="max-ap"):
+    id: str
+    n: int
+    reason: str = ""
+
+
+class AdjustAP(Command, tag="adjust-ap"):
+    id: str
+    delta: int
+    reason: str = ""
+
+
+class Grit(Command, tag="grit"):
+    id: str
+    delta: int
+    reason: str = ""
+
+
+class SetInitiative(Command, tag="set-initiative"):
+    slot: str
+    total: int
+    reason: str = ""
+
+
+class Note(Command, tag="note"):
+    text: str
+
+
+class End(Command, tag="end"):
+    pass
+
+
+class Effect(Command, tag="effect"):
+    id: str
+    name: str
+    max_ap: int
+    rounds: int | None = None
+    until_round_end: bool = False
+    effect: str | None = None  # the effect's own id (CLI: --id)
+
+
+class EndEffect(Command, tag="end-effect"):
+    effect: str
+    reason: str = ""
+
+
+class Undo(Command, tag="undo"):
+    reason: str = ""
+
+
+class Redo(Command, tag="redo"):
+    pass
+
+
+class Retract(Command, tag="retract"):
+    seq: int
+    cascade: bool = False
+    reason: str = ""
+
+
+class Amend(Command, tag="amend"):
+    seq: int
+    die: int | None = None
+    cost: Cost | None = None
+    label: str | None = None
+    who: str | None = None
+    cascade: bool = False
+    reason: str = ""
+
+
+AnyCommand = Union[
+    New, Add, Load, Group, Roll, Order, Round, Seize, Act, Interrupt,
+    EndTurn, Leave, Rejoin, MaxAP, AdjustAP, Grit, SetInitiative, Note, End,
+    Effect, EndEffect, Undo, Redo, Retract, Amend,
+]
+COMMANDS: dict[str, type[Command]] = {
+    cls.__struct_config__.tag: cls for cls in AnyCommand.__args__}
+# Commands that fix the record rather than declare at the table (R26-R28).
+CORRECTING = (Undo, Redo, Retract, Amend)
+
+_decoder: msgspec.json.Decoder | None = None  # built on first use: start-up stays light
+
+
+def decode(raw: bytes | str) -> Command:
+    """A command from its JSON form; msgspec.ValidationError names what is off."""
+    global _decoder
+    if _decoder is None:
+        _decoder = msgspec.json.Decoder(AnyCommand)
+    return _decoder.decode(raw)
+
+
+def from_builtins(obj) -> Command:
+    return msgspec.convert(obj, AnyCommand)

@@ -1,0 +1,178 @@
+"""decide: a command and the folded state give the events it declares, or a
+Refusal citing the rule. Pure: the dice come in as a function, and the clock
+and the actor are the store's and the caller's business. The judge
+(rules.py) then checks every event on the state it lands on, so decide only
+works out *what* is declared: which slots roll, their bonuses, which member
+passes, whether an order is of tied slots or of seizers, effect ids, the
+names `--count` gives.
+
+Corrections (undo, redo, retract, amend) are decided over the history, not
+the state: see projections/correcting.py.
+"""
+from __future__ import annotations
+
+from typing import Callable
+
+from eventlog.errors import Refusal
+from eventlog.events import (
+    APAdjusted, CombatantJoined, CombatantLeft, CombatantRejoined, EffectApplied,
+    EffectEnded, EncounterCreated, EncounterEnded, GritAdjusted, GroupBonusSet,
+    InitiativeOverridden, InitiativeRolled, MaxAPChanged, MomentSeized, NoteAdded,
+    OrderDeclared, Payload, RoundStarted, TurnEnded,
+)
+
+from . import commands as c
+from .phrases import action, slugify
+from .state import State
+
+Dice = Callable[[], int]  # one d10: 1 to 10
+MAX_COUNT = 100  # `add --count 100000` is a typo, not a squad
+
+
+def decide(state: State, command: c.Command, dice: Dice) -> list[Payload]:
+    """The events `command` declares on `state` (not yet judged)."""
+    handler = _DECIDERS.get(type(command))
+    if handler is None:
+        raise Refusal(f"`{command.__struct_config__.tag}` declares nothing by itself")
+    return handler(state, command, dice)
+
+
+def _new(s: State, cmd: c.New, dice: Dice) -> list[Payload]:
+    return [EncounterCreated(encounter=cmd.id, title=cmd.title)]
+
+
+def _add(s: State, cmd: c.Add, dice: Dice) -> list[Payload]:
+    base = cmd.id or slugify(cmd.name)
+    if not base:
+        raise Refusal(f"no id can be made from the name {cmd.name!r}: give one with --id")
+    if not 1 <= cmd.count <= MAX_COUNT:
+        raise Refusal(f"--count adds 1 to {MAX_COUNT} combatants at once, not {cmd.count}")
+    people = [(base, cmd.name)] if cmd.count == 1 else [
+        (f"{base}-{i}", f"{cmd.name} {i}") for i in range(1, cmd.count + 1)]
+    side = "pc" if cmd.pc else "npc"
+    return [CombatantJoined(id=i, name=n, side=side, bonus=cmd.bonus, max_ap=cmd.ap,
+                            grit=cmd.grit, group=cmd.group) for i, n in people]
+
+
+def _load(s: State, cmd: c.Load, dice: Dice) -> list[Payload]:
+    from .loading import declarations
+    return declarations(cmd, s)
+
+
+def _group(s: State, cmd: c.Group, dice: Dice) -> list[Payload]:
+    return [GroupBonusSet(group=cmd.id, bonus=cmd.bonus)]
+
+
+def unrolled(s: State) -> list[str]:
+    """Active slots without initiative, in the order they joined."""
+    slots: list[str] = []
+    for comb in s.combatants.values():
+        key = comb.group or comb.id
+        if comb.active and key not in s.slots and key not in slots:
+            slots.append(key)
+    return slots
+
+
+def _bonus(s: State, slot: str) -> int:
+    if slot in s.groups:
+        return s.group_bonus(slot) or 0
+    comb = s.combatants.get(slot)
+    return comb.bonus if comb else 0
+
+
+def _roll(s: State, cmd: c.Roll, dice: Dice) -> list[Payload]:
+    if cmd.die is not None and len(cmd.slots) != 1:
+        raise Refusal("--die enters one physical roll: name exactly one slot (R1)")
+    chosen = cmd.slots or unrolled(s)
+    if not chosen:
+        raise Refusal("every active slot has rolled initiative already (R1)")
+    out = []
+    for slot in chosen:
+        die = cmd.die if cmd.die is not None else dice()
+        bonus = _bonus(s, slot)
+        out.append(InitiativeRolled(slot=slot, die=die, bonus=bonus, total=die + bonus,
+                                    manual=cmd.die is not None))
+    return out
+
+
+def _order(s: State, cmd: c.Order, dice: Dice) -> list[Payload]:
+    seize = s.running and all(x in s.seizers for x in cmd.slots)
+    return [OrderDeclared(slots=list(cmd.slots), context="seize" if seize else "tie")]
+
+
+def _round(s: State, cmd: c.Round, dice: Dice) -> list[Payload]:
+    return [RoundStarted(round=s.round + 1)]
+
+
+def _seize(s: State, cmd: c.Seize, dice: Dice) -> list[Payload]:
+    return [MomentSeized(combatant=cmd.id)]
+
+
+def _act(s: State, cmd: c.Act, dice: Dice) -> list[Payload]:
+    return [action(cmd.id, str(cmd.cost), cmd.label, interrupt=False)]
+
+
+def _interrupt(s: State, cmd: c.Interrupt, dice: Dice) -> list[Payload]:
+    return [action(cmd.id, str(cmd.cost), cmd.label, interrupt=True)]
+
+
+def _end_turn(s: State, cmd: c.EndTurn, dice: Dice) -> list[Payload]:
+    if s.running and s.turn is not None:
+        return [TurnEnded(combatant=cmd.id or s.turn)]
+    if cmd.id:
+        return [TurnEnded(combatant=cmd.id)]
+    up = s.up()
+    if len(up) == 1:
+        return [TurnEnded(combatant=up[0])]
+    if up:
+        raise Refusal(f"no turn is in progress in this group slot: name the member "
+                      f"who passes ({', '.join(up)}) (R8)")
+    raise Refusal("no turn is in progress (R21)")
+
+
+def _effect(s: State, cmd: c.Effect, dice: Dice) -> list[Payload]:
+    base = cmd.effect or slugify(cmd.name) or "effect"
+    chosen, n = base, 1
+    while cmd.effect is None and chosen in s.effects:
+        n += 1
+        chosen = f"{base}-{n}"
+    return [EffectApplied(effect=chosen, combatant=cmd.id, name=cmd.name, max_ap=cmd.max_ap,
+                          rounds=cmd.rounds, until_round_end=cmd.until_round_end)]
+
+
+def acting(state: State) -> str:
+    """Whoever an alias without an id acts for: the turn in progress, or the
+    only combatant up (R8: in a group slot, whoever declares first)."""
+    up = state.up()
+    if len(up) == 1:
+        return up[0]
+    if up:
+        raise Refusal(f"{', '.join(up)} may all act now: name who acts, "
+                      f"e.g. `m {up[0]}` (R8)")
+    if state.ended:
+        raise Refusal("the encounter has ended (R25)")
+    if not state.running:
+        raise Refusal("nobody is acting: no round is in progress; name who acts "
+                      "or start one with `round` (R5, R23)")
+    raise Refusal("nobody is acting now: name who acts")
+
+
+
+_DECIDERS: dict[type, Callable[[State, c.Command, Dice], list[Payload]]] = {
+    c.New: _new, c.Add: _add, c.Load: _load, c.Group: _group,
+    c.Roll: _roll, c.Order: _order, c.Round: _round, c.Seize: _seize, c.Act: _act,
+    c.Interrupt: _interrupt, c.EndTurn: _end_turn,
+    c.Leave: lambda s, cmd, d: [CombatantLeft(combatant=cmd.id, reason=cmd.reason)],
+    c.Rejoin: lambda s, cmd, d: [CombatantRejoined(combatant=cmd.id)],
+    c.MaxAP: lambda s, cmd, d: [MaxAPChanged(combatant=cmd.id, max_ap=cmd.n, reason=cmd.reason)],
+    c.AdjustAP: lambda s, cmd, d: [APAdjusted(combatant=cmd.id, delta=cmd.delta,
+                                              reason=cmd.reason)],
+    c.Grit: lambda s, cmd, d: [GritAdjusted(combatant=cmd.id, delta=cmd.delta,
+                                            reason=cmd.reason)],
+    c.SetInitiative: lambda s, cmd, d: [InitiativeOverridden(slot=cmd.slot, total=cmd.total,
+                                                             reason=cmd.reason)],
+    c.Note: lambda s, cmd, d: [NoteAdded(text=cmd.text)],
+    c.End: lambda s, cmd, d: [EncounterEnded()],
+    c.Effect: _effect,
+    c.EndEffect: lambda s, cmd, d: [EffectEnded(effect=cmd.effect, reason=cmd.reason)],
+}

@@ -1,0 +1,89 @@
+"""The one history: an encounter's batches as they are in force. Undone and
+retracted batches are skipped, amended ones read as amended (R26-R28).
+Every projection reads the log through here: the fold of every command
+(`fold`, the lean hot path), and `batches` for the timeline, the log's
+context, replay, the review, retraction's re-judging and import.
+"""
+from __future__ import annotations
+
+from itertools import groupby
+from typing import Iterable, Iterator, NamedTuple
+
+from eventlog.codec import DECODERS, Envelope, decode_data
+from eventlog.contract import EventStore, StoredEvent
+from eventlog.events import CORRECTIONS, EVENT_TYPES, Payload
+from eventlog.undo import Corrections
+
+from .state import HANDLERS, State
+
+# Events that change nothing in the folded state: a fold need not read them.
+INERT = tuple(sorted(set(EVENT_TYPES) - set(HANDLERS)))
+# For the rest: how to decode and evolve each, by type name.
+STEPS = {name: (handler, DECODERS[name].decode) for name, handler in HANDLERS.items()}
+
+
+def envelope(row: StoredEvent | tuple) -> Envelope:
+    seq, batch, type_name, at, actor, data, prev_hash, digest = row
+    return Envelope(seq, batch, type_name, at, actor, decode_data(type_name, data),
+                    prev_hash, digest)
+
+
+def corrections(store: EventStore, encounter: str, upto: int | None = None) -> Corrections:
+    return Corrections((r.seq, decode_data(r.type, r.data))
+                       for r in store.markers(encounter, upto=upto))
+
+
+def fold(store: EventStore, encounter: str, fixes: Corrections, state: State,
+         upto: int | None = None, after: int = 0) -> State:
+    """Evolve `state` by the events in force after seq `after` (up to `upto`),
+    straight from the store: the hot path of every command. Events that
+    change nothing in the state (notes, free actions, markers) are left out
+    by the store and never decoded."""
+    steps, undone, replaced = STEPS, fixes.undone, fixes.replaced
+    rows = store.fold_rows(encounter, after, upto, INERT)
+    if not undone and not replaced:
+        for _, _, type_name, data in rows:
+            evolve, decode = steps[type_name]
+            evolve(state, decode(data))
+        return state
+    for seq, batch, type_name, data in rows:
+        if batch in undone:
+            continue
+        if batch in replaced:
+            if seq == batch:
+                for payload in replaced[batch]:
+                    state.evolve(payload)
+            continue
+        evolve, decode = steps[type_name]
+        evolve(state, decode(data))
+    return state
+
+
+class Batch(NamedTuple):
+    """One batch of the log: its stored events, and the declarations it puts
+    in force (`payloads`: as amended; None when it is not in force: undone,
+    retracted, or a correction marker)."""
+    batch: int
+    events: list[Envelope]
+    payloads: list[Payload] | None
+    amended: bool = False
+
+
+def batches(rows: Iterable[StoredEvent | Envelope], fixes: Corrections) -> Iterator[Batch]:
+    """Every batch of the log in seq order, with what it puts in force."""
+    undone, replaced = fixes.undone, fixes.replaced
+    envs = (row if isinstance(row, Envelope) else envelope(row) for row in rows)
+    for batch, group in groupby(envs, key=lambda e: e.batch):
+        events = list(group)
+        if batch in undone or events[0].type in CORRECTIONS:
+            yield Batch(batch, events, None)
+        else:
+            fixed = replaced.get(batch)
+            yield Batch(batch, events, fixed or [e.data for e in events], fixed is not None)
+
+
+def in_force(rows: Iterable[StoredEvent | Envelope], fixes: Corrections) -> Iterator[Payload]:
+    """The declarations in force, in order."""
+    for b in batches(rows, fixes):
+        if b.payloads is not None:
+            yield from b.payloads
