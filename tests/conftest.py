@@ -16,7 +16,7 @@ from eventlog.events import (
     APSpent, CombatantJoined, EncounterCreated, InitiativeRolled, InterruptTaken,
     Payload, RoundStarted, TurnEnded,
 )
-from eventlog.store import Store
+from helpers import STORES, make_store
 from projections.ledger import Ledger, apply
 from projections.state import State
 from projections.views import status
@@ -120,9 +120,13 @@ def own_state_dir(tmp_path_factory):
         yield
 
 
-@pytest.fixture
-def ledger(tmp_path) -> Ledger:
-    store = Store(tmp_path / "ledger.db")
+@pytest.fixture(params=STORES)
+def ledger(request, tmp_path) -> Ledger:
+    """A ledger on a fresh store: each test runs on every store (SQLite and
+    memory), except tests marked `sqlite` that look into the file itself."""
+    if request.param != "sqlite" and request.node.get_closest_marker("sqlite"):
+        pytest.skip("looks into the SQLite file itself")
+    store = make_store(request.param, tmp_path)
     yield Ledger(store)
     store.close()
 

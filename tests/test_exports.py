@@ -341,6 +341,7 @@ class Counting:
             yield item
 
 
+@pytest.mark.sqlite
 def test_every_export_and_import_reports_progress_over_all_events(ledger, tmp_path):
     from projections.report import write_html
     head = long_fight(ledger, "long", 2100)

@@ -3,6 +3,8 @@ what a command sees (R31): every state read through a snapshot equals a fold
 of the whole log."""
 from __future__ import annotations
 
+import pytest
+
 import sqlite3
 
 from eventlog.events import (
@@ -68,17 +70,20 @@ def spoiled(ledger, change: str) -> None:
     db.close()
 
 
+@pytest.mark.sqlite
 def test_snapshot_whose_event_hash_changed_is_ignored(ledger):
     spoiled(ledger, "hash = 'x'")
     assert ledger.store.snapshot("fight", FOLD_VERSION) is None
     assert status(ledger.state("fight")) == full_fold(ledger)
 
 
+@pytest.mark.sqlite
 def test_unreadable_snapshot_falls_back_to_a_full_fold(ledger):
     spoiled(ledger, "state = x'00ff'")
     assert status(ledger.state("fight")) == full_fold(ledger)
 
 
+@pytest.mark.sqlite
 def test_snapshot_of_other_fold_code_is_ignored(ledger):
     setup(ledger)
     db = sqlite3.connect(ledger.store.path)

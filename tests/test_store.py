@@ -20,6 +20,7 @@ from eventlog.store import Store
 from projections.ledger import Ledger
 from projections.views import status
 
+from helpers import another_handle
 from conftest import pc, refused, rolled
 
 E = "fight"
@@ -149,7 +150,7 @@ def _started(ledger):
     ledger.declare(E, lambda s: [RoundStarted(round=1)], "gm")
 
 
-def _losing_race(tmp_path, theirs: list, mine):
+def _losing_race(ledger, theirs: list, mine):
     """A `decide` that loses the race the first time it runs: another
     writer ("bob") appends `theirs` just then. It declares `mine(state)`;
     `calls` is the seq of each state it was given."""
@@ -158,16 +159,15 @@ def _losing_race(tmp_path, theirs: list, mine):
     def decide(state):
         calls.append(state.seq)
         if len(calls) == 1:
-            other = Store(tmp_path / "ledger.db")
+            other = another_handle(ledger.store)
             other.append(E, other.head(E)[0], theirs, "bob")
-            other.close()
         return mine(state)
     return decide, calls
 
 
 def test_store_declare_retries_after_concurrent_append(ledger, tmp_path):
     _started(ledger)
-    decide, calls = _losing_race(tmp_path, _notes("theirs"), lambda s: [NoteAdded(text="mine")])
+    decide, calls = _losing_race(ledger, _notes("theirs"), lambda s: [NoteAdded(text="mine")])
     state, envs = ledger.declare(E, decide, "gm")
     assert len(calls) == 2 and calls[1] == calls[0] + 1
     assert [e.seq for e in envs] == [calls[0] + 2]
@@ -182,7 +182,7 @@ def test_store_declare_rejudges_after_concurrent_append(ledger, tmp_path):
     again on the fresh state, is now refused (R17) and nothing of it is stored."""
     _started(ledger)
     major = [APSpent(combatant="rook", cost=2, category="major")]
-    decide, calls = _losing_race(tmp_path, major, lambda s: major)
+    decide, calls = _losing_race(ledger, major, lambda s: major)
     with pytest.raises(Refusal) as caught:
         ledger.declare(E, decide, "gm")
     assert "R17" in str(caught.value)
@@ -194,7 +194,7 @@ def test_store_declare_rejudges_after_concurrent_append(ledger, tmp_path):
 
 def test_store_declare_decides_again_on_fresh_state(ledger, tmp_path):
     _started(ledger)
-    decide, calls = _losing_race(tmp_path, [RoundStarted(round=2)],
+    decide, calls = _losing_race(ledger, [RoundStarted(round=2)],
                                  lambda s: [RoundStarted(round=s.round + 1)])
     state, envs = ledger.declare(E, decide, "gm")
     assert [ledger.state(E, at=seq).round for seq in calls] == [1, 2]
@@ -366,7 +366,7 @@ def test_store_state_after_other_writer_equals_fold_from_start(ledger, tmp_path)
     undos and redos are always seen: the state equals a fold from seq 1."""
     _started(ledger)
     ledger.declare(E, lambda s: [APSpent(combatant="rook", cost=1, category="minor")], "gm")
-    other_store = Store(tmp_path / "ledger.db")
+    other_store = another_handle(ledger.store)
     other = Ledger(other_store)
     other_store.append(E, other_store.head(E)[0],
                        [APSpent(combatant="rook", cost=1, category="minor")], "bob")

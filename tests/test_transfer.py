@@ -190,6 +190,7 @@ def test_r31_status_at_on_imported_copy_equals_original(ledger):
             _no_key(st, "encounter"), seq
 
 
+@pytest.mark.sqlite
 def test_r31_cli_status_at_every_seq(ledger, tmp_path):
     from cli.app import app
     shown = _scripted(ledger, batches=False)
@@ -393,6 +394,7 @@ def test_r31_cli_import_garbage_is_one_error_line(ledger, tmp_path):
     assert result.stderr.startswith("error: ") and "Traceback" not in result.output
 
 
+@pytest.mark.sqlite
 def test_r31_cli_export_then_import_roundtrip(ledger, tmp_path):
     from cli.app import app
     _scripted(ledger)

@@ -1,0 +1,169 @@
+"""The store contract (eventlog/contract.py), proven against every store: one
+suite, a `make_store()` per implementation, in the style of the
+eventsourcing library's recorder test cases."""
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+from eventlog.chain import verify_chain
+from eventlog.codec import GENESIS, encode_data
+from eventlog.errors import Conflict, Refusal, UnknownEncounter
+from eventlog.events import Amended, EncounterCreated, NoteAdded, Undone
+
+from helpers import STORES, another_handle, make_store
+
+E = "fight"
+
+
+@pytest.fixture(params=STORES)
+def store(request, tmp_path):
+    made = make_store(request.param, tmp_path)
+    yield made
+    made.close()
+
+
+def _created(store, encounter=E):
+    return store.create(encounter, EncounterCreated(encounter=encounter, title="Fight"), "gm")
+
+
+def _notes(*texts):
+    return [NoteAdded(text=t) for t in texts]
+
+
+def test_contract_a_batch_is_stored_whole_with_gap_free_seq(store):
+    _created(store)
+    envs = store.append(E, 1, _notes("a", "b", "c"), "gm")
+    assert [e.seq for e in envs] == [2, 3, 4] and {e.batch for e in envs} == {2}
+    rows = list(store.rows(E))
+    assert [r.seq for r in rows] == [1, 2, 3, 4]
+    assert [r.batch for r in rows] == [1, 2, 2, 2]
+    assert rows[1].data == encode_data(NoteAdded(text="a"))
+    assert store.head(E) == (4, rows[-1].hash)
+    assert verify_chain(store.rows(E), store.head(E)).ok
+
+
+def test_contract_a_stale_expected_seq_is_a_conflict_and_stores_nothing(store):
+    _created(store)
+    store.append(E, 1, _notes("first"), "gm")
+    with pytest.raises(Conflict):
+        store.append(E, 1, _notes("late"), "gm")
+    assert [r.seq for r in store.rows(E)] == [1, 2]
+
+
+def test_contract_the_first_event_chains_from_genesis(store):
+    env = _created(store)
+    assert env.prev_hash == GENESIS and store.head(E) == (1, env.hash)
+
+
+def test_contract_an_unknown_encounter_is_named(store):
+    with pytest.raises(UnknownEncounter):
+        store.head("nowhere")
+    with pytest.raises(UnknownEncounter):
+        store.append("nowhere", 0, _notes("x"), "gm")
+
+
+def test_contract_an_encounter_is_created_once(store):
+    _created(store)
+    with pytest.raises(Refusal):
+        _created(store)
+
+
+def test_contract_many_encounters_keep_their_own_logs(store):
+    _created(store, "a")
+    _created(store, "b")
+    store.append("a", 1, _notes("in a"), "gm")
+    assert [e.id for e in store.encounters()] == ["a", "b"]
+    assert [e.events for e in store.encounters()] == [2, 1]
+    assert [r.seq for r in store.rows("b")] == [1]
+
+
+def test_contract_reads_filter_by_position_and_type(store):
+    _created(store)
+    store.append(E, 1, _notes("a", "b"), "gm")
+    store.append(E, 3, [Undone([2], "undo", "")], "gm")
+    assert [r.seq for r in store.rows(E, after=1, upto=2)] == [2]
+    assert [row[0] for row in store.fold_rows(E, skip=("NoteAdded",))] == [1, 4]
+    assert [(row[0], row[1], row[2]) for row in store.fold_rows(E, after=2)] == [
+        (3, 2, "NoteAdded"), (4, 4, "Undone")]
+    assert [r.seq for r in store.markers(E)] == [4]
+    assert store.markers(E, upto=3) == []
+    assert store.batch_heads(E) == [(1, "EncounterCreated"), (2, "NoteAdded"), (4, "Undone")]
+    assert store.batch_end(E, 2) == 3 and store.batch_end(E, 4) == 4
+
+
+def test_contract_markers_include_amendments(store):
+    _created(store)
+    store.append(E, 1, _notes("typo"), "gm")
+    store.append(E, 2, [Amended(2, [NoteAdded(text="fixed")], "")], "gm")
+    assert [r.type for r in store.markers(E)] == ["Amended"]
+
+
+def test_contract_a_snapshot_holds_until_its_event_changes(store):
+    _created(store)
+    store.append(E, 1, _notes("a"), "gm", ("v1", lambda seq, digest: f"{seq}:{digest}".encode()))
+    snap = store.snapshot(E, "v1")
+    assert snap.seq == 2 and snap.state == f"2:{snap.hash}".encode()
+    assert store.snapshot(E, "v2") is None  # another fold version's is never used
+    store.save_snapshot(E, 1, "v1", lambda seq, digest: b"older")
+    assert store.snapshot(E, "v1").state == b"older"
+    store.drop_snapshot(E)
+    assert store.snapshot(E, "v1") is None
+
+
+def test_contract_a_reading_sees_one_snapshot(store):
+    _created(store)
+    with store.reading():
+        before = store.head(E)
+        other = threading.Thread(target=lambda: another_handle(store).append(
+            E, 1, _notes("meanwhile"), "gm"))
+        other.start()
+        other.join()
+        assert store.head(E) == before
+        assert [r.seq for r in store.rows(E)] == [1]
+    assert store.head(E)[0] == 2
+
+
+def test_contract_concurrent_writers_never_interleave_or_drop(store):
+    _created(store)
+    stored: list[int] = []
+
+    def writer(n: int) -> None:
+        mine = another_handle(store)
+        for i in range(20):
+            while True:
+                try:
+                    seq = mine.head(E)[0]
+                    stored.extend(e.seq for e in mine.append(E, seq, _notes(f"{n}.{i}", "+"), "gm"))
+                    break
+                except Conflict:
+                    continue
+    threads = [threading.Thread(target=writer, args=(n,)) for n in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    rows = list(store.rows(E))
+    assert [r.seq for r in rows] == list(range(1, 162))
+    assert sorted(stored) == list(range(2, 162))
+    assert all(rows[i].batch == rows[i - 1].batch for i in range(2, 161, 2))
+    assert verify_chain(store.rows(E), store.head(E)).ok
+
+
+def test_contract_an_import_is_all_or_nothing(store, tmp_path):
+    source = make_store("memory", tmp_path)
+    _created(source, "src")
+    source.append("src", 1, _notes("a", "b"), "gm")
+    from projections.history import envelope
+    envs = [envelope(r) for r in source.rows("src")]
+
+    def refuse(rows):
+        list(rows)
+        raise Refusal("judged illegal")
+    with pytest.raises(Refusal):
+        store.import_log("copy", "Copy", iter(envs), refuse)
+    assert [e.id for e in store.encounters()] == []
+    seen = store.import_log("copy", "Copy", iter(envs), lambda rows: [r[0] for r in rows])
+    assert seen == [1, 2, 3]
+    assert store.head("copy") == source.head("src")
