@@ -24,7 +24,7 @@ def status(ctx: typer.Context, as_json: bool = JSON,
         print_json(status_view(state))
     else:
         from .render import show_state
-        show_state(state)
+        show_state(state, lost=True)
 
 
 @app.command()

@@ -54,15 +54,26 @@ class Session:
         return self.ledger.state(self.encounter, at)
 
     def declare(self, decide: Decide) -> None:
-        state, envs = self.ledger.declare(self.encounter, decide, self.actor)
-        self.report(state, [("✓", e.data) for e in envs])
+        seen: list[State] = []  # the state decided on: the ledger judges a copy
 
-    def report(self, state: State, lines: list[tuple[str, Payload]]) -> None:
-        """Show what a command did, a line per (mark, declaration) and then
+        def deciding(state: State) -> list[Payload]:
+            seen[:] = [state]
+            return decide(state)
+        state, envs = self.ledger.declare(self.encounter, deciding, self.actor)
+        self.report(state, [("✓", e.data) for e in envs], before=seen[0])
+
+    def report(self, state: State, lines: list[tuple[str, Payload]],
+               before: State | None = None) -> None:
+        """Show what a command did, a line per (mark, declaration), how the
+        round moved on (from `before`, the state it was declared on), then
         the table; a quiet session (the demo, play mode) shows nothing."""
         if not self.quiet:
             from .render import show_done
-            show_done(state, lines)
+            flow = []
+            if before is not None:
+                from projections.flow import announce
+                flow = announce(before, state, [p for _, p in lines])
+            show_done(state, lines, flow)
 
 
 __all__ = ["Session", "UnknownEncounter", "default_db"]

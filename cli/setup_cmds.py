@@ -5,7 +5,7 @@ from typing import List, Optional
 import typer
 
 from eventlog.errors import Refusal
-from eventlog.events import CombatantJoined, GroupBonusSet, InitiativeRolled, OrderDeclared
+from eventlog.events import CombatantJoined, GroupBonusSet, InitiativeRolled
 
 from .base import NUMBERS, app, session
 from .complete import encounter_names, group_ids, slot_ids
@@ -161,7 +161,6 @@ def order(ctx: typer.Context,
 
     Example: combat --actor players order vex rook
     """
-    def decide(state):
-        seize = state.running and all(x in state.seizers for x in slots)
-        return [OrderDeclared(slots=list(slots), context="seize" if seize else "tie")]
-    session(ctx).declare(decide)
+    from projections.rules import declared_order
+    s = session(ctx)
+    s.declare(lambda state: [declared_order(state, list(slots), s.actor)])

@@ -3,8 +3,7 @@ from typing import List, Optional
 
 import typer
 
-from eventlog.errors import Refusal
-from eventlog.events import MomentSeized, RoundStarted, TurnEnded
+from eventlog.events import MomentSeized, RoundStarted
 from projections.phrases import COST_WORDS, action
 
 from .base import NUMBERS, app, session
@@ -62,18 +61,10 @@ def end_turn(ctx: typer.Context,
              cid: Optional[str] = typer.Argument(None, metavar="[ID]", help="In a group slot with no turn in progress: the member who passes.", autocompletion=combatant_ids)) -> None:
     """End the turn in progress; in an open group slot, ID passes (R8, R21).
 
+    Right after a turn ended by itself, name the turn to end: a bare
+    end-turn never ends a turn that has declared nothing (see Turn flow).
+
     Example: combat end-turn        combat end-turn ganger-3
     """
-    def decide(state):
-        if state.running and state.turn is not None:
-            return [TurnEnded(combatant=cid or state.turn)]
-        if cid:
-            return [TurnEnded(combatant=cid)]
-        up = state.up()
-        if len(up) == 1:
-            return [TurnEnded(combatant=up[0])]
-        if up:
-            raise Refusal(f"no turn is in progress in this group slot: name the member "
-                          f"who passes ({', '.join(up)}) (R8)")
-        raise Refusal("no turn is in progress (R21)")
-    session(ctx).declare(decide)
+    from projections.rules import turn_to_end
+    session(ctx).declare(lambda state: [turn_to_end(state, cid)])

@@ -26,7 +26,7 @@ FOLD_VERSION = "%08x" % zlib.crc32(b"".join(
 
 _SCALARS = ("encounter", "title", "seq", "created", "ended", "round", "pass_",
             "round_complete", "window", "turn", "turn_started", "current",
-            "spent_in_pass", "_keys")
+            "spent_in_pass", "_keys", "auto_ended")
 _encoder = msgspec.msgpack.Encoder()
 _decoder = msgspec.msgpack.Decoder()
 

@@ -87,6 +87,7 @@ class State:
         self.turn: str | None = None   # the combatant whose turn is in progress
         self.turn_started = False      # they have declared something in it
         self.current: str | None = None  # the slot key the pass has reached
+        self.auto_ended: str | None = None  # whose turn ended by itself (R21), until the next turn action
         self.spent_in_pass = 0         # AP spent in turns this pass (R23a)
         self._keys = 0
         self._order: list[str] | None = None
@@ -341,6 +342,7 @@ def _round_started(s: State, e: RoundStarted) -> None:
     s.done.clear()
     s.turn, s.turn_started, s.current = None, False, None
     s.spent_in_pass = 0
+    s.auto_ended = None
     s._advance()
 
 
@@ -364,10 +366,12 @@ def _spent(s: State, e: APSpent) -> None:
     if c.ap and c.spent_this_turn < TURN_LIMIT:
         s.turn = c.id
         s.turn_started = True
+        s.auto_ended = None
     else:  # R21: nothing more can be spent in this turn
         s.done.add(c.id)
         c.spent_this_turn = 0
         s.turn, s.turn_started = None, False
+        s.auto_ended = c.id
         s._advance()
 
 
@@ -379,6 +383,7 @@ def _interrupted(s: State, e: InterruptTaken) -> None:
 
 def _turn_ended(s: State, e: TurnEnded) -> None:
     s.window = False
+    s.auto_ended = None
     s._end_turn(e.combatant)
     s._advance()
 
@@ -407,6 +412,7 @@ def _adjusted(s: State, e: APAdjusted) -> None:
     c.ap += e.delta
     if s.turn == c.id and c.ap == 0:  # R21
         s._end_turn(c.id)
+        s.auto_ended = c.id
     s._advance()
 
 
@@ -425,6 +431,7 @@ def _effect(s: State, e: EffectApplied) -> None:
         c.ap = min(max(0, c.ap + e.max_ap), s.max_ap_of(c.id))
         if s.turn == c.id and c.ap == 0:  # R21
             s._end_turn(c.id)
+            s.auto_ended = c.id
         s._advance()
 
 
