@@ -90,7 +90,7 @@ def note(ctx: typer.Context, text: List[str] = typer.Argument(..., help="The not
 
 @app.command()
 def end(ctx: typer.Context) -> None:
-    """End the encounter: afterwards only notes, undo and redo (R25).
+    """End the encounter: afterwards only notes, undo, redo, retract and amend (R25).
 
     Example: combat end
     """
@@ -154,7 +154,9 @@ def amend(ctx: typer.Context,
     s = session(ctx)
     state, amendment = s.ledger.amend(
         s.encounter, seq, lambda p: correction(p, die, cost, label, who), s.actor, reason)
-    s.report(state, [(f"✎ seq {amendment.batch} now reads:", p) for p in amendment.events])
+    at = seq - amendment.batch  # a seq inside a batch: that event of it
+    fixed = [amendment.events[at]] if 0 <= at < len(amendment.events) else amendment.events
+    s.report(state, [(f"✎ seq {seq} now reads:", p) for p in fixed])
 
 
 @app.command(context_settings=NUMBERS)

@@ -346,8 +346,11 @@ class Play:
             return [(f"↷ redone (seq {e.seq}): {describe(e.data)}", False)
                     for e in ledger.batch(self.eid, data.batch)]
         if isinstance(data, Amended):
-            return [(f"✎ seq {data.batch} now reads: {describe(p)}", False)
-                    for p in data.events]
+            was = [e.data for e in ledger.batch(self.eid, data.batch)]
+            changed = [(data.batch + i, p) for i, p in enumerate(data.events)
+                       if len(was) != len(data.events) or p != was[i]]
+            return [(f"✎ seq {seq} now reads: {describe(p)}", False)
+                    for seq, p in changed or enumerate(data.events, data.batch)]
         return [(f"✓ {describe(data)}", True)]
 
     def _start_watching(self) -> None:

@@ -311,10 +311,11 @@ def _adjusted(s: State, e: APAdjusted) -> None:
         raise Refusal("an AP adjustment of 0 changes nothing (R14)")
     if c.ap + e.delta < 0:
         raise Refusal(f"{c.id} has {c.ap} AP: AP never goes below 0 (R14)")
-    most = s.max_ap_of(c.id)
+    most = c.in_force  # the maximum of the last restore: a change waits for the next (R14)
     if e.delta > 0 and c.ap + e.delta > most:
-        raise Refusal(f"{c.id} has {c.ap} of {most} AP: raise the maximum "
-                      "with max-ap or an effect to go higher (R14)")
+        raise Refusal(f"{c.id} has {c.ap} of {most} AP, the maximum in force: to go "
+                      "higher now, apply an effect --until-round-end (max-ap waits "
+                      "for the next round) (R14)")
 
 
 def _grit(s: State, e: GritAdjusted) -> None:

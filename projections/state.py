@@ -25,11 +25,12 @@ SIDE_RANK = {"pc": 0, "npc": 1}  # R3, R12: PCs first
 
 class Combatant:
     __slots__ = ("id", "name", "side", "bonus", "max_ap", "ap", "grit", "group",
-                 "active", "joined", "spent_this_turn", "seized")
+                 "active", "joined", "spent_this_turn", "seized", "in_force")
 
     def __init__(self, e: CombatantJoined, joined: int):
         self.id, self.name, self.side, self.bonus = e.id, e.name, e.side, e.bonus
         self.max_ap = self.ap = e.max_ap
+        self.in_force = e.max_ap  # the maximum of the last restore (R14)
         self.grit, self.group = e.grit, e.group
         self.active, self.joined = True, joined
         self.spent_this_turn, self.seized = 0, False
@@ -307,12 +308,15 @@ def _rolled(s: State, e: InitiativeRolled) -> None:
 
 def _overridden(s: State, e: InitiativeOverridden) -> None:
     slot = s.slots.get(e.slot)
-    if slot is None:
+    entering = slot is None
+    if entering:
         joined = (s.groups[e.slot] if e.slot in s.groups else s.combatants[e.slot]).joined
         slot = s.slots[e.slot] = Slot(e.slot, None, None, e.total, False, joined,
                                       s.side_of(e.slot))
     slot.total = e.total
     s._reorder()
+    if entering:  # it enters the order: above the cursor, it waits (R23b)
+        s._place(e.slot)
     s._advance()
 
 
@@ -334,7 +338,7 @@ def _round_started(s: State, e: RoundStarted) -> None:
         c.seized = False
         c.spent_this_turn = 0
         if c.active:
-            c.ap = s.max_ap_of(c.id)  # R15, with the effects of this round (R14)
+            c.ap = c.in_force = s.max_ap_of(c.id)  # R15, with this round's effects (R14)
     if s.seizers:  # last round's seizers go back to their places (R11)
         s.seizers.clear()
         s._reorder(initiative=False)
@@ -428,6 +432,7 @@ def _effect(s: State, e: EffectApplied) -> None:
     s.effects[e.effect] = Effect(e, s.round)
     if e.until_round_end:  # it would never reach a restore: it counts now
         c = s.combatants[e.combatant]
+        c.in_force = max(0, c.in_force + e.max_ap)
         c.ap = min(max(0, c.ap + e.max_ap), s.max_ap_of(c.id))
         if s.turn == c.id and c.ap == 0:  # R21
             s._end_turn(c.id)
