@@ -24,6 +24,8 @@ def new(ctx: typer.Context,
     Example: combat new warehouse --title "Warehouse raid"
              combat new docks --roster examples/party.toml --carry-grit warehouse
     """
+    from projections.rules import check_new
+    check_new(encounter, title)
     s = session(ctx)
     if roster is None:
         if carry_grit is not None:

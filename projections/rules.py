@@ -40,7 +40,8 @@ def judge(s: State, e: Payload) -> None:
 
 def check_slug(value: str, what: str = "id") -> None:
     if len(value or "") > MAX_ID:
-        raise Refusal(f"an {what} holds at most {MAX_ID} characters, not {len(value):,}")
+        article = "an" if what[0] in "aeiou" else "a"
+        raise Refusal(f"{article} {what} holds at most {MAX_ID} characters, not {len(value):,}")
     if not SLUG.match(value or ""):
         raise Refusal(f"{value!r} is not a valid {what}: use lowercase letters, "
                       "digits and dashes, starting with a letter or digit")
@@ -366,6 +367,12 @@ def _ended(s: State, e: EncounterEnded) -> None:
 
 
 # -- what a command declares, from the state (the CLI's `decide` calls these) --
+
+def check_new(encounter: str, title: str) -> None:
+    """A new encounter's id and title, judged before the store creates it."""
+    check_slug(encounter, "encounter id")
+    check_numbers(EncounterCreated(encounter=encounter, title=title))
+
 
 def order_context(s: State, slots: list[str]) -> str:
     """What `order` orders: the seizers while every slot named has seized this
