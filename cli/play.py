@@ -134,6 +134,7 @@ class Play:
                  history: History | None = None):
         self.command = typer.main.get_command(app)
         self.session = Session(session.db, None, session.actor, quiet=True)
+        self.session.careful = True  # `e` at the table never skips a turn (issue 14)
         self.session.__dict__["ledger"] = session.ledger
         self.store = session.ledger.store
         self.eid = session.chosen or self.store.current()
@@ -347,7 +348,8 @@ class Play:
             if said and before is not None and self.state is not None \
                     and before.encounter == self.state.encounter:
                 from projections.flow import announce  # a turn that ended by itself...
-                for line in announce(before, self.state, said):
+                # careful: an untouched turn ended here was named (`e troll`)
+                for line in announce(before, self.state, said, self.session.careful):
                     console.print(f"[bold yellow]↪ {escape(line)}[/bold yellow]")
         except LedgerError as exc:
             self._error(str(exc))

@@ -32,9 +32,13 @@ class Session:
         self.chosen = encounter
         self.actor = actor or "gm"
         self.quiet = quiet  # the demo plays commands without a table each
+        # A bare end-turn never ends a turn reached by an automatic end that
+        # has declared nothing (play mode; COMBAT_CAREFUL=1 on the command line).
+        self.careful = os.environ.get("COMBAT_CAREFUL", "") not in ("", "0")
 
     def as_actor(self, actor: str) -> "Session":
         other = Session(self.db, self.chosen, actor, self.quiet)
+        other.careful = self.careful
         other.__dict__["ledger"] = self.ledger
         return other
 
@@ -53,17 +57,18 @@ class Session:
     def state(self, at: int | None = None) -> State:
         return self.ledger.state(self.encounter, at)
 
-    def declare(self, decide: Decide) -> None:
+    def declare(self, decide: Decide, named: bool = False) -> None:
+        """Declare what `decide` gives; `named`: an end-turn named the turn."""
         seen: list[State] = []  # the state decided on: the ledger judges a copy
 
         def deciding(state: State) -> list[Payload]:
             seen[:] = [state]
             return decide(state)
         state, envs = self.ledger.declare(self.encounter, deciding, self.actor)
-        self.report(state, [("✓", e.data) for e in envs], before=seen[0])
+        self.report(state, [("✓", e.data) for e in envs], before=seen[0], named=named)
 
     def report(self, state: State, lines: list[tuple[str, Payload]],
-               before: State | None = None) -> None:
+               before: State | None = None, named: bool = False) -> None:
         """Show what a command did, a line per (mark, declaration), how the
         round moved on (from `before`, the state it was declared on), then
         the table; a quiet session (the demo, play mode) shows nothing."""
@@ -72,7 +77,7 @@ class Session:
             flow = []
             if before is not None:
                 from projections.flow import announce
-                flow = announce(before, state, [p for _, p in lines])
+                flow = announce(before, state, [p for _, p in lines], named)
             show_done(state, lines, flow)
 
 

@@ -10,7 +10,7 @@ from eventlog.events import (
     APAdjusted, APSpent, CombatantLeft, EffectApplied, Payload, RoundStarted, TurnEnded,
 )
 
-from .rules import order_context
+from .rules import order_context, untouched_after_auto_end
 from .state import TURN_LIMIT, State
 
 
@@ -41,9 +41,10 @@ def up_line(s: State) -> str:
     return f"up now: {up[0]}"
 
 
-def announce(before: State, after: State, payloads: Iterable[Payload]) -> list[str]:
+def announce(before: State, after: State, payloads: Iterable[Payload],
+             named: bool = False) -> list[str]:
     """The flow lines for a declaration (after it, on `after`), [] when the
-    flow did not move."""
+    flow did not move. `named`: the command named whose turn it ends."""
     payloads = list(payloads)
     lines: list[str] = []
     ended_by_hand = {p.combatant for p in payloads if isinstance(p, TurnEnded)}
@@ -54,6 +55,10 @@ def announce(before: State, after: State, payloads: Iterable[Payload]) -> list[s
             lines.append(lost_line(lost, before.round))
     for p in payloads:
         cid = getattr(p, "combatant", None)
+        if isinstance(p, TurnEnded) and not named and untouched_after_auto_end(before, cid):
+            lines.append(f"{cid}'s turn ended before {cid} declared anything "
+                         f"({before.auto_ended}'s ended by itself): `undo` if that "
+                         "was a slip (R21)")
         if cid is None or cid in ended_by_hand:
             continue
         if isinstance(p, (APSpent, APAdjusted, EffectApplied)) and after.auto_ended == cid:

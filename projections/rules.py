@@ -392,11 +392,13 @@ def declared_order(s: State, slots: list[str], actor: str) -> OrderDeclared:
     return OrderDeclared(slots=list(slots), context=order_context(s, slots))
 
 
-def turn_to_end(s: State, cid: str | None) -> TurnEnded:
+def turn_to_end(s: State, cid: str | None, careful: bool = False) -> TurnEnded:
     """`end-turn [ID]`: the turn in progress, or in an open group slot the
-    only member up. Right after a turn ended by itself (R21), a turn that has
-    declared nothing is ended only by naming it: a reflexive end-turn must not
-    skip the next combatant."""
+    only member up. `careful` (play mode, COMBAT_CAREFUL=1): right after a
+    turn ended by itself (R21), a turn that has declared nothing is ended
+    only by naming it, so a reflexive end-turn cannot skip the next
+    combatant. Without it the contract's bare end-turn stands, and the
+    output says what happened (flow.announce)."""
     if s.running and s.turn is not None:
         target = cid or s.turn
     elif cid:
@@ -409,12 +411,18 @@ def turn_to_end(s: State, cid: str | None) -> TurnEnded:
         if not up:
             raise Refusal("no turn is in progress (R21)")
         target = up[0]
-    if cid is None and s.running and s.auto_ended and not s.turn_started \
-            and target != s.auto_ended:
+    if careful and cid is None and untouched_after_auto_end(s, target):
         raise Refusal(f"{s.auto_ended}'s turn already ended by itself and {target} "
                       f"has declared nothing yet: `end-turn {target}` ends {target}'s "
                       "turn (R21)")
     return TurnEnded(combatant=target)
+
+
+def untouched_after_auto_end(s: State, target: str) -> bool:
+    """Is `target`'s turn one the pass reached because the turn before it
+    ended by itself (R21), with nothing declared in it yet?"""
+    return bool(s.running and s.auto_ended and not s.turn_started
+                and target != s.auto_ended)
 
 
 def label_word(s: State, word: str) -> None:

@@ -42,7 +42,18 @@ def test_r21_automatic_turn_end_is_announced_with_who_is_up(combat):
     assert "↪ up now: troll" in out
 
 
-def test_r21_bare_end_turn_after_an_automatic_end_is_refused(combat):
+def test_r21_bare_end_turn_after_an_automatic_end_is_said_loudly(combat):
+    table(combat)
+    combat("act", "aria", "minor")
+    out = combat("end-turn").stdout  # the contract's bare end-turn stands (R21)
+    assert ("↪ troll's turn ended before troll declared anything (aria's ended by "
+            "itself): `undo` if that was a slip (R21)") in out
+    assert "↪ up now: kai" in out
+
+
+def test_r21_careful_bare_end_turn_after_an_automatic_end_is_refused(tmp_path):
+    from conftest import cli_env, in_process
+    combat = in_process({**cli_env(tmp_path / "l.db"), "COMBAT_CAREFUL": "1"})
     table(combat)
     combat("act", "aria", "minor")
     before = log_size(combat)
@@ -53,6 +64,7 @@ def test_r21_bare_end_turn_after_an_automatic_end_is_refused(combat):
     assert log_size(combat) == before
     out = combat("end-turn", "troll").stdout  # naming the turn ends it
     assert "✓ troll ends their turn" in out and "up now: kai" in out
+    assert "before troll declared anything" not in out
 
 
 def test_r21_bare_end_turn_is_fine_once_the_reached_turn_has_declared(combat):
@@ -66,17 +78,18 @@ def test_r21_bare_end_turn_is_fine_once_the_reached_turn_has_declared(combat):
 def test_r21_bare_end_turn_without_an_automatic_end_is_unchanged():
     s = given(pc("ash"), npc("brute"), rolled("ash", 9), rolled("brute", 5),
               RoundStarted(round=1))
-    assert turn_to_end(s, None).combatant == "ash"  # nothing ended by itself
+    assert turn_to_end(s, None, careful=True).combatant == "ash"  # nothing ended by itself
     s = apply(s, [spend("ash", 1), end("ash")])
-    assert turn_to_end(s, None).combatant == "brute"  # ash ended by hand
+    assert turn_to_end(s, None, careful=True).combatant == "brute"  # ash ended by hand
 
 
 def test_r21_guard_covers_a_group_slot_reached_by_an_automatic_end():
     s = given(pc("ash", ap=1), npc("g-1", group="gs"), rolled("ash", 9),
               rolled("gs", 5), RoundStarted(round=1), spend("ash", 1))
     with pytest.raises(Refusal, match=r"`end-turn g-1`.*\(R21\)"):
-        turn_to_end(s, None)
-    assert turn_to_end(s, "g-1").combatant == "g-1"
+        turn_to_end(s, None, careful=True)
+    assert turn_to_end(s, "g-1", careful=True).combatant == "g-1"
+    assert turn_to_end(s, None).combatant == "g-1"  # the contract's bare end-turn
 
 
 def test_r23_pass_change_and_round_completion_are_announced(combat):
@@ -122,7 +135,7 @@ def test_r21_a_bare_end_turn_never_ends_an_untouched_turn_after_an_automatic_end
         who = s.up()[0]
         try:
             if move == "bare":
-                p = turn_to_end(s, None)
+                p = turn_to_end(s, None, careful=True)
                 assert s.turn_started or s.auto_ended is None
             elif move == "end":
                 p = turn_to_end(s, who)
