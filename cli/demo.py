@@ -82,7 +82,8 @@ def play(session: Session, script: Path | None = None) -> None:
     lines = script_lines(path)
     command = typer.main.get_command(app)
     eid = fresh_id(session)
-    quiet = Session(Path(session.db).resolve(), eid, session.actor, quiet=True)
+    # The script is the GM's (it orders NPCs, R3c); its lines may name another actor.
+    quiet = Session(Path(session.db).resolve(), eid, "gm", quiet=True)
     store = quiet.ledger.store
 
     def run(args: list[str]) -> None:

@@ -85,7 +85,7 @@ def note(ctx: typer.Context, text: List[str] = typer.Argument(..., help="The not
 
 @app.command()
 def end(ctx: typer.Context) -> None:
-    """End the encounter: afterwards only notes, undo and redo (R25).
+    """End the encounter: afterwards only notes, undo, redo, retract and amend (R25).
 
     Example: combat end
     """

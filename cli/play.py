@@ -43,7 +43,7 @@ COST_ALIASES = {"m": "major", "n": "minor", "f": "free"}
 ALIASES = {"i": "interrupt", "s": "seize", "e": "end-turn", "u": "undo", "r": "redo"}
 QUIT = {"q", "quit", "exit"}
 LAST = {"l", "last"}
-HELP = {"?", "help"}
+HELP = {"?", "help"}  # `?`: the aliases and keys (24 lines); `help`: every command too
 LAST_LINES = 10
 # Options fixed when the console starts; `--actor` may still change per line.
 FIXED_OPTIONS = ("--db", "--encounter")
@@ -62,7 +62,7 @@ GUIDE = [
     ("e [ID]", "end-turn [ID]"),
     ("u / r", "undo / redo"),
     ("l [N]", f"the last N log lines (default {LAST_LINES})"),
-    ("help [COMMAND]", "this guide, or a command's help"),
+    ("help [COMMAND]", "this guide and every command, or one command's help"),
     ("q", "leave play mode (also Ctrl-D)"),
 ]
 KEYS = [("Ctrl-Z", "undo"), ("Ctrl-Y", "redo"), ("Ctrl-L", "the last log lines"),
@@ -90,6 +90,9 @@ def expand(words: list[str], state: State | None) -> list[str]:
         if rest and rest[0].lower() in ids:
             cid, rest = rest[0].lower(), rest[1:]
         else:
+            if rest:  # `m kia shoots`: a slip for kai, never a label (issue 14)
+                from projections.rules import label_word
+                label_word(state, rest[0])
             cid = acting(state)
         return ["act", cid, COST_ALIASES[head], *rest]
     if head in ALIASES:
@@ -115,6 +118,7 @@ class Play:
                  history: History | None = None):
         self.command = typer.main.get_command(app)
         self.session = Session(session.db, None, session.actor, quiet=True)
+        self.session.careful = True  # `e` at the table never skips a turn (issue 14)
         self.session.__dict__["ledger"] = session.ledger
         self.store = session.ledger.store
         self.eid = session.chosen or session.current()
@@ -176,7 +180,7 @@ class Play:
             return False
         try:
             if head in HELP:
-                self.show_help(words[1:])
+                self.show_help(words[1:], commands=head == "help")
             elif head in LAST:
                 self.show_last(words[1:])
             else:
@@ -193,6 +197,9 @@ class Play:
 
     def _dispatch(self, words: list[str]) -> None:
         options, rest = _options(words)
+        if rest[:1] == ["combat"]:  # `combat status`, as typed in a shell
+            more, rest = _options(rest[1:])
+            options += more
         fixed = [o for o in options if o.split("=", 1)[0] in FIXED_OPTIONS]
         if fixed:
             raise LedgerError(f"{fixed[0].split('=', 1)[0]} is fixed when play mode "
@@ -231,7 +238,7 @@ class Play:
 
     # -- what the console shows ---------------------------------------------
 
-    def show_help(self, words: list[str]) -> None:
+    def show_help(self, words: list[str], commands: bool = True) -> None:
         if words:
             name = "act" if words[0] in COST_ALIASES else ALIASES.get(words[0], words[0])
             self._invoke([name, "--help"])
@@ -242,6 +249,9 @@ class Play:
         console.print("[bold]keys[/bold]")
         for key, meaning in KEYS:
             console.print(f"  {key:<18} {meaning}")
+        if not commands:  # `?` fits a 24-line terminal
+            console.print("[bold]help[/bold] lists every command; `help COMMAND` shows one")
+            return
         console.print("[bold]commands[/bold] (`help COMMAND` for one)")
         for name, cmd in self.command.commands.items():
             if name == "play":
@@ -305,7 +315,9 @@ class Play:
         if not self.eid:
             return
         try:
+            before = self.state
             self._load()
+            said = []
             for row in self.store.rows(self.eid, after=self.seen):
                 env = envelope(row)
                 for line, declared in self._narrate(env):
@@ -314,7 +326,15 @@ class Play:
                         tags.append(f"{escape(env.actor)}, from another terminal")
                     tail = f" [dim]({' · '.join(tags)})[/dim]" if tags else ""
                     console.print(f"{escape(line)}{tail}")
+                    if declared:
+                        said.append(env.data)
                 self.seen = env.seq
+            if said and before is not None and self.state is not None \
+                    and before.encounter == self.state.encounter:
+                from projections.flow import announce  # a turn that ended by itself...
+                # careful: an untouched turn ended here was named (`e troll`)
+                for line in announce(before, self.state, said, self.session.careful):
+                    console.print(f"[bold yellow]↪ {escape(line)}[/bold yellow]")
         except LedgerError as exc:
             self._error(str(exc))
 
@@ -330,8 +350,11 @@ class Play:
             return [(f"↷ redone (seq {e.seq}): {describe(e.data)}", False)
                     for e in ledger.batch(self.eid, data.batch)]
         if isinstance(data, Amended):
-            return [(f"✎ seq {data.batch} now reads: {describe(p)}", False)
-                    for p in data.events]
+            was = [e.data for e in ledger.batch(self.eid, data.batch)]
+            changed = [(data.batch + i, p) for i, p in enumerate(data.events)
+                       if len(was) != len(data.events) or p != was[i]]
+            return [(f"✎ seq {seq} now reads: {describe(p)}", False)
+                    for seq, p in changed or enumerate(data.events, data.batch)]
         return [(f"✓ {describe(data)}", True)]
 
     def _start_watching(self) -> None:
@@ -391,9 +414,10 @@ def screen(state: State | None, columns: int, color: bool) -> str:
         hint = "m/n/f act for them, e ends the turn" if len(who) == 1 else \
             "whoever declares first goes (R8)"
         out.print(f"up: [bold]{', '.join(who)}[/bold] [dim]· {hint}[/dim]")
+    from projections.flow import tie_hint
     for run in state.ties():
         out.print(f"[yellow]unresolved tie[/yellow]: {' = '.join(run)} "
-                  f"(declare with `order {' '.join(run)}`)")
+                  f"({tie_hint(state, run, 'order')})")
     return out.file.getvalue()
 
 

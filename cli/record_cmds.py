@@ -24,7 +24,7 @@ def status(ctx: typer.Context, as_json: bool = JSON,
         print_json(status_view(state))
     else:
         from .render import show_state
-        show_state(state)
+        show_state(state, lost=True)
 
 
 @app.command()
@@ -33,10 +33,11 @@ def log(ctx: typer.Context, as_json: bool = JSON,
         round_: Optional[int] = typer.Option(None, "--round", help="Only declarations made in this round."),
         kind: Optional[str] = typer.Option(None, "--type", help="Only events of this type, e.g. APSpent."),
         undone: bool = typer.Option(False, "--undone", help="Only undone, retracted or amended declarations."),
-        audit: bool = typer.Option(False, "--audit", help="The audit trail: GM overrides with reasons, undo, redo, retractions, amendments, and who declared what.")) -> None:
+        audit: bool = typer.Option(False, "--audit", help="The audit trail: GM overrides with reasons, undo, redo, retractions, amendments, and who declared what."),
+        last: Optional[int] = typer.Option(None, "--last", min=0, metavar="N", help="Only the last N lines (after the other filters), as `l N` in play mode.")) -> None:
     """Show the event log: context, who declared it, and what undid or amended it.
 
-    Example: combat log --who rook --round 2        combat log --audit
+    Example: combat log --who rook --round 2        combat log --audit        combat log --last 5
     """
     s = session(ctx)
     if as_json:
@@ -50,6 +51,8 @@ def log(ctx: typer.Context, as_json: bool = JSON,
              and (kind is None or e.env.type.lower() == kind.lower())
              and (not undone or e.undone_by or e.amended_by)
              and (not audit or e.env.type in AUDITED)]
+    if last is not None:
+        shown = shown[-last:] if last else []
     from .render import console, escape, log_table
     console.print(log_table(s.encounter, shown, audit))
     if audit:

@@ -7,6 +7,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from eventlog.events import Payload
+from projections.flow import tie_hint, unspent
 from projections.narrate import describe
 from projections.phrases import slugify
 from projections.state import State
@@ -83,7 +84,7 @@ def status_table(s: State) -> Table:
         slot = s.initiative_of(cid)
         init = "" if slot is None or indent else _initiative(slot)
         spent = c.spent_this_turn if s.running and s.turn == cid else ""
-        name = "" if slugify(c.name) == cid else f" [dim]{escape(c.name)}[/dim]"
+        name = "" if slugify(c.name, transliterate=False) == cid else f" [dim]{escape(c.name)}[/dim]"
         table.add_row(pos, f"{indent}[bold]{cid}[/bold]{name}", c.side, init,
                       _pips(c.ap, s.max_ap_of(cid)), str(spent), str(c.grit), _state_word(s, cid))
         shown.add(cid)
@@ -101,13 +102,23 @@ def status_table(s: State) -> Table:
         for cid in group.members:
             if cid not in s.seizers or not s.combatants[cid].active:
                 member_row("", cid, "  ")
-    for cid in s.combatants:
-        if cid not in shown:
+    for cid in s.combatants:  # not in the order: no initiative yet, or left
+        if cid in shown:
+            continue
+        gid = s.combatants[cid].group
+        if gid is None or gid in s.slots:
             member_row("", cid)
+            continue
+        table.add_row("", f"[bold]{gid}[/bold] [dim](group)[/dim]", s.side_of(gid),
+                      "", "", "", "", "")
+        for mid in s.groups[gid].members:
+            member_row("", mid, "  ")
     return table
 
 
-def show_state(s: State) -> None:
+def show_state(s: State, lost: bool = False) -> None:
+    """The headline, the table, who is up and the ties; with `lost`, the AP
+    a new round would throw away now (R15, R24)."""
     console.print(_headline(s))
     if not s.combatants:
         console.print("nobody yet: add combatants with `combat add NAME`")
@@ -118,15 +129,23 @@ def show_state(s: State) -> None:
         notes.append(f"up: {', '.join(s.up())}")
     for run in s.ties():
         notes.append(f"[yellow]unresolved tie[/yellow]: {' = '.join(run)} "
-                     f"(declare with `combat order {' '.join(run)}`)")
+                     f"({tie_hint(s, run)})")
+    if lost and unspent(s):
+        ap = ", ".join(f"{cid} {n}" for cid, n in unspent(s))
+        notes.append(f"unspent AP, lost if `combat round` starts the next round now "
+                     f"(R15, R24): {ap}")
     for line in notes:
         console.print(line)
 
 
-def show_done(s: State, lines: list[tuple[str, Payload]]) -> None:
-    """What a command did: a line per (mark, declaration), then the table."""
+def show_done(s: State, lines: list[tuple[str, Payload]], flow: list[str] = ()) -> None:
+    """What a command did: a line per (mark, declaration), how the round
+    moved on (a turn that ended by itself, a new pass, who is up), then the
+    table."""
     for mark, p in lines:
         console.print(f"{mark} {escape(describe(p))}")
+    for line in flow:
+        console.print(f"[bold yellow]↪ {escape(line)}[/bold yellow]")
     show_state(s)
 
 
@@ -135,7 +154,10 @@ def outcome_lines(command, outcome) -> list[tuple[str, Payload]]:
     from projections import commands as c
     if isinstance(command, c.Amend):
         amendment = outcome.events[0].data
-        lines = [(f"✎ seq {command.seq} now reads:", p) for p in amendment.events]
+        at = command.seq - amendment.batch  # a seq inside a batch: that event of it
+        fixed = ([amendment.events[at]] if 0 <= at < len(amendment.events)
+                 else amendment.events)
+        lines = [(f"✎ seq {command.seq} now reads:", p) for p in fixed]
         return lines + [(f"✗ retracted (seq {e.seq}):", e.data) for e in outcome.touched
                         if e.batch in amendment.retracted]
     mark = {c.Undo: "↶ undone", c.Redo: "↷ redone", c.Retract: "✗ retracted"}.get(type(command))
@@ -145,7 +167,16 @@ def outcome_lines(command, outcome) -> list[tuple[str, Payload]]:
 
 
 def show_outcome(command, outcome) -> None:
-    show_done(outcome.state, outcome_lines(command, outcome))
+    """What a command did, and how the round moved on (a turn that ended by
+    itself, a new pass, who is up: projections/flow.py)."""
+    from projections import commands as c
+    from projections.flow import announce
+    lines = outcome_lines(command, outcome)
+    flow = []
+    if outcome.before is not None:
+        named = isinstance(command, c.EndTurn) and command.id is not None
+        flow = announce(outcome.before, outcome.state, [p for _, p in lines], named)
+    show_done(outcome.state, lines, flow)
 
 
 def log_table(encounter: str, entries, audit: bool = False) -> Table:

@@ -42,9 +42,13 @@ class Session:
         self.chosen = encounter
         self.actor = actor or "gm"
         self.quiet = quiet  # the demo plays commands without a table each
+        # A bare end-turn never ends a turn reached by an automatic end that
+        # has declared nothing (play mode; COMBAT_CAREFUL=1 on the command line).
+        self.careful = os.environ.get("COMBAT_CAREFUL", "") not in ("", "0")
 
     def as_actor(self, actor: str) -> "Session":
         other = Session(self.db, self.chosen, actor, self.quiet)
+        other.careful = self.careful
         other.__dict__["ledger"] = self.ledger
         return other
 

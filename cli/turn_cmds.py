@@ -59,6 +59,11 @@ def end_turn(ctx: typer.Context,
              cid: Optional[str] = typer.Argument(None, metavar="[ID]", help="In a group slot with no turn in progress: the member who passes.", autocompletion=combatant_ids)) -> None:
     """End the turn in progress; in an open group slot, ID passes (R8, R21).
 
+    Right after a turn ended by itself, a bare end-turn of the next turn,
+    with nothing declared in it yet, is said loudly; in play mode (and with
+    COMBAT_CAREFUL=1) it is refused: name the turn to end (see Turn flow).
+
     Example: combat end-turn        combat end-turn ganger-3
     """
-    session(ctx).run(c.EndTurn(id=cid))
+    s = session(ctx)
+    s.run(c.EndTurn(id=cid, careful=s.careful))

@@ -102,6 +102,7 @@ class Interrupt(Command, tag="interrupt"):
 
 class EndTurn(Command, tag="end-turn"):
     id: str | None = None
+    careful: bool = False  # a bare end-turn never ends an untouched turn (R21, play mode)
 
 
 class Leave(Command, tag="leave"):

@@ -18,19 +18,23 @@ from eventlog.events import (
     APAdjusted, CombatantJoined, CombatantLeft, CombatantRejoined, EffectApplied,
     EffectEnded, EncounterCreated, EncounterEnded, GritAdjusted, GroupBonusSet,
     InitiativeOverridden, InitiativeRolled, MaxAPChanged, MomentSeized, NoteAdded,
-    OrderDeclared, Payload, RoundStarted, TurnEnded,
+    Payload, RoundStarted,
 )
 
 from . import commands as c
 from .phrases import action, slugify
+from .rules import declared_order, turn_to_end
 from .state import State
 
 Dice = Callable[[], int]  # one d10: 1 to 10
 MAX_COUNT = 100  # `add --count 100000` is a typo, not a squad
 
 
-def decide(state: State, command: c.Command, dice: Dice) -> list[Payload]:
-    """The events `command` declares on `state` (not yet judged)."""
+def decide(state: State, command: c.Command, dice: Dice, actor: str = "gm") -> list[Payload]:
+    """The events `command`, given by `actor`, declares on `state` (not yet
+    judged)."""
+    if isinstance(command, c.Order):  # who may order what depends on who asks (R3c)
+        return [declared_order(state, list(command.slots), actor)]
     handler = _DECIDERS.get(type(command))
     if handler is None:
         raise Refusal(f"`{command.__struct_config__.tag}` declares nothing by itself")
@@ -42,9 +46,7 @@ def _new(s: State, cmd: c.New, dice: Dice) -> list[Payload]:
 
 
 def _add(s: State, cmd: c.Add, dice: Dice) -> list[Payload]:
-    base = cmd.id or slugify(cmd.name)
-    if not base:
-        raise Refusal(f"no id can be made from the name {cmd.name!r}: give one with --id")
+    base = cmd.id or slugify(cmd.name)  # a name that makes no id: the judge says so
     if not 1 <= cmd.count <= MAX_COUNT:
         raise Refusal(f"--count adds 1 to {MAX_COUNT} combatants at once, not {cmd.count}")
     people = [(base, cmd.name)] if cmd.count == 1 else [
@@ -95,11 +97,6 @@ def _roll(s: State, cmd: c.Roll, dice: Dice) -> list[Payload]:
     return out
 
 
-def _order(s: State, cmd: c.Order, dice: Dice) -> list[Payload]:
-    seize = s.running and all(x in s.seizers for x in cmd.slots)
-    return [OrderDeclared(slots=list(cmd.slots), context="seize" if seize else "tie")]
-
-
 def _round(s: State, cmd: c.Round, dice: Dice) -> list[Payload]:
     return [RoundStarted(round=s.round + 1)]
 
@@ -117,17 +114,7 @@ def _interrupt(s: State, cmd: c.Interrupt, dice: Dice) -> list[Payload]:
 
 
 def _end_turn(s: State, cmd: c.EndTurn, dice: Dice) -> list[Payload]:
-    if s.running and s.turn is not None:
-        return [TurnEnded(combatant=cmd.id or s.turn)]
-    if cmd.id:
-        return [TurnEnded(combatant=cmd.id)]
-    up = s.up()
-    if len(up) == 1:
-        return [TurnEnded(combatant=up[0])]
-    if up:
-        raise Refusal(f"no turn is in progress in this group slot: name the member "
-                      f"who passes ({', '.join(up)}) (R8)")
-    raise Refusal("no turn is in progress (R21)")
+    return [turn_to_end(s, cmd.id, cmd.careful)]
 
 
 def _effect(s: State, cmd: c.Effect, dice: Dice) -> list[Payload]:
@@ -160,7 +147,7 @@ def acting(state: State) -> str:
 
 _DECIDERS: dict[type, Callable[[State, c.Command, Dice], list[Payload]]] = {
     c.New: _new, c.Add: _add, c.Load: _load, c.Group: _group,
-    c.Roll: _roll, c.Order: _order, c.Round: _round, c.Seize: _seize, c.Act: _act,
+    c.Roll: _roll, c.Round: _round, c.Seize: _seize, c.Act: _act,
     c.Interrupt: _interrupt, c.EndTurn: _end_turn,
     c.Leave: lambda s, cmd, d: [CombatantLeft(combatant=cmd.id, reason=cmd.reason)],
     c.Rejoin: lambda s, cmd, d: [CombatantRejoined(combatant=cmd.id)],

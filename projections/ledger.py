@@ -20,7 +20,7 @@ from eventlog.undo import Corrections, UndoBook
 from . import commands as c
 from . import snapshot as snapshots
 from .history import corrections, envelope, fold
-from .rules import check_slug, judge
+from .rules import judge
 from .state import State
 
 MAX_ATTEMPTS = 50
@@ -32,11 +32,13 @@ def roll_d10() -> int:
 
 
 class Outcome(NamedTuple):
-    """What a command did: the state after it, the events it appended, and
-    the events of the batches it undid, redid, retracted or amended."""
+    """What a command did: the state after it, the events it appended, the
+    events of the batches it undid, redid, retracted or amended, and the
+    state it was decided on (to tell how the round moved on)."""
     state: State
     events: list[Envelope]
     touched: list[Envelope]
+    before: State | None = None
 
 
 def apply(state: State, payloads: Iterable[Payload]) -> State:
@@ -143,7 +145,7 @@ class Ledger:
             with self.store.reading():
                 state = self.state(encounter)
                 from .decide import decide
-                payloads = decide(state, command, dice)
+                payloads = decide(state, command, dice, actor)
                 after = apply(state, payloads)
             after.seq = state.seq + len(payloads)
             try:
@@ -151,7 +153,7 @@ class Ledger:
                                          self._maker(encounter, after))
             except Conflict:
                 continue
-            return Outcome(after, envs, [])
+            return Outcome(after, envs, [], state)
         raise self._too_fast(encounter)
 
     def declare(self, encounter: str, decide, actor: str) -> tuple[State, list[Envelope]]:
@@ -173,7 +175,8 @@ class Ledger:
 
     def _new(self, command: c.New, actor: str) -> Outcome:
         from .decide import decide
-        check_slug(command.id, "encounter id")
+        from .rules import check_new
+        check_new(command.id, command.title)
         created = EncounterCreated(encounter=command.id, title=command.title)
         state = apply(State(command.id), [created])
         joining: list[Payload] = []
@@ -216,9 +219,9 @@ class Ledger:
                 envs = self.store.append(encounter, head, [marker], actor)
             except Conflict:
                 continue
-            state = self.state(encounter)
-            self.keep_snapshot(encounter, state)
-            return Outcome(state, envs, touched)
+            after = self.state(encounter)
+            self.keep_snapshot(encounter, after)
+            return Outcome(after, envs, touched, state)
         raise self._too_fast(encounter)
 
     @staticmethod

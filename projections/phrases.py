@@ -9,8 +9,13 @@ import msgspec
 from eventlog.errors import Refusal
 from eventlog.events import APSpent, FreeActionTaken, InitiativeRolled, InterruptTaken, Payload
 
-def slugify(name: str) -> str:
-    """An id from a name: `Big Ganger` -> `big-ganger`."""
+
+def slugify(name: str, transliterate: bool = True) -> str:
+    """An id from a name: `Big Ganger` -> `big-ganger`; other scripts are
+    transliterated (`Ærwyn Þórsdóttir` -> `aerwyn-thorsdottir`)."""
+    if transliterate and not name.isascii():
+        from anyascii import anyascii  # only here: most names need no import
+        name = anyascii(name)
     return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
 
 

@@ -1,4 +1,4 @@
-"""The range of every number a declaration carries: one place bounds them,
+"""The range of every number (and the length of every text) a declaration carries: one place bounds them,
 for declarations, roster entries and imported logs alike (the judge calls
 check_numbers before any rule). Where RULES.md states a range, the refusal
 cites its rule."""
@@ -29,6 +29,13 @@ RANGES: dict[str, tuple[int, int, str]] = {
     "GritAdjusted.delta": (-MAX_NUMBER, MAX_NUMBER, "a Grit change runs from {lo} to {hi}, "
                            "not {v} (R13)"),
 }
+# The length of every text a declaration carries: a 3,000-character label
+# would flood every table and report. By field name; any other text: MAX_ID.
+MAX_ID = 64
+TEXTS: dict[str, tuple[int, str]] = {
+    "name": (64, "a name"), "title": (120, "a title"), "label": (200, "a label"),
+    "reason": (200, "a reason"), "text": (2000, "a note"),
+}
 _NAMES = {"bonus": "an initiative bonus", "total": "an initiative total",
           "round": "a round number", "batch": "a seq", "batches": "a seq"}
 _SPECS: dict[type, tuple] = {}  # per payload type, built on first use
@@ -47,6 +54,11 @@ def check_numbers(e: Payload) -> None:
             for nested in value:
                 check_numbers(nested)
             continue
+        if kind in ("str", "strs"):
+            for v in (value if kind == "strs" else (value,)):
+                if v is not None and len(v) > high:
+                    raise Refusal(message.format(v=f"{len(v):,}", hi=f"{high:,}"))
+            continue
         for v in (value if kind == "list" else (value,)):
             if v is not None and not low <= v <= high:
                 raise Refusal(message.format(v=_shown(v), lo=f"{low:,}", hi=f"{high:,}"))
@@ -58,6 +70,12 @@ def _specs(cls: type) -> tuple:
     out = []
     for f in msgspec.structs.fields(cls):
         args = get_args(f.type)
+        if f.type is str or f.type == (str | None) or (
+                get_origin(f.type) is list and args == (str,)):
+            high, what = TEXTS.get(f.name) or (MAX_ID, "an id")
+            out.append((f.name, "strs" if get_origin(f.type) is list else "str", 0, high,
+                        what + " holds at most {hi} characters, not {v}"))
+            continue
         if f.type is int or (get_origin(f.type) in (Union, UnionType) and int in args):
             kind = "int"
         elif get_origin(f.type) is list and args == (int,):

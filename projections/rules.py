@@ -16,7 +16,9 @@ from eventlog.events import (
     TurnEnded,
 )
 
-from .ranges import MAX_NUMBER, check_numbers
+from .names import did_you_mean
+from .phrases import slugify
+from .ranges import MAX_NUMBER, MAX_ID, check_numbers
 from .state import TURN_LIMIT, Combatant, State
 
 SLUG = re.compile(r"[a-z0-9][a-z0-9-]*\Z")
@@ -27,8 +29,8 @@ def judge(s: State, e: Payload) -> None:
     if not s.created and not isinstance(e, EncounterCreated):
         raise Refusal("the encounter has not been created yet")
     if s.ended and not isinstance(e, NoteAdded):
-        raise Refusal("the encounter has ended: only notes, undo and redo "
-                      "can be declared (R25)")
+        raise Refusal("the encounter has ended: only notes, undo, redo, retraction "
+                      "and amendment can be declared (R25)")
     check = _CHECKS.get(type(e))
     if check is None:
         raise Refusal(f"{type(e).__name__} is not a declaration")
@@ -37,9 +39,24 @@ def judge(s: State, e: Payload) -> None:
 
 
 def check_slug(value: str, what: str = "id") -> None:
+    if len(value or "") > MAX_ID:
+        article = "an" if what[0] in "aeiou" else "a"
+        raise Refusal(f"{article} {what} holds at most {MAX_ID} characters, not {len(value):,}")
     if not SLUG.match(value or ""):
         raise Refusal(f"{value!r} is not a valid {what}: use lowercase letters, "
                       "digits and dashes, starting with a letter or digit")
+
+
+def unknown(s: State, sid: str, groups: bool = False) -> Refusal:
+    """No such combatant (or group): the refusal, naming a close id if any."""
+    ids = list(s.combatants) + (list(s.groups) if groups else [])
+    what = "combatant or group" if groups else "combatant"
+    return Refusal(f"no {what} {sid!r} in this encounter{did_you_mean(sid, ids)}")
+
+
+def _known_slot(s: State, sid: str) -> None:
+    if sid not in s.groups and sid not in s.combatants:
+        raise unknown(s, sid, groups=True)
 
 
 def _combatant(s: State, cid: str) -> Combatant:
@@ -48,7 +65,7 @@ def _combatant(s: State, cid: str) -> Combatant:
         if cid in s.groups:
             raise Refusal(f"{cid} is a group; name one of its members "
                           f"({', '.join(s.groups[cid].members)})")
-        raise Refusal(f"no combatant {cid!r} in this encounter")
+        raise unknown(s, cid)
     return c
 
 
@@ -96,6 +113,9 @@ def _created(s: State, e: EncounterCreated) -> None:
 
 
 def _joined(s: State, e: CombatantJoined) -> None:
+    if not SLUG.match(e.id) and e.name.strip() and not slugify(e.name):
+        raise Refusal(f"{e.name!r} has no letters or digits to make an id from: "
+                      "give one with --id")
     check_slug(e.id)
     if not e.name.strip():
         raise Refusal("a combatant needs a name")
@@ -124,8 +144,7 @@ def _group_bonus(s: State, e: GroupBonusSet) -> None:
 
 
 def _rolled(s: State, e: InitiativeRolled) -> None:
-    if e.slot not in s.groups and e.slot not in s.combatants:
-        raise Refusal(f"no combatant or group {e.slot!r} in this encounter")
+    _known_slot(s, e.slot)
     _slot(s, e.slot, "a member cannot roll alone; roll {group} (R7)")
     if e.slot in s.slots:
         raise Refusal(f"{e.slot} has already rolled initiative "
@@ -147,8 +166,7 @@ def _rolled(s: State, e: InitiativeRolled) -> None:
 
 
 def _overridden(s: State, e: InitiativeOverridden) -> None:
-    if e.slot not in s.groups and e.slot not in s.combatants:
-        raise Refusal(f"no combatant or group {e.slot!r} in this encounter")
+    _known_slot(s, e.slot)
     _slot(s, e.slot, "override the initiative of {group} instead (R4)")
     _reason(e.reason)
 
@@ -169,8 +187,7 @@ def _order_declared(s: State, e: OrderDeclared) -> None:
                           "side on its own (R12)")
         return
     for sid in e.slots:
-        if sid not in s.groups and sid not in s.combatants:
-            raise Refusal(f"no combatant or group {sid!r} in this encounter")
+        _known_slot(s, sid)
         _slot(s, sid, "order its group {group} instead (R3)")
         if sid not in s.slots:
             raise Refusal(f"{sid} has no initiative yet: roll first (R3)")
@@ -295,10 +312,11 @@ def _adjusted(s: State, e: APAdjusted) -> None:
         raise Refusal("an AP adjustment of 0 changes nothing (R14)")
     if c.ap + e.delta < 0:
         raise Refusal(f"{c.id} has {c.ap} AP: AP never goes below 0 (R14)")
-    most = s.max_ap_of(c.id)
+    most = c.in_force  # the maximum of the last restore: a change waits for the next (R14)
     if e.delta > 0 and c.ap + e.delta > most:
-        raise Refusal(f"{c.id} has {c.ap} of {most} AP: raise the maximum "
-                      "with max-ap or an effect to go higher (R14)")
+        raise Refusal(f"{c.id} has {c.ap} of {most} AP, the maximum in force: to go "
+                      "higher now, apply an effect --until-round-end (max-ap waits "
+                      "for the next round) (R14)")
 
 
 def _grit(s: State, e: GritAdjusted) -> None:
@@ -346,6 +364,74 @@ def _note(s: State, e: NoteAdded) -> None:
 
 def _ended(s: State, e: EncounterEnded) -> None:
     pass  # judge() already refuses a second end (R25)
+
+
+# -- what a command declares, from the state (the CLI's `decide` calls these) --
+
+def check_new(encounter: str, title: str) -> None:
+    """A new encounter's id and title, judged before the store creates it."""
+    check_slug(encounter, "encounter id")
+    check_numbers(EncounterCreated(encounter=encounter, title=title))
+
+
+def order_context(s: State, slots: list[str]) -> str:
+    """What `order` orders: the seizers while every slot named has seized this
+    round (R3b, R12), else a tie (R3)."""
+    return "seize" if s.running and all(x in s.seizers for x in slots) else "tie"
+
+
+def declared_order(s: State, slots: list[str], actor: str) -> OrderDeclared:
+    """`order SLOT...` by `actor`: the GM orders any slots, anyone else only
+    PC slots (R3c)."""
+    if actor != "gm":
+        npcs = [x for x in slots if (x in s.groups or x in s.combatants)
+                and s.side_of(x) == "npc"]
+        if npcs:
+            raise Refusal(f"{', '.join(npcs)} {'is an NPC slot' if len(npcs) == 1 else 'are NPC slots'}: "
+                          f"only the GM orders NPCs; {actor} may order PC slots only (R3c)")
+    return OrderDeclared(slots=list(slots), context=order_context(s, slots))
+
+
+def turn_to_end(s: State, cid: str | None, careful: bool = False) -> TurnEnded:
+    """`end-turn [ID]`: the turn in progress, or in an open group slot the
+    only member up. `careful` (play mode, COMBAT_CAREFUL=1): right after a
+    turn ended by itself (R21), a turn that has declared nothing is ended
+    only by naming it, so a reflexive end-turn cannot skip the next
+    combatant. Without it the contract's bare end-turn stands, and the
+    output says what happened (flow.announce)."""
+    if s.running and s.turn is not None:
+        target = cid or s.turn
+    elif cid:
+        target = cid
+    else:
+        up = s.up()
+        if len(up) > 1:
+            raise Refusal(f"no turn is in progress in this group slot: name the member "
+                          f"who passes ({', '.join(up)}) (R8)")
+        if not up:
+            raise Refusal("no turn is in progress (R21)")
+        target = up[0]
+    if careful and cid is None and untouched_after_auto_end(s, target):
+        raise Refusal(f"{s.auto_ended}'s turn already ended by itself and {target} "
+                      f"has declared nothing yet: `end-turn {target}` ends {target}'s "
+                      "turn (R21)")
+    return TurnEnded(combatant=target)
+
+
+def untouched_after_auto_end(s: State, target: str) -> bool:
+    """Is `target`'s turn one the pass reached because the turn before it
+    ended by itself (R21), with nothing declared in it yet?"""
+    return bool(s.running and s.auto_ended and not s.turn_started
+                and target != s.auto_ended)
+
+
+def label_word(s: State, word: str) -> None:
+    """Play mode's `m WORD ...`: a first word that is not an id but close to
+    one is a slip, never the start of a label."""
+    ids = list(s.combatants) + list(s.groups)
+    if word.lower() not in ids and did_you_mean(word, ids):
+        raise Refusal(f"{word!r} is not an id here{did_you_mean(word, ids)} "
+                      "(to start the label with it, name who acts first)")
 
 
 _CHECKS = {

@@ -38,6 +38,7 @@ class Combatant(msgspec.Struct, gc=False):
     active: bool = True
     spent_this_turn: int = 0
     seized: bool = False
+    in_force: int = 0  # the maximum of the last restore (R14)
 
 
 class Group(msgspec.Struct):
@@ -99,6 +100,8 @@ class State(msgspec.Struct, dict=True):
     current: str | None = None      # the slot key the pass has reached
     spent_in_pass: int = 0          # AP spent in turns this pass (R23a)
     keys: int = 0                   # the last join/seize order key handed out
+
+    auto_ended: str | None = None   # whose turn ended by itself (R21), until the next turn action
 
     def __post_init__(self) -> None:
         self._order: list[str] | None = None
@@ -291,7 +294,7 @@ def _created(s: State, e: EncounterCreated) -> None:
 
 def _joined(s: State, e: CombatantJoined) -> None:
     s.combatants[e.id] = Combatant(e.id, e.name, e.side, e.bonus, e.max_ap, e.max_ap,
-                                   e.grit, e.group, s._next_key())
+                                   e.grit, e.group, s._next_key(), in_force=e.max_ap)
     if e.group is not None:
         group = s.groups.get(e.group)
         if group is None:
@@ -319,12 +322,15 @@ def _rolled(s: State, e: InitiativeRolled) -> None:
 
 def _overridden(s: State, e: InitiativeOverridden) -> None:
     slot = s.slots.get(e.slot)
-    if slot is None:
+    entering = slot is None
+    if entering:
         joined = (s.groups[e.slot] if e.slot in s.groups else s.combatants[e.slot]).joined
         slot = s.slots[e.slot] = Slot(e.slot, None, None, e.total, False, joined,
                                       s.side_of(e.slot))
     slot.total = e.total
     s._reorder()
+    if entering:  # it enters the order: above the cursor, it waits (R23b)
+        s._place(e.slot)
     s._advance()
 
 
@@ -346,7 +352,7 @@ def _round_started(s: State, e: RoundStarted) -> None:
         c.seized = False
         c.spent_this_turn = 0
         if c.active:
-            c.ap = s.max_ap_of(c.id)  # R15, with the effects of this round (R14)
+            c.ap = c.in_force = s.max_ap_of(c.id)  # R15, with this round's effects (R14)
     if s.seizers:  # last round's seizers go back to their places (R11)
         s.seizers.clear()
         s._reorder(initiative=False)
@@ -354,6 +360,7 @@ def _round_started(s: State, e: RoundStarted) -> None:
     s.done.clear()
     s.turn, s.turn_started, s.current = None, False, None
     s.spent_in_pass = 0
+    s.auto_ended = None
     s._advance()
 
 
@@ -377,10 +384,12 @@ def _spent(s: State, e: APSpent) -> None:
     if c.ap and c.spent_this_turn < TURN_LIMIT:
         s.turn = c.id
         s.turn_started = True
+        s.auto_ended = None
     else:  # R21: nothing more can be spent in this turn
         s.done.add(c.id)
         c.spent_this_turn = 0
         s.turn, s.turn_started = None, False
+        s.auto_ended = c.id
         s._advance()
 
 
@@ -392,6 +401,7 @@ def _interrupted(s: State, e: InterruptTaken) -> None:
 
 def _turn_ended(s: State, e: TurnEnded) -> None:
     s.window = False
+    s.auto_ended = None
     s._end_turn(e.combatant)
     s._advance()
 
@@ -420,6 +430,7 @@ def _adjusted(s: State, e: APAdjusted) -> None:
     c.ap += e.delta
     if s.turn == c.id and c.ap == 0:  # R21
         s._end_turn(c.id)
+        s.auto_ended = c.id
     s._advance()
 
 
@@ -437,9 +448,11 @@ def _effect(s: State, e: EffectApplied) -> None:
     s.effects[e.effect] = Effect(e.effect, e.combatant, e.name, e.max_ap, first, last)
     if e.until_round_end:  # it would never reach a restore: it counts now
         c = s.combatants[e.combatant]
+        c.in_force = max(0, c.in_force + e.max_ap)
         c.ap = min(max(0, c.ap + e.max_ap), s.max_ap_of(c.id))
         if s.turn == c.id and c.ap == 0:  # R21
             s._end_turn(c.id)
+            s.auto_ended = c.id
         s._advance()
 
 

@@ -128,6 +128,7 @@ class Story:
         self._chapters: list[Chapter] = []
         self._placed: dict[int, set[str]] = {}
         self._passes: dict[int, int] = {}  # round -> the last pass it reached
+        self._visited: dict[int, list[Placed]] = {}  # round -> slots as their turns came
 
     @property
     def chapters(self) -> list[Chapter]:
@@ -139,7 +140,17 @@ class Story:
             have = {p.number: p for p in chapter.passes}
             last = max([self._passes.get(chapter.round, 1), *have])
             chapter.passes = [have.get(n) or Pass(n) for n in range(1, last + 1)]
+            chapter.order = self._played(chapter)
         return self._chapters
+
+    def _played(self, chapter: Chapter) -> list[Placed]:
+        """The order a round was played in: slots in the order their turns
+        came (an order declared mid-round included), then those that never
+        had one, as planned; slots placed during the round are listed apart."""
+        later = {p.slot for p in chapter.joined}
+        visited = [p for p in self._visited.get(chapter.round, []) if p.slot not in later]
+        seen = {p.slot for p in visited}
+        return visited + [p for p in chapter.order if p.slot not in seen]
 
     def feed(self, step: Step) -> None:
         env, entry = step.entry.env, step.entry
@@ -169,6 +180,18 @@ class Story:
         self._chapter(round_, ended).pass_(pass_ if round_ and not ended else 0).lines.append(line)
         if step.payload is not None:
             self._follow_order(step)
+            if isinstance(step.payload, (APSpent, TurnEnded)):
+                self._visit(step)
+
+    def _visit(self, step: Step) -> None:
+        """A turn action: its slot's turn has come in this round."""
+        s, cid = step.state, step.payload.combatant
+        if not s.round or s.ended or cid not in s.combatants:
+            return
+        key = s.slot_of(cid)
+        visited = self._visited.setdefault(s.round, [])
+        if all(p.slot != key for p in visited):
+            visited += [p for p in self._order(s) if p.slot == key]
 
     @staticmethod
     def _struck_note(entry) -> str:

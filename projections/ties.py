@@ -38,7 +38,9 @@ def arrange(run: list[str], rules: list[Rule]) -> tuple[list[str], bool]:
     """Tied slots (in join order) in their declared order, and whether the
     declarations settle the whole order (if not, the tie is unresolved)."""
     members = set(run)
-    edges = [(a, b) for a, b in rules if a in members and b in members]
+    # Through others too (R3a): an order fixed through a slot that has left
+    # the tie (an override, R4) keeps holding among those still tied.
+    edges = [(a, b) for a in run for b in run if a != b and _reaches(rules, a, b)]
     waiting = {slot: sum(1 for _, b in edges if b == slot) for slot in run}
     arranged, resolved = [], True
     while waiting:

@@ -116,10 +116,12 @@ def steps(ledger: Ledger, encounter: str, track: Track = no_track,
                 yield Step(e, None, None, state)
             if b.amended:
                 state.seq = envs[0].seq
-                for payload in b.payloads:
+                same = len(b.payloads) == len(entries)  # each reading in its own seq
+                for i, payload in enumerate(b.payloads):
                     before = Before.of(state)
                     state.evolve(payload)
-                    yield Step(entries[0], payload, before, state, amended=True)
+                    yield Step(entries[i if same else 0], payload, before, state,
+                               amended=True)
                 state.seq = envs[-1].seq
             continue
         for env in envs:

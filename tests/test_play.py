@@ -389,3 +389,46 @@ def test_in_a_real_terminal_with_a_second_terminal(tmp_path):
     assert [(e["type"], e["undone"]) for e in log[SETUP_SEQ:]] == [
         ("MomentSeized", False), ("APSpent", False), ("InterruptTaken", True),
         ("Undone", False)]
+
+
+# -- issue 14: at the table ------------------------------------------------
+
+
+def test_status_and_combat_status_typed_at_the_prompt_work(table):
+    played = table(lines(*SETUP), lines("status", "combat status", "combat --actor players order vex rook", "q"))
+    assert played.err == ""
+    assert played.out.count("round 1, pass 1 · seize window open") >= 2
+    assert declared(table.db)[-1] == ("OrderDeclared", "", False)
+
+
+def test_question_mark_fits_a_24_line_terminal_help_lists_every_command(table):
+    played = table(lines("?", "q"))
+    shown = played.out.split("play› ?")[1].split("play› q")[0].strip("\n").splitlines()
+    assert len(shown) <= 22, shown  # with the prompt and the echoed line: 24
+    assert "m [ID] [LABEL]" in shown[1] and "`help COMMAND`" in shown[-1]
+    played = table(lines("help", "q"))
+    assert "set-initiative" in played.out and "end-turn" in played.out
+
+
+def test_an_automatic_turn_end_is_said_in_play_mode(table):
+    played = table(lines(*SETUP), lines("n vex", "m vex", "e", "e rook", "q"))
+    assert "↪ vex's turn ended by itself: no AP left (R21)" in played.out
+    assert "↪ up now: rook" in played.out
+    assert "error: vex's turn already ended by itself and rook has declared nothing yet" \
+        in played.err
+    assert declared(table.db)[-1] == ("TurnEnded", "rook", False)
+
+
+def test_play_m_with_a_slip_for_an_id_is_refused_at_the_prompt(table):
+    played = table(lines(*SETUP), lines("m vx shoots", "q"))
+    assert "error: 'vx' is not an id here: did you mean vex?" in played.err
+    assert declared(table.db) == []
+
+
+def test_log_last_n_on_the_command_line(combat):
+    combat("new", "l")
+    combat("add", "Ash", "--pc")
+    combat("note", "first")
+    combat("note", "second")
+    out = combat("log", "--last", "1").stdout
+    assert "second" in out and "first" not in out and "Ash" not in out

@@ -462,7 +462,7 @@ def test_every_number_of_every_event_has_a_range(name, cls):
     """A field added later is bounded too, by default to +-MAX_NUMBER: no
     number reaches the store that the store, msgspec or JavaScript cannot hold."""
     for field, kind, low, high, _ in ranges._specs(cls):
-        if kind == "events":
+        if kind in ("events", "str", "strs"):
             continue
         assert -ranges.MAX_NUMBER <= low <= high <= ranges.MAX_NUMBER <= 2 ** 53
         for value, ok in ((low, True), (high, True), (low - 1, False), (high + 1, False),
@@ -472,6 +472,28 @@ def test_every_number_of_every_event_has_a_range(name, cls):
                 ranges.check_numbers(payload)
             else:
                 with pytest.raises(Refusal):
+                    ranges.check_numbers(payload)
+
+
+@pytest.mark.parametrize("name, cls", sorted(EVENT_TYPES.items()), ids=str)
+def test_every_text_of_every_event_has_a_length_limit(name, cls):
+    """Issue 14: a text added later is bounded too (by default as an id), so
+    no 3,000-character label floods every table and report."""
+    import msgspec
+    for field, kind, _, high, _ in ranges._specs(cls):
+        if kind not in ("str", "strs"):
+            continue
+        assert 0 < high <= 2000
+        for length, ok in ((high, True), (high + 1, False)):
+            text = "x" * length
+            payload = _with(cls, field, [text] if kind == "strs" else text)
+            for other, other_kind, *_ in ranges._specs(cls):  # lists of seqs: seqs
+                if other_kind == "list":
+                    payload = msgspec.structs.replace(payload, **{other: [1]})
+            if ok:
+                ranges.check_numbers(payload)
+            else:
+                with pytest.raises(Refusal, match=f"at most {high:,} characters"):
                     ranges.check_numbers(payload)
 
 

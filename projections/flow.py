@@ -1,0 +1,88 @@
+"""What a declaration did to the flow of the round, said at once: a turn
+that ended by itself (R21), a new pass, a complete round (R23), the AP a new
+round throws away (R15, R24), and who is up now. Also the tie hint, so that
+it names a command that does what it says (R3b)."""
+from __future__ import annotations
+
+from typing import Iterable
+
+from eventlog.events import (
+    APAdjusted, APSpent, CombatantLeft, EffectApplied, Payload, RoundStarted, TurnEnded,
+)
+
+from .rules import order_context, untouched_after_auto_end
+from .state import TURN_LIMIT, State
+
+
+def unspent(s: State) -> list[tuple[str, int]]:
+    """AP left unspent per active combatant with initiative: what the next
+    round's restore throws away while this one runs (R15, R24)."""
+    if not s.running:
+        return []
+    return [(c.id, c.ap) for c in s.combatants.values()
+            if c.active and c.ap > 0 and s.initiative_of(c.id) is not None]
+
+
+def lost_line(lost: list[tuple[str, int]], round_: int) -> str:
+    ap = ", ".join(f"{cid} {n} AP" for cid, n in lost)
+    return f"round {round_} was still running: unspent AP lost: {ap} (R15, R24)"
+
+
+def up_line(s: State) -> str:
+    up = s.up()
+    if s.ended or not s.round:
+        return ""
+    if s.round_complete:
+        return f"round {s.round} is complete (R23): nobody is up; `round` starts the next"
+    if not up:
+        return "nobody is up"
+    if len(up) > 1:
+        return f"up now: {', '.join(up)} ({s.current}: whoever declares first, R8)"
+    return f"up now: {up[0]}"
+
+
+def announce(before: State, after: State, payloads: Iterable[Payload],
+             named: bool = False) -> list[str]:
+    """The flow lines for a declaration (after it, on `after`), [] when the
+    flow did not move. `named`: the command named whose turn it ends."""
+    payloads = list(payloads)
+    lines: list[str] = []
+    ended_by_hand = {p.combatant for p in payloads if isinstance(p, TurnEnded)}
+    new_round = any(isinstance(p, RoundStarted) for p in payloads)
+    if new_round:
+        lost = unspent(before)
+        if lost:
+            lines.append(lost_line(lost, before.round))
+    for p in payloads:
+        cid = getattr(p, "combatant", None)
+        if isinstance(p, TurnEnded) and not named and untouched_after_auto_end(before, cid):
+            lines.append(f"{cid}'s turn ended before {cid} declared anything "
+                         f"({before.auto_ended}'s ended by itself): `undo` if that "
+                         "was a slip (R21)")
+        if cid is None or cid in ended_by_hand:
+            continue
+        if isinstance(p, (APSpent, APAdjusted, EffectApplied)) and after.auto_ended == cid:
+            c = after.combatants[cid]
+            why = "no AP left" if c.ap == 0 else f"{TURN_LIMIT} AP spent this turn"
+            lines.append(f"{cid}'s turn ended by itself: {why} (R21)")
+        elif isinstance(p, CombatantLeft) and before.running and before.turn == cid:
+            lines.append(f"{cid} left: their turn is over (R22)")
+    if not new_round and after.round == before.round and after.running \
+            and after.pass_ != before.pass_:
+        lines.append(f"pass {after.pass_} of round {after.round} begins (R23)")
+    moved = (after.current, after.turn, after.round_complete, after.round) != \
+        (before.current, before.turn, before.round_complete, before.round)
+    if lines or (moved and after.round and not new_round):
+        line = up_line(after)
+        if line and line not in lines:
+            lines.append(line)
+    return lines
+
+
+def tie_hint(s: State, run: list[str], command: str = "combat order") -> str:
+    """The hint beside an unresolved tie: a command that does what it says."""
+    said = f"`{command} {' '.join(run)}`"
+    if order_context(s, run) == "seize":
+        return (f"all of them seized this round: {said} orders them as seizers "
+                "(R12); order the tie once this round is over (R3b)")
+    return f"declare with {said}"

@@ -1,0 +1,128 @@
+"""Ids and texts at the table (issue 14): ids from any script are
+transliterated, a mistyped id is answered with the id it is close to, play
+mode never guesses an id into a label, and texts have length limits."""
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from hypothesis import given as hypothesis_given, strategies as st
+
+from eventlog.errors import Refusal
+from eventlog.events import RoundStarted
+from projections.names import close_to, distance
+from projections.phrases import slugify
+
+from conftest import given, npc, pc, rolled
+
+SLUG = re.compile(r"[a-z0-9][a-z0-9-]*\Z")
+
+
+def log_size(combat) -> int:
+    return len(json.loads(combat("log", "--json").stdout))
+
+
+# -- ids from names ------------------------------------------------------------
+
+@pytest.mark.parametrize("name, slug", [
+    ("Ærwyn Þórsdóttir", "aerwyn-thorsdottir"), ("Big Ganger", "big-ganger"),
+    ("Zoë", "zoe"), ("Łukasz Żółw", "lukasz-zolw"), ("!!!", "")])
+def test_slugify_transliterates_non_ascii_names(name, slug):
+    assert slugify(name) == slug
+
+
+@hypothesis_given(st.text(max_size=40))
+def test_slugify_gives_a_valid_id_or_nothing_for_every_name(name):
+    slug = slugify(name)
+    assert slug == "" or SLUG.match(slug)
+
+
+def test_add_non_ascii_name_gets_a_transliterated_id(combat):
+    combat("new", "saga")
+    combat("add", "Ærwyn Þórsdóttir", "--pc")
+    row = json.loads(combat("status", "--json").stdout)["combatants"][0]
+    assert row["id"] == "aerwyn-thorsdottir"
+    # the name differs from its id: the table shows it beside the id
+    assert "aerwyn-thorsdottir Ærwyn Þórsdóttir" in combat("status").stdout
+
+
+def test_add_name_without_letters_or_digits_is_refused_suggesting_id(combat):
+    combat("new", "saga")
+    result = combat("add", "!!!", code=1)
+    assert result.stderr == ("error: '!!!' has no letters or digits to make an id "
+                             "from: give one with --id\n")
+    combat("add", "!!!", "--id", "bang")
+
+
+# -- a mistyped id ---------------------------------------------------------------
+
+def test_close_to_finds_swaps_edits_and_prefixes():
+    ids = ["kai", "aria", "rook", "ganger-1", "ganger-2"]
+    assert close_to("kia", ids) == ["kai"]
+    assert close_to("arai", ids) == ["aria"]
+    assert close_to("rok", ids) == ["rook"]
+    assert close_to("gang", ids) == ["ganger-1", "ganger-2"]
+    assert close_to("shoots", ids) == [] and close_to("kai", ids) == []
+
+
+@hypothesis_given(st.text("abcd", max_size=6), st.text("abcd", max_size=6))
+def test_edit_distance_is_symmetric_and_zero_only_for_equal_words(a, b):
+    assert distance(a, b) == distance(b, a)
+    assert (distance(a, b) == 0) == (a == b)
+
+
+def test_unknown_ids_everywhere_suggest_a_close_one(combat):
+    combat("new", "raid")
+    combat("add", "Aria", "--pc")
+    combat("add", "Rook", "--pc")
+    assert combat("roll", "arai", code=1).stderr == (
+        "error: no combatant or group 'arai' in this encounter: did you mean aria?\n")
+    combat("roll")
+    combat("round")
+    assert combat("act", "rok", "1", code=1).stderr == (
+        "error: no combatant 'rok' in this encounter: did you mean rook?\n")
+    assert "did you mean" not in combat("act", "zed", "1", code=1).stderr
+
+
+def test_play_m_with_a_slip_for_an_id_is_refused_not_labelled():
+    from cli.play import expand
+    s = given(pc("kai"), npc("drone", bonus=5), rolled("kai", 2), rolled("drone", 9, 5),
+              RoundStarted(round=1))
+    with pytest.raises(Refusal, match=r"'kia' is not an id here: did you mean kai\?"):
+        expand(["m", "kia", "shoots"], s)
+    assert expand(["m", "shoots", "kai"], s) == ["act", "drone", "major", "shoots", "kai"]
+    assert expand(["m", "drone", "kia"], s) == ["act", "drone", "major", "kia"]
+
+
+# -- length limits -----------------------------------------------------------------
+
+def test_text_limits_a_long_label_is_refused_in_one_line(combat):
+    combat("new", "raid")
+    combat("add", "Rook", "--pc")
+    combat("roll", "rook", "--die", "4")
+    combat("round")
+    before = log_size(combat)
+    result = combat("act", "rook", "1", "x" * 3000, code=1)
+    assert result.stderr == "error: a label holds at most 200 characters, not 3,000\n"
+    assert log_size(combat) == before
+
+
+@pytest.mark.parametrize("args, message", [
+    (("note", "n" * 2001), "a note holds at most 2,000 characters"),
+    (("add", "N" * 65, "--id", "n"), "a name holds at most 64 characters"),
+    (("add", "Rook", "--id", "r" * 65), "an id holds at most 64 characters"),
+    (("grit", "rook", "1", "--reason", "r" * 201), "a reason holds at most 200 characters"),
+])
+def test_text_limits_notes_names_ids_reasons(combat, args, message):
+    combat("new", "raid")
+    combat("add", "Rook", "--pc")
+    result = combat(*args, code=1)
+    assert result.stderr.startswith(f"error: {message}") and result.stderr.count("\n") == 1
+
+
+def test_text_limits_titles_and_encounter_ids(combat):
+    assert "a title holds at most 120" in combat("new", "raid", "--title", "t" * 121,
+                                                 code=1).stderr
+    assert "at most 64 characters" in combat("new", "e" * 65, code=1).stderr
+    combat("new", "raid", "--title", "t" * 120)
