@@ -10,6 +10,7 @@ from typer.core import TyperGroup
 
 from eventlog.errors import LedgerError
 
+from . import output
 from .session import Session
 
 
@@ -18,22 +19,46 @@ CLICK_ERROR = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "Click
 
 
 class LedgerGroup(TyperGroup):
-    """Turns every LedgerError into one `error:` line and exit code 1."""
+    """Turns every LedgerError into one `error:` line and exit code 1; an
+    output that fails after a batch was committed still exits 0 (output.py)."""
+
+    depth = 0  # the demo and play mode run commands inside a command
 
     def invoke(self, ctx):
+        from eventlog.store import Store
+        commits = Store.commits
+        LedgerGroup.depth += 1
         try:
-            return super().invoke(ctx)
-        except (LedgerError, UnicodeEncodeError, OverflowError) as exc:  # not UTF-8, not int64
-            typer.echo(" ".join(f"error: {exc}".splitlines()), err=True)  # one line, always
-            raise typer.Exit(1) from None
+            result = super().invoke(ctx)
+            if LedgerGroup.depth == 1:
+                output.flush()
+            return result
         except (typer.Exit, typer.Abort, CLICK_ERROR, KeyboardInterrupt):
             raise
-        except Exception as exc:  # a bug: still never a traceback at the table
-            if os.environ.get("COMBAT_DEBUG"):
-                raise
-            typer.echo(f"error: unexpected failure ({type(exc).__name__}: {exc}); "
-                       "set COMBAT_DEBUG=1 for details", err=True)
-            raise typer.Exit(1) from None
+        except Exception as exc:
+            code = self.failed(exc, Store.commits > commits)
+            raise typer.Exit(code) from None
+        finally:
+            LedgerGroup.depth -= 1
+
+    def failed(self, exc: Exception, committed: bool) -> int:
+        """The exit code for `exc`, said in one line (or none: a closed pipe)."""
+        if output.is_output_failure(exc) or (committed and isinstance(exc, UnicodeEncodeError)):
+            if LedgerGroup.depth > 1:
+                raise exc  # the outermost command says it, once
+            return output.output_failed(exc, committed)
+        if isinstance(exc, (LedgerError, UnicodeEncodeError, OverflowError)):  # not UTF-8, not int64
+            output.say(" ".join(f"error: {exc}".splitlines()))  # one line, always
+            return 1
+        if isinstance(exc, RecursionError):
+            output.say("error: nested too deeply to be read (a file or script that "
+                       "refers to itself, or a damaged store)")
+            return 1
+        if os.environ.get("COMBAT_DEBUG"):
+            raise exc
+        output.say(f"error: unexpected failure ({type(exc).__name__}: {exc}); "
+                   "set COMBAT_DEBUG=1 for details")
+        return 1
 
 
 app = typer.Typer(

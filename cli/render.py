@@ -2,8 +2,6 @@
 from __future__ import annotations
 
 
-from rich.console import Console
-from rich.markup import escape
 from rich.table import Table
 
 from eventlog.events import Payload
@@ -11,9 +9,11 @@ from projections.narrate import describe
 from projections.phrases import slugify
 from projections.state import State
 
+from .output import SafeConsole, escape
+
 # Text the table typed (names, labels, reasons) is escaped wherever it meets
 # rich markup; emoji codes are left as typed (`:x:` in a label stays `:x:`).
-console = Console(highlight=False, emoji=False)
+console = SafeConsole(highlight=False, emoji=False)
 PIPS_UP_TO = 8
 
 

@@ -18,6 +18,7 @@ from typing import Callable, Iterable, Iterator, Sequence, TypeVar
 from .codec import GENESIS, Envelope, encode_data, event_hash, utc_now
 from .errors import Conflict, Refusal, StoreError, UnknownEncounter
 from .events import EncounterCreated, Payload
+from .text import check_actor, check_payload
 
 SCHEMA_VERSION = 1
 EVENT_VERSION = 1
@@ -95,6 +96,8 @@ T = TypeVar("T")
 
 class Store:
     """One ledger file. Every method is one short transaction."""
+
+    commits = 0  # write transactions committed in this process (cli/output.py)
 
     def __init__(self, path: str | Path):
         self.path = Path(path)
@@ -294,6 +297,7 @@ class Store:
         try:
             result = work()
             self.db.execute("COMMIT")
+            Store.commits += 1
             return result
         except BaseException as exc:
             try:
@@ -360,6 +364,9 @@ class Store:
         return self._write(work)
 
     def _insert(self, encounter, head_seq, head_hash, payloads, actor, at):
+        check_actor(actor)  # the one door every declaration goes through
+        for payload in payloads:
+            check_payload(payload)
         batch = head_seq + 1
         prev = head_hash
         envelopes = []

@@ -1,0 +1,115 @@
+"""What the command line writes, made safe both ways (issue 13, items 3, 6).
+
+- Text from the log is neutralised before it meets a terminal: a control
+  character stored in a label is shown as `\\x1b`, never sent raw.
+- A failing output never turns a recorded declaration into exit 1: once a
+  batch is committed, a closed pipe, a full disk or an encoding that cannot
+  show a character changes nothing about what was recorded, and a script
+  that retries on exit 1 would spend the AP twice. A broken pipe is silent,
+  as for any Unix tool; characters the output encoding lacks are replaced.
+"""
+from __future__ import annotations
+
+import errno
+import os
+import sys
+
+from rich.console import Console
+from rich.markup import escape as _markup_escape
+
+from eventlog.text import neutral
+
+# What a write to stdout fails with when its reader or its disk is gone.
+OUTPUT_ERRNOS = {errno.EPIPE, errno.ENOSPC, errno.EIO, errno.EDQUOT, errno.EFBIG,
+                 errno.ECONNRESET, errno.EBADF}
+# Bidi controls and C1 pass through JSON encoders raw (they are valid JSON);
+# as \\u escapes they stay the same JSON string and cannot reach a terminal.
+_JSON_RAW = {c: f"\\u{c:04x}" for c in (*range(0x7f, 0xa0), 0x061c, 0x200e, 0x200f,
+                                        *range(0x202a, 0x202f), *range(0x2066, 0x206a))}
+
+
+def escape(text) -> str:
+    """Text said at the table, safe inside rich markup and on a terminal."""
+    return _markup_escape(neutral(text))
+
+
+class SafeConsole(Console):
+    """A rich console that neutralises every string it is given before the
+    markup is read, so a table cell or a line from the log can never carry a
+    control character to the terminal; rich's own styling comes after."""
+
+    def render_str(self, text: str, **kwargs):
+        return super().render_str(neutral(text), **kwargs)
+
+
+def json_text(encoded: str) -> str:
+    """JSON text with the characters a terminal would act on escaped."""
+    return encoded.translate(_JSON_RAW)
+
+
+def stdout():
+    """sys.stdout, or a sink when the process was started without one."""
+    return sys.stdout if sys.stdout is not None else open(os.devnull, "w")
+
+
+def write(text: str) -> None:
+    stdout().write(text)
+
+
+def prepare_streams() -> None:
+    """A real process: output the encoding cannot show is replaced, not
+    fatal (PYTHONIOENCODING=ascii, a C locale)."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            try:
+                reconfigure(errors="replace" if stream is sys.stdout else "backslashreplace")
+            except (ValueError, OSError):
+                pass
+
+
+def flush() -> None:
+    """Flush stdout while the command can still say what failed (at exit
+    Python would print `Exception ignored` and exit 120)."""
+    if sys.stdout is not None:
+        sys.stdout.flush()
+
+
+def is_output_failure(exc: BaseException) -> bool:
+    return isinstance(exc, OSError) and exc.errno in OUTPUT_ERRNOS
+
+
+def silence_stdout() -> None:
+    """Point stdout at /dev/null, so that what is still buffered for a reader
+    who left (or a full disk) is dropped quietly at exit."""
+    try:
+        fd = os.open(os.devnull, os.O_WRONLY)
+        try:
+            os.dup2(fd, sys.stdout.fileno())
+        finally:
+            os.close(fd)
+    except (OSError, AttributeError, ValueError):
+        pass  # not a real file (tests capture it): nothing is left to flush
+
+
+def say(line: str) -> None:
+    """One line on stderr, if stderr is still there to take it."""
+    try:
+        print(neutral(line), file=sys.stderr)
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
+def output_failed(exc: BaseException, committed: bool) -> int:
+    """The exit code after the output failed with `exc`: 0 once something
+    was committed (it was recorded) or when the reader closed the pipe."""
+    silence_stdout()
+    if isinstance(exc, BrokenPipeError):
+        return 0
+    why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+    if committed:
+        say(f"warning: the declaration was recorded, but its output could not be "
+            f"written ({why})")
+        return 0
+    say(f"error: cannot write the output: {why}")
+    return 1
