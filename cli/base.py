@@ -76,7 +76,7 @@ NUMBERS = {"ignore_unknown_options": True}
 @app.callback()
 def main_options(
     ctx: typer.Context,
-    db: Optional[Path] = typer.Option(
+    db: Optional[str] = typer.Option(
         None, "--db", envvar="COMBAT_DB", show_envvar=True,
         help="The SQLite store (default: $XDG_DATA_HOME/combat-ledger/ledger.db)."),
     encounter: Optional[str] = typer.Option(
@@ -87,7 +87,10 @@ def main_options(
         help="Who declares: gm or a player's name (R29)."),
 ) -> None:
     if ctx.obj is None:
-        ctx.obj = Session(db, encounter, actor)
+        if db is not None:
+            from eventlog.storefile import check_path
+            check_path(Path(db), db)  # `--db ''` is one clear line, not the folder `.`
+        ctx.obj = Session(Path(db) if db else None, encounter, actor)
     elif ctx.get_parameter_source("actor").name == "COMMANDLINE":
         ctx.obj = ctx.obj.as_actor(actor)  # a demo line with its own --actor
 

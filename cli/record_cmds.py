@@ -91,13 +91,18 @@ class Format(str, Enum):
 @app.command()
 def export(ctx: typer.Context,
            fmt: Format = typer.Option(Format.json, "--format", help="json: the portable log that `import` reads; jsonl: one event per line; csv: one row per event with its round, pass and turn; md: the fight round by round, with stats; html: a self-contained report with charts."),
-           out: Optional[Path] = typer.Option(None, "-o", "--output", help="Write to FILE (default: stdout).")) -> None:
+           out: Optional[str] = typer.Option(None, "-o", "--output", help="Write to FILE (default: stdout); never the ledger or its files."),
+           force: bool = typer.Option(False, "--force", help="Replace FILE even if it is a SQLite database.")) -> None:
     """Write the encounter's log out, to import elsewhere or for review.
 
     Example: combat export --format json -o warehouse.json        combat export --format html -o warehouse.html
     """
+    from eventlog.outfile import checked_target, write_file
+
     from .progress import progress
     s = session(ctx)
+    if out is not None:  # refused before the log is read, not after
+        checked_target(out, s.ledger.store.path, force)
     track = progress()
     if fmt is Format.json:
         from projections.transfer import export_json
@@ -107,8 +112,7 @@ def export(ctx: typer.Context,
             return
         import json
         text = json.dumps(doc, indent=2, ensure_ascii=False) + "\n"  # as on stdout
-        from projections.exports import write_file
-        write_file(out, lambda f: f.write(text))
+        write_file(out, lambda f: f.write(text), s.ledger.store.path, force)
         count = len(doc["events"])
     else:
         from projections import exports
@@ -117,10 +121,11 @@ def export(ctx: typer.Context,
         else:
             writer = getattr(exports, f"write_{fmt.value}")
         if out is None:
-            import sys
-            writer(s.ledger, s.encounter, sys.stdout, track)
+            from .output import stdout
+            writer(s.ledger, s.encounter, stdout(), track)
             return
-        count = exports.write_file(out, lambda f: writer(s.ledger, s.encounter, f, track))
+        count = write_file(out, lambda f: writer(s.ledger, s.encounter, f, track),
+                           s.ledger.store.path, force)
     from .render import console, escape
     console.print(f"exported {count} events of {s.encounter} to {escape(str(out))} ({fmt.value})")
 

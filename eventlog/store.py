@@ -18,6 +18,7 @@ from typing import Callable, Iterable, Iterator, Sequence, TypeVar
 from .codec import GENESIS, Envelope, encode_data, event_hash, utc_now
 from .errors import Conflict, Refusal, StoreError, UnknownEncounter
 from .events import EncounterCreated, Payload
+from .storefile import APPLICATION_ID, check_path, recognised, schema_version
 from .text import check_actor, check_payload
 
 SCHEMA_VERSION = 1
@@ -102,6 +103,7 @@ class Store:
     def __init__(self, path: str | Path):
         self.path = Path(path)
         self.timeout = busy_timeout()
+        check_path(self.path, str(path))
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self.db = self._connect()
@@ -150,6 +152,7 @@ class Store:
             self.db.execute("BEGIN IMMEDIATE")
             try:
                 if not self.db.execute("SELECT 1 FROM sqlite_master").fetchone():
+                    self.db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
                     for statement in _SCHEMA.split(";"):
                         if statement.strip():
                             self.db.execute(statement)
@@ -159,18 +162,22 @@ class Store:
             except BaseException:
                 self.db.execute("ROLLBACK")
                 raise
-        elif "meta" not in tables or "events" not in tables:
+        elif not recognised(self.db, tables):  # before anything is written to it
             raise StoreError(f"{self.path} is not a combat-ledger database")
-        elif "snapshots" not in tables:  # a store from before snapshots
-            self._write(lambda: self.db.execute(_SCHEMA[_SCHEMA.index("CREATE TABLE snapshots"):]))
         row = self.db.execute(
             "SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
-        version = int(row[0]) if row and str(row[0]).isdigit() else None
+        version = schema_version(row[0]) if row else None
         if version is None:
-            raise StoreError(f"{self.path} is not a combat-ledger database")
+            raise StoreError(f"{self.path} is not a combat-ledger database "
+                             "(its schema version is not a number)")
         if version > SCHEMA_VERSION:
             raise StoreError(f"{self.path} was written by a newer combat-ledger "
                              f"(schema {version}; this one reads {SCHEMA_VERSION})")
+        if tables and "snapshots" not in tables:  # a store from before snapshots
+            self._write(lambda: self.db.execute(_SCHEMA[_SCHEMA.index("CREATE TABLE snapshots"):]))
+        self.indexed = bool(self.db.execute(
+            "SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = 'events_by_type'"
+        ).fetchone())
         self.db.execute("PRAGMA synchronous = FULL")
 
     def close(self) -> None:
@@ -239,7 +246,8 @@ class Store:
         must know about earlier batches before it starts."""
         # (Without the hint SQLite walks the whole log in seq order to spare
         # itself a sort of the few markers: 344 ms instead of 64 at 1M events.)
-        sql = (f"SELECT {_ROW} FROM events INDEXED BY events_by_type WHERE encounter = ? "
+        hint = "INDEXED BY events_by_type" if self.indexed else ""  # (a dropped index: slower)
+        sql = (f"SELECT {_ROW} FROM events {hint} WHERE encounter = ? "
                "AND type IN ('Undone', 'Redone', 'Amended')")
         args: list = [encounter]
         if upto is not None:

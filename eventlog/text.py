@@ -32,11 +32,12 @@ def _shown(char: str) -> str:
     return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
 
-def neutral(text: str) -> str:
-    """`text` with every control character replaced by its visible escape."""
+def neutral(text: str, keep: str = "") -> str:
+    """`text` with every control character replaced by its visible escape,
+    but those in `keep` (a whole document keeps its line breaks)."""
     if not isinstance(text, str):
         text = str(text)
-    return CONTROLS.sub(lambda m: _shown(m.group()), text)
+    return CONTROLS.sub(lambda m: m.group() if m.group() in keep else _shown(m.group()), text)
 
 
 def check_text(value: str, what: str) -> None:
@@ -92,3 +93,18 @@ def check_at(at: str) -> None:
         shown = neutral(at if isinstance(at, str) else repr(at))[:40]
         raise Refusal(f"'{shown}' is not a UTC timestamp like 2026-12-02T20:15:03.123456Z "
                       "(R29)")
+
+
+# Spreadsheets run a cell that starts with one of these as a formula (OWASP,
+# "CSV Injection"): `=cmd|' /C calc'!A0`.
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def csv_cell(value):
+    """A csv cell that a spreadsheet shows as text: a leading formula
+    character gets a `'` before it, as OWASP recommends; controls are shown."""
+    if not isinstance(value, str):
+        return value
+    if value.startswith(FORMULA_START):
+        value = "'" + value
+    return neutral(value)
