@@ -15,7 +15,7 @@ MODULES = {
     "turn_cmds": ("round", "seize", "act", "interrupt", "end-turn"),
     "gm_cmds": ("leave", "rejoin", "max-ap", "adjust-ap", "grit", "set-initiative",
                 "note", "end", "undo", "redo", "retract", "amend", "effect", "end-effect"),
-    "record_cmds": ("status", "log", "verify", "export", "import", "demo"),
+    "record_cmds": ("status", "log", "verify", "head", "export", "import", "demo"),
     "review_cmds": ("stats", "replay", "schema"),
     "play_cmds": ("play",),
 }
