@@ -36,12 +36,32 @@ class LedgerGroup(TyperGroup):
         except (typer.Exit, typer.Abort, CLICK_ERROR, KeyboardInterrupt):
             raise
         except Exception as exc:
-            code = self.failed(exc, Store.commits > commits)
+            code = self.failed(ctx, exc, Store.commits > commits)
             raise typer.Exit(code) from None
         finally:
             LedgerGroup.depth -= 1
 
-    def failed(self, exc: Exception, committed: bool) -> int:
+    @staticmethod
+    def damage(ctx) -> str | None:
+        """After a failure that no check foresaw: the first damaged event of
+        the encounter, if its chain says so (a row edited behind our back:
+        undecodable data, an unknown type, a seq stored as text)."""
+        s = ctx.find_root().obj
+        ledger = getattr(s, "__dict__", {}).get("ledger")
+        if ledger is None:
+            return None
+        try:
+            from eventlog.chain import verify_chain
+            eid = s.chosen or ledger.store.current()
+            verdict = verify_chain(ledger.store.rows(eid))
+        except Exception:  # the diagnosis must not fail in its turn
+            return None
+        if verdict.ok:
+            return None
+        return (f"the log of {eid} is damaged at seq {verdict.first_bad_seq}: "
+                f"{verdict.problem} (R30)")
+
+    def failed(self, ctx, exc: Exception, committed: bool) -> int:
         """The exit code for `exc`, said in one line (or none: a closed pipe)."""
         if output.is_output_failure(exc) or (committed and isinstance(exc, UnicodeEncodeError)):
             if LedgerGroup.depth > 1:
@@ -56,6 +76,10 @@ class LedgerGroup(TyperGroup):
             return 1
         if os.environ.get("COMBAT_DEBUG"):
             raise exc
+        damage = self.damage(ctx)
+        if damage:
+            output.say(f"error: {damage}; nothing was changed")
+            return 1
         output.say(f"error: unexpected failure ({type(exc).__name__}: {exc}); "
                    "set COMBAT_DEBUG=1 for details")
         return 1

@@ -39,7 +39,13 @@ class SafeConsole(Console):
     control character to the terminal; rich's own styling comes after."""
 
     def render_str(self, text: str, **kwargs):
-        return super().render_str(neutral(text), **kwargs)
+        return super().render_str(neutral(text, keep="\n"), **kwargs)
+
+    def on_broken_pipe(self) -> None:
+        """Rich would exit 1 here, after a batch may have been committed: the
+        command line decides instead (LedgerGroup, output_failed)."""
+        self.quiet = True
+        raise BrokenPipeError(errno.EPIPE, "the reader closed the pipe")
 
 
 def json_text(encoded: str) -> str:

@@ -116,7 +116,7 @@ class Ledger:
             return None
         try:
             state = snapshots.decode(snap[1], encounter)
-        except (msgspec.DecodeError, KeyError, TypeError, ValueError):
+        except (msgspec.DecodeError, KeyError, TypeError, ValueError, RecursionError):
             return None  # unreadable: fold from the start instead
         state.seq = snap[0]
         return state
