@@ -20,6 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from eventlog.errors import InvalidFile, Refusal, UnknownEncounter
 from eventlog.files import read_bounded
+from eventlog.text import check_payload, neutral
 from eventlog.events import CombatantJoined, EncounterCreated, GritAdjusted, GroupBonusSet, Payload
 
 from .ledger import Ledger, apply
@@ -27,6 +28,7 @@ from .phrases import slugify
 from .ranges import check_numbers
 from .rules import SLUG
 from .state import State
+from .strict import load_json, load_yaml, reworded
 
 MAX_ROSTER_BYTES = 1 << 20
 FORMATS = {".toml": "TOML", ".yaml": "YAML", ".yml": "YAML", ".json": "JSON"}
@@ -105,17 +107,17 @@ def _parse(text: str, kind: str, name: str):
         if kind == "TOML":
             return tomllib.loads(text)
         if kind == "JSON":
-            return json.loads(text)
+            return load_json(text)
         import yaml
         try:
-            return yaml.safe_load(text)
+            return load_yaml(text)
         except yaml.MarkedYAMLError as exc:
             where = f" at line {exc.problem_mark.line + 1}" if exc.problem_mark else ""
             raise ValueError(f"{exc.problem or exc.context or 'unreadable'}{where}") from None
         except yaml.YAMLError as exc:
             raise ValueError(str(exc)) from None
     except (ValueError, RecursionError) as exc:  # TOMLDecodeError, JSONDecodeError
-        detail = " ".join(str(exc).split()) or type(exc).__name__
+        detail = reworded(exc) if isinstance(exc, ValueError) else type(exc).__name__
         raise InvalidFile(f"{name} is not valid {kind}: {detail}; {NOTHING_ADDED}") from None
 
 
@@ -190,13 +192,14 @@ def declarations(roster: Roster, state: State, name: str) -> list[Payload]:
     def numbers(who: str, payload: Payload) -> Payload:
         try:
             check_numbers(payload)  # the judge's ranges, said of the entry
+            check_payload(payload)  # no control character in a name (NUL, ESC)
         except Refusal as exc:
             refuse(f"{who}: {exc}")
         return payload
 
     def label(kind: str, i: int, entry) -> str:
         shown = entry.name if kind == "combatant" else entry.id
-        return f"{kind} {i + 1} ({shown})"
+        return f"{kind} {i + 1} ({neutral(shown)})"
 
     taken: dict[str, str] = {}  # id -> the entry that uses it
     sides: dict[str, tuple[str, str]] = {}  # group -> (side, who set it)

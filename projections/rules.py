@@ -19,7 +19,8 @@ from eventlog.events import (
 from .ranges import MAX_NUMBER, check_numbers
 from .state import TURN_LIMIT, Combatant, State
 
-SLUG = re.compile(r"[a-z0-9][a-z0-9-]*\Z")
+MAX_ID = 64
+SLUG = re.compile(r"[a-z0-9][a-z0-9-]{0,%d}\Z" % (MAX_ID - 1))  # 10,000 characters is no id
 
 
 def judge(s: State, e: Payload) -> None:
@@ -38,8 +39,9 @@ def judge(s: State, e: Payload) -> None:
 
 def check_slug(value: str, what: str = "id") -> None:
     if not SLUG.match(value or ""):
-        raise Refusal(f"{value!r} is not a valid {what}: use lowercase letters, "
-                      "digits and dashes, starting with a letter or digit")
+        shown = value if len(value or "") <= MAX_ID else f"{value[:MAX_ID]}…"
+        raise Refusal(f"{shown!r} is not a valid {what}: use lowercase letters, "
+                      f"digits and dashes, starting with a letter or digit, at most {MAX_ID}")
 
 
 def _combatant(s: State, cid: str) -> Combatant:
