@@ -17,15 +17,11 @@ import sys
 from rich.console import Console
 from rich.markup import escape as _markup_escape
 
-from eventlog.text import neutral
+from eventlog.text import json_safe as json_text, neutral  # noqa: F401 (session.py)
 
 # What a write to stdout fails with when its reader or its disk is gone.
 OUTPUT_ERRNOS = {errno.EPIPE, errno.ENOSPC, errno.EIO, errno.EDQUOT, errno.EFBIG,
                  errno.ECONNRESET, errno.EBADF}
-# Bidi controls and C1 pass through JSON encoders raw (they are valid JSON);
-# as \\u escapes they stay the same JSON string and cannot reach a terminal.
-_JSON_RAW = {c: f"\\u{c:04x}" for c in (*range(0x7f, 0xa0), 0x061c, 0x200e, 0x200f,
-                                        *range(0x202a, 0x202f), *range(0x2066, 0x206a))}
 
 
 def escape(text) -> str:
@@ -46,11 +42,6 @@ class SafeConsole(Console):
         command line decides instead (LedgerGroup, output_failed)."""
         self.quiet = True
         raise BrokenPipeError(errno.EPIPE, "the reader closed the pipe")
-
-
-def json_text(encoded: str) -> str:
-    """JSON text with the characters a terminal would act on escaped."""
-    return encoded.translate(_JSON_RAW)
 
 
 def stdout():

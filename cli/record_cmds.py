@@ -144,7 +144,8 @@ def export(ctx: typer.Context,
             print_json(doc)
             return
         import json
-        text = json.dumps(doc, indent=2, ensure_ascii=False) + "\n"  # as on stdout
+        from eventlog.text import json_safe
+        text = json_safe(json.dumps(doc, indent=2, ensure_ascii=False)) + "\n"  # as on stdout
         write_file(out, lambda f: f.write(text), s.ledger.store.path, force)
         count = len(doc["events"])
     else:

@@ -95,6 +95,17 @@ def check_at(at: str) -> None:
                       "(R29)")
 
 
+# Bidi controls, DEL and C1 pass through JSON encoders raw (they are valid
+# JSON); as \\u escapes they are the same JSON string and reach no terminal.
+_JSON_RAW = {c: f"\\u{c:04x}" for c in (*range(0x7f, 0xa0), 0x061c, 0x200e, 0x200f,
+                                         *range(0x202a, 0x202f), *range(0x2066, 0x206a))}
+
+
+def json_safe(encoded: str) -> str:
+    """JSON text with the characters a terminal would act on escaped."""
+    return encoded.translate(_JSON_RAW)
+
+
 # Spreadsheets run a cell that starts with one of these as a formula (OWASP,
 # "CSV Injection"): `=cmd|' /C calc'!A0`.
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")

@@ -17,7 +17,7 @@ import msgspec
 
 from eventlog.codec import envelope_dict
 from eventlog.events import APSpent, FreeActionTaken, InterruptTaken
-from eventlog.text import csv_cell, neutral
+from eventlog.text import csv_cell, json_safe, neutral
 
 from .ledger import Ledger
 from .narrate import describe
@@ -36,7 +36,7 @@ def write_jsonl(ledger: Ledger, encounter: str, out: TextIO, track: Track = no_t
     encode = msgspec.json.Encoder().encode
     n = 0
     for env, undone in track(ledger.events(encounter), head, "exporting"):
-        out.write(encode(envelope_dict(env, undone)).decode() + "\n")
+        out.write(json_safe(encode(envelope_dict(env, undone)).decode()) + "\n")
         n += 1
     return n
 
