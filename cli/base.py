@@ -62,27 +62,34 @@ class LedgerGroup(TyperGroup):
                 f"{verdict.problem} (R30)")
 
     def failed(self, ctx, exc: Exception, committed: bool) -> int:
-        """The exit code for `exc`, said in one line (or none: a closed pipe)."""
+        """The exit code for `exc`, said in one line (or none: a closed pipe).
+        Once a batch is committed it is 0: exit 1 means nothing was appended,
+        and a script that retries on it would declare twice."""
         if output.is_output_failure(exc) or (committed and isinstance(exc, UnicodeEncodeError)):
             if LedgerGroup.depth > 1:
                 raise exc  # the outermost command says it, once
             return output.output_failed(exc, committed)
+        what = self.said(ctx, exc)
+        if committed:
+            output.say(f"warning: the declaration was recorded, but {what}")
+            return 0
+        output.say(f"error: {what}")
+        return 1
+
+    def said(self, ctx, exc: Exception) -> str:
+        """What went wrong, in one line of the table's language."""
         if isinstance(exc, (LedgerError, UnicodeEncodeError, OverflowError)):  # not UTF-8, not int64
-            output.say(" ".join(f"error: {exc}".splitlines()))  # one line, always
-            return 1
+            return " ".join(str(exc).splitlines())
         if isinstance(exc, RecursionError):
-            output.say("error: nested too deeply to be read (a file or script that "
-                       "refers to itself, or a damaged store)")
-            return 1
+            return ("nested too deeply to be read (a file or script that refers to "
+                    "itself, or a damaged store)")
         if os.environ.get("COMBAT_DEBUG"):
             raise exc
         damage = self.damage(ctx)
         if damage:
-            output.say(f"error: {damage}; nothing was changed")
-            return 1
-        output.say(f"error: unexpected failure ({type(exc).__name__}: {exc}); "
-                   "set COMBAT_DEBUG=1 for details")
-        return 1
+            return f"{damage}; nothing was changed"
+        return (f"unexpected failure ({type(exc).__name__}: {exc}); "
+                "set COMBAT_DEBUG=1 for details")
 
 
 app = typer.Typer(
