@@ -78,5 +78,5 @@ def write_html(ledger: Ledger, encounter: str, out: TextIO, track: Track = no_tr
     numbers, chapters = review(ledger, encounter, track)
     _, head_hash = ledger.store.head(encounter)
     from eventlog.text import neutral
-    out.write(neutral(render_html(numbers, chapters, head_hash), keep="\n\t"))  # no control reaches `cat`
+    out.write(neutral(render_html(numbers, chapters, head_hash), keep="\n"))  # no control reaches `cat`
     return numbers["totals"]["events"]
