@@ -70,7 +70,7 @@ class LedgerGroup(TyperGroup):
                 raise exc  # the outermost command says it, once
             return output.output_failed(exc, committed)
         what = self.said(ctx, exc)
-        if committed:
+        if committed and not isinstance(exc, LedgerError):  # (a demo that stopped: 1)
             output.say(f"warning: the declaration was recorded, but {what}")
             return 0
         output.say(f"error: {what}")
