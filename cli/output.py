@@ -40,7 +40,7 @@ class SafeConsole(Console):
     def on_broken_pipe(self) -> None:
         """Rich would exit 1 here, after a batch may have been committed: the
         command line decides instead (LedgerGroup, output_failed)."""
-        self.quiet = True
+        # (not rich's `self.quiet = True`: play mode and tests run on after it)
         raise BrokenPipeError(errno.EPIPE, "the reader closed the pipe")
 
 
