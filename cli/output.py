@@ -1,7 +1,8 @@
 """What the command line writes, made safe both ways (issue 13, items 3, 6).
 
 - Text from the log is neutralised before it meets a terminal: a control
-  character stored in a label is shown as `\\x1b`, never sent raw.
+  character stored in a label is shown as `\\x1b`, never sent raw (and
+  render.SafeConsole does it for every string rich is given).
 - A failing output never turns a recorded declaration into exit 1: once a
   batch is committed, a closed pipe, a full disk or an encoding that cannot
   show a character changes nothing about what was recorded, and a script
@@ -14,34 +15,13 @@ import errno
 import os
 import sys
 
-from rich.console import Console
-from rich.markup import escape as _markup_escape
+# (no rich here: every command imports this module, `status --json` too)
 
 from eventlog.text import json_safe as json_text, neutral  # noqa: F401 (session.py)
 
 # What a write to stdout fails with when its reader or its disk is gone.
 OUTPUT_ERRNOS = {errno.EPIPE, errno.ENOSPC, errno.EIO, errno.EDQUOT, errno.EFBIG,
                  errno.ECONNRESET, errno.EBADF}
-
-
-def escape(text) -> str:
-    """Text said at the table, safe inside rich markup and on a terminal."""
-    return _markup_escape(neutral(text))
-
-
-class SafeConsole(Console):
-    """A rich console that neutralises every string it is given before the
-    markup is read, so a table cell or a line from the log can never carry a
-    control character to the terminal; rich's own styling comes after."""
-
-    def render_str(self, text: str, **kwargs):
-        return super().render_str(neutral(text, keep="\n"), **kwargs)
-
-    def on_broken_pipe(self) -> None:
-        """Rich would exit 1 here, after a batch may have been committed: the
-        command line decides instead (LedgerGroup, output_failed)."""
-        # (not rich's `self.quiet = True`: play mode and tests run on after it)
-        raise BrokenPipeError(errno.EPIPE, "the reader closed the pipe")
 
 
 def stdout():

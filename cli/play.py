@@ -32,8 +32,7 @@ from projections.narrate import describe
 from projections.state import State
 
 from .app import CLICK_ERROR, app
-from .output import SafeConsole, escape
-from .render import _headline, console, log_table, status_table
+from .render import SafeConsole, _headline, console, escape, log_table, status_table
 from .session import Session
 
 # The hot path: `m rook shoots` is `act rook major shoots` (R16).
