@@ -18,7 +18,9 @@ from typing import Callable, Iterable, Iterator, Sequence, TypeVar
 from .codec import GENESIS, Envelope, encode_data, event_hash, utc_now
 from .errors import Conflict, Refusal, StoreError, UnknownEncounter
 from .events import EncounterCreated, Payload
-from .storefile import APPLICATION_ID, check_path, recognised, schema_version
+from .storefile import (
+    APPLICATION_ID, check_path, has_wal, read_only, recognised, schema_version,
+)
 from .text import check_actor, check_payload
 
 SCHEMA_VERSION = 1
@@ -69,27 +71,6 @@ def _not_text(exc: UnicodeError) -> Refusal:
                    "of the terminal or the file it came from)")
 
 
-def _read_only(path: Path) -> bool:
-    """An existing file this process may not write (its mode, a read-only
-    file system), or in a folder where SQLite may not put its -wal and -shm
-    files; opening it for writing changes nothing in it."""
-    try:
-        os.close(os.open(path, os.O_RDWR))
-    except FileNotFoundError:
-        return False
-    except OSError:
-        return path.is_file()
-    return not os.access(path.parent, os.W_OK)
-
-
-def _has_wal(path: Path) -> bool:
-    """Committed writes may wait in the write-ahead log (a writer's crash)."""
-    try:
-        return os.path.getsize(f"{path}-wal") > 0
-    except OSError:
-        return False
-
-
 Row = tuple  # (seq, batch, type, at, actor, data, prev_hash, hash)
 _ROW = "seq, batch, type, at, actor, data, prev_hash, hash"
 T = TypeVar("T")
@@ -114,7 +95,7 @@ class Store:
             raise StoreError(f"cannot open {self.path}: {exc.strerror or exc}") from None
 
     def _connect(self) -> sqlite3.Connection:
-        if _read_only(self.path) and not _has_wal(self.path):
+        if read_only(self.path) and not has_wal(self.path):
             # Read it as it is: a normal connection would leave -wal and -shm
             # files beside it, read-only too, that go on refusing every write
             # after the file is made writable again.

@@ -58,6 +58,27 @@ def _check_folder(path: Path) -> None:
             return
 
 
+def read_only(path: Path) -> bool:
+    """An existing file this process may not write (its mode, a read-only
+    file system), or in a folder where SQLite may not put its -wal and -shm
+    files; opening it for writing changes nothing in it."""
+    try:
+        os.close(os.open(path, os.O_RDWR))
+    except FileNotFoundError:
+        return False
+    except OSError:
+        return path.is_file()
+    return not os.access(path.parent, os.W_OK)
+
+
+def has_wal(path: Path) -> bool:
+    """Committed writes may wait in the write-ahead log (a writer's crash)."""
+    try:
+        return os.path.getsize(f"{path}-wal") > 0
+    except OSError:
+        return False
+
+
 def recognised(db: sqlite3.Connection, tables: set[str]) -> bool:
     """Whether the (non-empty) database is a combat-ledger store."""
     marker = db.execute("PRAGMA application_id").fetchone()[0]
