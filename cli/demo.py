@@ -23,6 +23,7 @@ from .session import Session
 HERE = Path(__file__).resolve().parent
 DEFAULT_SCRIPT = "warehouse-raid.combat"
 MAX_SCRIPT_BYTES = 1 << 20
+NESTED = ("demo", "play")
 
 
 def default_script() -> Path:
@@ -36,13 +37,9 @@ def default_script() -> Path:
 def script_lines(path: Path) -> list[tuple[str | None, list[str]]]:
     """(heading, None) or (None, command words) for each line that has one.
     The whole script is read and split first: a broken line plays nothing."""
-    try:
-        if path.stat().st_size > MAX_SCRIPT_BYTES:
-            raise InvalidFile(f"{path} is larger than {MAX_SCRIPT_BYTES >> 20} MiB, "
-                              "the most a script may be")
-        text = path.read_bytes().decode("utf-8")
-    except OSError as exc:
-        raise InvalidFile(f"cannot read {path}: {exc.strerror or exc}") from None
+    from eventlog.files import read_bounded
+    try:  # bounded: `combat demo /dev/zero` stops at the limit
+        text = read_bounded(path, MAX_SCRIPT_BYTES, "the most a script may be").decode("utf-8")
     except UnicodeDecodeError:
         raise InvalidFile(f"{path} is not a text file (UTF-8)") from None
     lines: list[tuple[str | None, list[str]]] = []
@@ -59,10 +56,20 @@ def script_lines(path: Path) -> list[tuple[str | None, list[str]]]:
         except ValueError as exc:
             raise InvalidFile(f"{path.name} line {n}: {exc}") from None
         if args:
+            _check_nested(path, n, args)
             lines.append((None, args))
     if not any(args for _, args in lines):
         raise InvalidFile(f"{path} has no commands to play")
     return lines
+
+
+def _check_nested(path: Path, n: int, args: list[str]) -> None:
+    """A script that runs `demo` (itself, or another) or `play` would
+    recurse or wait for a person: refused before anything is played."""
+    from .main import command_at
+    at = command_at(args)
+    if at is not None and at < len(args) and args[at] in NESTED:
+        raise InvalidFile(f"{path.name} line {n}: a script cannot run `combat {args[at]}`")
 
 
 def fresh_id(session: Session) -> str:

@@ -111,7 +111,7 @@ def redo(ctx: typer.Context) -> None:
     session(ctx).run(c.Redo())
 
 
-@app.command()
+@app.command(context_settings=NUMBERS)  # `retract -1` is a seq to refuse, not an option
 def retract(ctx: typer.Context,
             seq: int = typer.Argument(..., metavar="SEQ", help="Any seq of the declaration to retract."),
             cascade: bool = typer.Option(False, "--cascade", help="Also retract the later declarations it would make illegal."),

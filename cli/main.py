@@ -15,7 +15,7 @@ MODULES = {
     "turn_cmds": ("round", "seize", "act", "interrupt", "end-turn"),
     "gm_cmds": ("leave", "rejoin", "max-ap", "adjust-ap", "grit", "set-initiative",
                 "note", "end", "undo", "redo", "retract", "amend", "effect", "end-effect"),
-    "record_cmds": ("status", "log", "verify", "export", "import", "demo"),
+    "record_cmds": ("status", "log", "verify", "head", "export", "import", "demo"),
     "review_cmds": ("stats", "replay", "schema"),
     "play_cmds": ("play",),
 }
@@ -52,6 +52,8 @@ def play_by_default(argv: list[str]) -> list[str]:
 
 
 def main() -> None:
+    from .output import prepare_streams
+    prepare_streams()
     argv = play_by_default(sys.argv[1:])
     at = command_at(argv)
     module = COMMANDS.get(argv[at]) if at is not None and at < len(argv) else None

@@ -23,8 +23,6 @@ from prompt_toolkit.formatted_text import ANSI, FormattedText, merge_formatted_t
 from prompt_toolkit.history import FileHistory, History, InMemoryHistory
 from prompt_toolkit.key_binding import KeyBindings
 from prompt_toolkit.output import ColorDepth
-from rich.console import Console
-from rich.markup import escape
 
 from eventlog.codec import Envelope
 from eventlog.errors import LedgerError
@@ -35,7 +33,7 @@ from projections.narrate import describe
 from projections.state import State
 
 from .app import CLICK_ERROR, app
-from .render import _headline, console, log_table, status_table
+from .render import SafeConsole, _headline, console, escape, log_table, status_table
 from .session import Session
 
 # The hot path: `m rook shoots` is `act rook major shoots` (R16).
@@ -397,7 +395,7 @@ class Play:
 
 def screen(state: State | None, columns: int, color: bool) -> str:
     """The status table as the prompt shows it: headline, table, who is up."""
-    out = Console(file=io.StringIO(), width=max(columns, 40), force_terminal=color,
+    out = SafeConsole(file=io.StringIO(), width=max(columns, 40), force_terminal=color,
                   color_system="standard" if color else None, highlight=False,
                   legacy_windows=False, emoji=False)
     if state is None:

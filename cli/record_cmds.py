@@ -1,4 +1,4 @@
-"""Reading the record: status, log, verify, export, import, and the demo."""
+"""Reading the record: status, log, verify, head, export, import, and the demo."""
 from enum import Enum
 from pathlib import Path
 from typing import Optional
@@ -62,25 +62,58 @@ def log(ctx: typer.Context, as_json: bool = JSON,
 
 
 @app.command()
-def verify(ctx: typer.Context, as_json: bool = JSON) -> None:
+def verify(ctx: typer.Context, as_json: bool = JSON,
+           against: Optional[Path] = typer.Option(
+               None, "--against", help="A saved head (`combat head`) or an earlier export: "
+               "the log must still hold the event it ends at (R30).")) -> None:
     """Check the hash chain of the log (R30); exit 1 when it is broken.
 
-    Example: combat verify
+    The chain shows any edit, insertion or reordering, and a deletion unless
+    the head row was set back too; --against FILE also shows that.
+
+    Example: combat verify        combat verify --against warehouse.head
     """
     from eventlog.chain import verify_chain
     s = session(ctx)
     enc = s.encounter
+    witness = None
+    if against is not None:
+        from projections.witness import read_witness
+        witness = read_witness(against)
     verdict = verify_chain(s.ledger.store.rows(enc), s.ledger.store.head(enc))
+    witnessed = None
+    if verdict.ok and witness is not None:
+        from projections.witness import against as check_against
+        witnessed = check_against(s.ledger.store, enc, *witness)
     if as_json:
         import msgspec
-        print_json({"encounter": enc, **msgspec.structs.asdict(verdict)})
-    elif verdict.ok:
+        extra = {} if witness is None else {"against": {
+            "seq": witness[0], "hash": witness[1], "ok": verdict.ok and witnessed is None,
+            "problem": witnessed or ""}}
+        print_json({"encounter": enc, **msgspec.structs.asdict(verdict), **extra})
+    elif verdict.ok and witnessed is None:
+        seen = "" if witness is None else f", and seq {witness[0]} is as witnessed"
         print(f"ok: {verdict.events} events of {enc}, hash chain intact "
-                      f"(head {verdict.head_hash[:12]}…)")
+              f"(head {verdict.head_hash[:12]}…){seen}")
     if not verdict.ok:
         typer.echo(f"error: the log of {enc} is broken at seq "
                    f"{verdict.first_bad_seq}: {verdict.problem} (R30)", err=True)
         raise typer.Exit(1)
+    if witnessed is not None:
+        typer.echo(f"error: the log of {enc} does not match {against}: {witnessed}", err=True)
+        raise typer.Exit(1)
+
+
+@app.command()
+def head(ctx: typer.Context) -> None:
+    """Print the log's head, `seq hash`: keep it outside the store, and
+    `verify --against` it later shows a log cut short (R30).
+
+    Example: combat head > warehouse.head        combat verify --against warehouse.head
+    """
+    from projections.witness import head_line
+    s = session(ctx)
+    print(head_line(*s.ledger.store.head(s.encounter)))
 
 
 class Format(str, Enum):
@@ -94,13 +127,18 @@ class Format(str, Enum):
 @app.command()
 def export(ctx: typer.Context,
            fmt: Format = typer.Option(Format.json, "--format", help="json: the portable log that `import` reads; jsonl: one event per line; csv: one row per event with its round, pass and turn; md: the fight round by round, with stats; html: a self-contained report with charts."),
-           out: Optional[Path] = typer.Option(None, "-o", "--output", help="Write to FILE (default: stdout).")) -> None:
+           out: Optional[str] = typer.Option(None, "-o", "--output", help="Write to FILE (default: stdout); never the ledger or its files."),
+           force: bool = typer.Option(False, "--force", help="Replace FILE even if it is a SQLite database.")) -> None:
     """Write the encounter's log out, to import elsewhere or for review.
 
     Example: combat export --format json -o warehouse.json        combat export --format html -o warehouse.html
     """
+    from eventlog.outfile import checked_target, write_file
+
     from .progress import progress
     s = session(ctx)
+    if out is not None:  # refused before the log is read, not after
+        checked_target(out, s.ledger.store.path, force)
     track = progress()
     if fmt is Format.json:
         from projections.transfer import export_json
@@ -109,9 +147,9 @@ def export(ctx: typer.Context,
             print_json(doc)
             return
         import json
-        text = json.dumps(doc, indent=2, ensure_ascii=False) + "\n"  # as on stdout
-        from projections.exports import write_file
-        write_file(out, lambda f: f.write(text))
+        from eventlog.text import json_safe
+        text = json_safe(json.dumps(doc, indent=2, ensure_ascii=False)) + "\n"  # as on stdout
+        write_file(out, lambda f: f.write(text), s.ledger.store.path, force)
         count = len(doc["events"])
     else:
         from projections import exports
@@ -120,10 +158,11 @@ def export(ctx: typer.Context,
         else:
             writer = getattr(exports, f"write_{fmt.value}")
         if out is None:
-            import sys
-            writer(s.ledger, s.encounter, sys.stdout, track)
+            from .output import stdout
+            writer(s.ledger, s.encounter, stdout(), track)
             return
-        count = exports.write_file(out, lambda f: writer(s.ledger, s.encounter, f, track))
+        count = write_file(out, lambda f: writer(s.ledger, s.encounter, f, track),
+                           s.ledger.store.path, force)
     from .render import console, escape
     console.print(f"exported {count} events of {s.encounter} to {escape(str(out))} ({fmt.value})")
 

@@ -1,20 +1,43 @@
 """Rich output for people: the status table after every declaration."""
 from __future__ import annotations
 
+import errno
 
 from rich.console import Console
-from rich.markup import escape
+from rich.markup import escape as _markup_escape
 from rich.table import Table
 
 from eventlog.events import Payload
 from projections.flow import tie_hint, unspent
+from eventlog.text import neutral
 from projections.narrate import describe
 from projections.phrases import slugify
 from projections.state import State
 
+
+def escape(text) -> str:
+    """Text said at the table, safe inside rich markup and on a terminal."""
+    return _markup_escape(neutral(text))
+
+
+class SafeConsole(Console):
+    """A rich console that neutralises every string it is given before the
+    markup is read, so a table cell or a line from the log can never carry a
+    control character to the terminal; rich's own styling comes after."""
+
+    def render_str(self, text: str, **kwargs):
+        return super().render_str(neutral(text, keep="\n"), **kwargs)
+
+    def on_broken_pipe(self) -> None:
+        """Rich would exit 1 here, after a batch may have been committed: the
+        command line decides instead (LedgerGroup, output_failed)."""
+        # (not rich's `self.quiet = True`: play mode and tests run on after it)
+        raise BrokenPipeError(errno.EPIPE, "the reader closed the pipe")
+
+
 # Text the table typed (names, labels, reasons) is escaped wherever it meets
 # rich markup; emoji codes are left as typed (`:x:` in a label stays `:x:`).
-console = Console(highlight=False, emoji=False)
+console = SafeConsole(highlight=False, emoji=False)
 PIPS_UP_TO = 8
 
 

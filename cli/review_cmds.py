@@ -35,7 +35,7 @@ def stats(ctx: typer.Context,
 
 def show_stats(numbers: dict) -> None:
     from rich import box
-    from rich.markup import escape
+    from .render import escape
     from rich.table import Table
 
     from projections.stats import CATEGORIES
@@ -157,7 +157,7 @@ def play_back(ledger, encounter: str, to: int | None, start: int, delay: float |
 
 
 def show_frame(entry, state, end: int) -> None:
-    from rich.markup import escape
+    from .render import escape
 
     from projections.narrate import describe
 

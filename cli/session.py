@@ -16,9 +16,10 @@ from projections.state import State
 def print_json(value) -> None:
     """JSON for scripts, indented by two and UTF-8 as is (msgspec writes what
     json.dumps(indent=2, ensure_ascii=False) would, without importing json)."""
-    import sys
     import msgspec
-    sys.stdout.write(msgspec.json.format(msgspec.json.encode(value), indent=2).decode() + "\n")
+
+    from .output import json_text, write
+    write(json_text(msgspec.json.format(msgspec.json.encode(value), indent=2).decode()) + "\n")
 
 
 def default_db() -> Path:

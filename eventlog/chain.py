@@ -28,6 +28,9 @@ class Chain:
         """None when the event links on; else the Verdict naming it."""
         self.count += 1
         count, expected_seq = self.count, self.expected_seq
+        if type(seq) is not int or type(batch) is not int:  # a damaged row: '7' as text
+            return Verdict(False, count, expected_seq, f"seq {str(seq)[:20]!r} or its batch "
+                           "is not a whole number (the row was edited)")
         if seq != expected_seq:
             return Verdict(False, count, expected_seq if seq > expected_seq else seq,
                            f"expected seq {expected_seq}, found {seq} "
@@ -37,8 +40,9 @@ class Chain:
                            "of the event before it")
         try:
             payload = decode_data(type_name, data) if isinstance(data, (bytes, str)) else data
-        except msgspec.DecodeError:
-            return Verdict(False, count, seq, "the event's data cannot be read")
+        except msgspec.DecodeError as exc:
+            return Verdict(False, count, seq, f"the event's data cannot be read "
+                           f"({str(exc)[:80]})")
         if not 1 <= batch <= seq:
             return Verdict(False, count, seq, f"batch {batch} is not a position "
                            "at or before this event")

@@ -20,6 +20,10 @@ from .codec import GENESIS, Envelope, encode_data, event_hash, utc_now
 from .contract import EncounterInfo, Snapshot, SnapshotMaker, StoredEvent
 from .errors import Conflict, Refusal, StoreError, UnknownEncounter
 from .events import EncounterCreated, Payload
+from .storefile import (
+    APPLICATION_ID, check_path, has_wal, read_only, recognised, schema_version,
+)
+from .text import check_actor, check_payload
 
 SCHEMA_VERSION = 1
 EVENT_VERSION = 1
@@ -69,27 +73,6 @@ def _not_text(exc: UnicodeError) -> Refusal:
                    "of the terminal or the file it came from)")
 
 
-def _read_only(path: Path) -> bool:
-    """An existing file this process may not write (its mode, a read-only
-    file system), or in a folder where SQLite may not put its -wal and -shm
-    files; opening it for writing changes nothing in it."""
-    try:
-        os.close(os.open(path, os.O_RDWR))
-    except FileNotFoundError:
-        return False
-    except OSError:
-        return path.is_file()
-    return not os.access(path.parent, os.W_OK)
-
-
-def _has_wal(path: Path) -> bool:
-    """Committed writes may wait in the write-ahead log (a writer's crash)."""
-    try:
-        return os.path.getsize(f"{path}-wal") > 0
-    except OSError:
-        return False
-
-
 _ROW = "seq, batch, type, at, actor, data, prev_hash, hash"
 T = TypeVar("T")
 
@@ -98,10 +81,13 @@ class Store:
     """One ledger file (the EventStore contract, eventlog/contract.py). Every
     method is one short transaction, or part of the one `reading()` holds."""
 
+    commits = 0  # write transactions committed in this process (cli/output.py)
+
     def __init__(self, path: str | Path):
         self.path = Path(path)
 
         self.timeout = busy_timeout()
+        check_path(self.path, str(path))
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self.db = self._connect()
@@ -112,7 +98,7 @@ class Store:
             raise StoreError(f"cannot open {self.path}: {exc.strerror or exc}") from None
 
     def _connect(self) -> sqlite3.Connection:
-        if _read_only(self.path) and not _has_wal(self.path):
+        if read_only(self.path) and not has_wal(self.path):
             # Read it as it is: a normal connection would leave -wal and -shm
             # files beside it, read-only too, that go on refusing every write
             # after the file is made writable again.
@@ -150,6 +136,7 @@ class Store:
             self.db.execute("BEGIN IMMEDIATE")
             try:
                 if not self.db.execute("SELECT 1 FROM sqlite_master").fetchone():
+                    self.db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
                     for statement in _SCHEMA.split(";"):
                         if statement.strip():
                             self.db.execute(statement)
@@ -161,18 +148,22 @@ class Store:
             except BaseException:
                 self.db.execute("ROLLBACK")
                 raise
-        elif "meta" not in tables or "events" not in tables:
+        elif not recognised(self.db, tables):  # before anything is written to it
             raise StoreError(f"{self.path} is not a combat-ledger database")
-        elif "snapshots" not in tables:  # a store from before snapshots
-            self._write(lambda: self.db.execute(_SCHEMA[_SCHEMA.index("CREATE TABLE snapshots"):]))
         row = self.db.execute(
             "SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
-        version = int(row[0]) if row and str(row[0]).isdigit() else None
+        version = schema_version(row[0]) if row else None
         if version is None:
-            raise StoreError(f"{self.path} is not a combat-ledger database")
+            raise StoreError(f"{self.path} is not a combat-ledger database "
+                             "(its schema version is not a number)")
         if version > SCHEMA_VERSION:
             raise StoreError(f"{self.path} was written by a newer combat-ledger "
                              f"(schema {version}; this one reads {SCHEMA_VERSION})")
+        if tables and "snapshots" not in tables:  # a store from before snapshots
+            self._write(lambda: self.db.execute(_SCHEMA[_SCHEMA.index("CREATE TABLE snapshots"):]))
+        self.indexed = bool(self.db.execute(
+            "SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = 'events_by_type'"
+        ).fetchone())
         self.db.execute("PRAGMA synchronous = FULL")
         # Names the store for the user's remembered current encounter: its
         # id and where it is (a copy of the file is another store).
@@ -259,7 +250,8 @@ class Store:
         must know about earlier batches before it starts."""
         # (Without the hint SQLite walks the whole log in seq order to spare
         # itself a sort of the few markers: 344 ms instead of 64 at 1M events.)
-        sql = (f"SELECT {_ROW} FROM events INDEXED BY events_by_type WHERE encounter = ? "
+        hint = "INDEXED BY events_by_type" if self.indexed else ""  # (a dropped index: slower)
+        sql = (f"SELECT {_ROW} FROM events {hint} WHERE encounter = ? "
                "AND type IN ('Undone', 'Redone', 'Amended')")
         args: list = [encounter]
         if upto is not None:
@@ -318,6 +310,7 @@ class Store:
         try:
             result = work()
             self.db.execute("COMMIT")
+            Store.commits += 1
             return result
         except BaseException as exc:
             try:
@@ -384,6 +377,9 @@ class Store:
         return self._write(work)
 
     def _insert(self, encounter, head_seq, head_hash, payloads, actor, at):
+        check_actor(actor)  # the one door every declaration goes through
+        for payload in payloads:
+            check_payload(payload)
         batch = head_seq + 1
         prev = head_hash
         envelopes = []

@@ -10,17 +10,14 @@ log to a text file (the json export is `transfer.export_json`).
 from __future__ import annotations
 
 import csv
-import os
 import re
-import tempfile
-from pathlib import Path
-from typing import Callable, TextIO, TypeVar
+from typing import TextIO
 
 import msgspec
 
 from eventlog.codec import envelope_dict
-from eventlog.errors import InvalidFile
 from eventlog.events import APSpent, FreeActionTaken, InterruptTaken
+from eventlog.text import csv_cell, json_safe, neutral
 
 from .ledger import Ledger
 from .narrate import describe
@@ -28,34 +25,9 @@ from .stats import CATEGORIES, Stats
 from .story import Chapter, Story
 from .walk import Track, no_track, steps, where
 
-R = TypeVar("R")
-
 CSV_COLUMNS = ("seq", "at", "actor", "round", "pass", "turn", "type", "combatant",
                "cost", "category", "label", "undone", "batch", "undone_by",
                "amended_by", "text")
-
-
-def write_file(path: Path, write: Callable[[TextIO], R]) -> R:
-    """Call `write` on a new file that replaces `path` only once it is
-    complete: a refused or failed export leaves nothing half-written."""
-    path = Path(path)
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent or ".")
-    except OSError as exc:
-        raise InvalidFile(f"cannot write {path}: {exc.strerror or exc}") from None
-    try:
-        with open(fd, "w", encoding="utf-8", newline="") as f:
-            mask = os.umask(0)
-            os.umask(mask)
-            os.chmod(tmp, 0o666 & ~mask)  # as an ordinary new file, not mkstemp's 0600
-            result = write(f)
-        os.replace(tmp, path)
-    except OSError as exc:
-        raise InvalidFile(f"cannot write {path}: {exc.strerror or exc}") from None
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-    return result
 
 
 def write_jsonl(ledger: Ledger, encounter: str, out: TextIO, track: Track = no_track) -> int:
@@ -64,7 +36,7 @@ def write_jsonl(ledger: Ledger, encounter: str, out: TextIO, track: Track = no_t
     encode = msgspec.json.Encoder().encode
     n = 0
     for env, undone in track(ledger.events(encounter), head, "exporting"):
-        out.write(encode(envelope_dict(env, undone)).decode() + "\n")
+        out.write(json_safe(encode(envelope_dict(env, undone)).decode()) + "\n")
         n += 1
     return n
 
@@ -72,7 +44,7 @@ def write_jsonl(ledger: Ledger, encounter: str, out: TextIO, track: Track = no_t
 def write_csv(ledger: Ledger, encounter: str, out: TextIO, track: Track = no_track) -> int:
     """One row per stored event (CSV_COLUMNS); returns how many were written."""
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(CSV_COLUMNS)
+    writer.writerow(CSV_COLUMNS)  # every cell through csv_cell: no formula, no control
     n = 0
     for step in steps(ledger, encounter, track, "exporting"):
         if step.amended:
@@ -85,13 +57,13 @@ def write_csv(ledger: Ledger, encounter: str, out: TextIO, track: Track = no_tra
             cost, category = data.cost, data.category
         elif isinstance(data, FreeActionTaken):
             cost, category = 0, "free"
-        writer.writerow([
+        writer.writerow([csv_cell(cell) for cell in (
             env.seq, env.at, env.actor, round_, pass_, turn or "", env.type,
             entry.who or "", cost, category, getattr(data, "label", ""),
             "true" if entry.undone_by else "false", env.batch,
             entry.undone_by[0] if entry.undone_by else "", entry.amended_by or "",
             describe(data),
-        ])
+        )])
         n += 1
     return n
 
@@ -114,12 +86,12 @@ _MD_SPECIAL = re.compile(r"([\\`*_\[\]<>|~#])")
 
 def md_escape(text: str) -> str:
     """Text said at the table, safe inside a markdown line or table cell."""
-    return _MD_SPECIAL.sub(r"\\\1", text.replace("\n", " "))
+    return _MD_SPECIAL.sub(r"\\\1", neutral(text.replace("\n", " ")))
 
 
 def write_md(ledger: Ledger, encounter: str, out: TextIO, track: Track = no_track) -> int:
     numbers, chapters = review(ledger, encounter, track)
-    out.write("\n".join(markdown(numbers, chapters)) + "\n")
+    out.write(neutral("\n".join(markdown(numbers, chapters)), keep="\n") + "\n")
     return numbers["totals"]["events"]
 
 
@@ -128,7 +100,7 @@ def _headline(numbers: dict) -> str:
     rounds = f"{t['rounds']} round{'s' if t['rounds'] != 1 else ''}"
     phase = {"ended": "ended", "combat": "in progress", "setup": "not started"}[numbers["phase"]]
     undone = f" ({t['undone']} undone)" if t["undone"] else ""
-    when = f" · {t['first_at'][:16].replace('T', ' ')} UTC" if t["first_at"] else ""
+    when = f" · {md_escape(t['first_at'][:16].replace('T', ' '))} UTC" if t["first_at"] else ""
     return (f"Encounter `{numbers['encounter']}` · {t['events']} events{undone} · "
             f"{rounds} · {phase}{when}")
 

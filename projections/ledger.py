@@ -85,7 +85,7 @@ class Ledger:
             return None
         try:
             state = snapshots.decode(body, encounter)
-        except (msgspec.DecodeError, msgspec.ValidationError):
+        except (msgspec.DecodeError, msgspec.ValidationError, RecursionError):
             return None
         state.seq = snap.seq
         return state

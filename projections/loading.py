@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 
 from eventlog.errors import InvalidFile, Refusal
+from eventlog.text import check_payload, neutral
 from eventlog.events import CombatantJoined, GritAdjusted, GroupBonusSet, Payload
 
 from .commands import Load, RosterCombatant
@@ -46,13 +47,14 @@ def declarations(roster: Load, state: State) -> list[Payload]:
     def numbers(who: str, payload: Payload) -> Payload:
         try:
             check_numbers(payload)  # the judge's ranges, said of the entry
+            check_payload(payload)  # no control character in a name (NUL, ESC)
         except Refusal as exc:
             refuse(f"{who}: {exc}")
         return payload
 
     def label(kind: str, i: int, entry) -> str:
         shown = entry.name if kind == "combatant" else entry.id
-        return f"{kind} {i + 1} ({shown})"
+        return f"{kind} {i + 1} ({neutral(shown)})"
 
     taken: dict[str, str] = {}  # id -> the entry that uses it
     sides: dict[str, tuple[str, str]] = {}  # group -> (side, who set it)

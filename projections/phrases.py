@@ -30,11 +30,10 @@ def action(cid: str, cost: str, label: str, interrupt: bool) -> Payload:
         return FreeActionTaken(combatant=cid, label=label)
     if word in COSTS:
         ap, category = COSTS[word], word
+    elif re.fullmatch(r"[+-]?[0-9]{1,30}", word):  # ASCII digits: int() reads `２` as 2
+        ap, category = int(word), "custom"
     else:
-        try:
-            ap, category = int(word), "custom"
-        except ValueError:
-            raise Refusal(f"{cost!r} is not a cost: say {COST_WORDS}") from None
+        raise Refusal(f"{cost[:40]!r} is not a cost: say {COST_WORDS}")
     kind = InterruptTaken if interrupt else APSpent
     return kind(combatant=cid, cost=ap, category=category, label=label)
 

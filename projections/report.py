@@ -77,5 +77,6 @@ def render_html(numbers: dict, chapters: list[Chapter], head_hash: str) -> str:
 def write_html(ledger: Ledger, encounter: str, out: TextIO, track: Track = no_track) -> int:
     numbers, chapters = review(ledger, encounter, track)
     _, head_hash = ledger.store.head(encounter)
-    out.write(render_html(numbers, chapters, head_hash))
+    from eventlog.text import neutral
+    out.write(neutral(render_html(numbers, chapters, head_hash), keep="\n"))  # no control reaches `cat`
     return numbers["totals"]["events"]

@@ -24,6 +24,7 @@ from eventlog.files import read_bounded
 
 from .commands import Load
 from .loading import NOTHING_ADDED, _shown
+from .strict import load_json, load_yaml, reworded
 
 MAX_ROSTER_BYTES = 1 << 20
 FORMATS = {".toml": "TOML", ".yaml": "YAML", ".yml": "YAML", ".json": "JSON"}
@@ -95,17 +96,17 @@ def _parse(text: str, kind: str, name: str):
         if kind == "TOML":
             return tomllib.loads(text)
         if kind == "JSON":
-            return json.loads(text)
+            return load_json(text)
         import yaml
         try:
-            return yaml.safe_load(text)
+            return load_yaml(text)
         except yaml.MarkedYAMLError as exc:
             where = f" at line {exc.problem_mark.line + 1}" if exc.problem_mark else ""
             raise ValueError(f"{exc.problem or exc.context or 'unreadable'}{where}") from None
         except yaml.YAMLError as exc:
             raise ValueError(str(exc)) from None
     except (ValueError, RecursionError) as exc:  # TOMLDecodeError, JSONDecodeError
-        detail = " ".join(str(exc).split()) or type(exc).__name__
+        detail = reworded(exc) if isinstance(exc, ValueError) else type(exc).__name__
         raise InvalidFile(f"{name} is not valid {kind}: {detail}; {NOTHING_ADDED}") from None
 
 

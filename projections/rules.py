@@ -21,7 +21,7 @@ from .phrases import slugify
 from .ranges import MAX_NUMBER, MAX_ID, check_numbers
 from .state import TURN_LIMIT, Combatant, State
 
-SLUG = re.compile(r"[a-z0-9][a-z0-9-]*\Z")
+SLUG = re.compile(r"[a-z0-9][a-z0-9-]{0,%d}\Z" % (MAX_ID - 1))  # 10,000 characters is no id
 
 
 def judge(s: State, e: Payload) -> None:
@@ -43,8 +43,9 @@ def check_slug(value: str, what: str = "id") -> None:
         article = "an" if what[0] in "aeiou" else "a"
         raise Refusal(f"{article} {what} holds at most {MAX_ID} characters, not {len(value):,}")
     if not SLUG.match(value or ""):
-        raise Refusal(f"{value!r} is not a valid {what}: use lowercase letters, "
-                      "digits and dashes, starting with a letter or digit")
+        shown = value if len(value or "") <= MAX_ID else f"{value[:MAX_ID]}…"
+        raise Refusal(f"{shown!r} is not a valid {what}: use lowercase letters, "
+                      f"digits and dashes, starting with a letter or digit, at most {MAX_ID}")
 
 
 def unknown(s: State, sid: str, groups: bool = False) -> Refusal:

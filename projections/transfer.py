@@ -22,6 +22,8 @@ from eventlog.errors import InvalidFile, Refusal
 from eventlog.events import CORRECTIONS, EVENT_TYPES, EncounterCreated
 from eventlog.files import Bounded, open_bounded, too_large
 from eventlog.jsonstream import JSONStream
+from eventlog.text import check_actor, check_at, check_payload
+from eventlog.text import check_actor, check_at, check_payload
 from eventlog.undo import Corrections, UndoBook
 
 from .ledger import Ledger
@@ -277,6 +279,7 @@ class _Intake:
             if bad is not None:
                 raise InvalidFile(f"the hash chain is broken at seq {bad.first_bad_seq}: "
                                   f"{bad.problem} (R30)")
+            _check_envelope(env)
             alone = env.type in CORRECTIONS
             if env.batch != env.seq and (last is None or env.batch != last.batch or alone):
                 raise InvalidFile(f"event {env.seq}: batch {env.batch} is not the "
@@ -291,6 +294,17 @@ class _Intake:
                 self.book.record(env.batch, env.type, env.data if alone else None)
             self.count, last = env.seq, env
             yield env
+
+
+def _check_envelope(env: Envelope) -> None:
+    """Every field of an event, not only its data: a re-hashed log could
+    otherwise carry any string as `at` or `actor` into the exports (R29)."""
+    try:
+        check_at(env.at)
+        check_actor(env.actor)
+        check_payload(env.data)
+    except Refusal as exc:
+        raise InvalidFile(f"event {env.seq}: {exc}") from None
 
 
 def _judged(rows, fixes: Corrections, encounter: str) -> State:

@@ -94,10 +94,11 @@ def _hung(signum, frame):
     raise Hung("still running")
 
 
-def run(*args: str, hang_s: float = 20) -> tuple[int, str, str]:
-    """`combat ARGS` in this process: exit code, stdout, stderr."""
+def run(*args: str, hang_s: float = 20, stdout=None) -> tuple[int, str, str]:
+    """`combat ARGS` in this process: exit code, stdout, stderr. `stdout`
+    replaces the UTF-8 terminal (a closed pipe, a full disk...)."""
     out, err = io.BytesIO(), io.BytesIO()
-    stdout = io.TextIOWrapper(out, "utf-8", "surrogateescape", write_through=True)
+    stdout = stdout or io.TextIOWrapper(out, "utf-8", "surrogateescape", write_through=True)
     stderr = io.TextIOWrapper(err, "utf-8", "backslashreplace", write_through=True)
     streams = sys.stdout, sys.stderr, sys.stdin
     sys.stdout, sys.stderr, sys.stdin = stdout, stderr, open(os.devnull, encoding="utf-8")
@@ -113,7 +114,8 @@ def run(*args: str, hang_s: float = 20) -> tuple[int, str, str]:
         signal.signal(signal.SIGALRM, alarm)
         sys.stdin.close()
         sys.stdout, sys.stderr, sys.stdin = streams
-        stdout.detach()
+        if isinstance(stdout, io.TextIOWrapper):
+            stdout.detach()
         stderr.detach()
         while OPENED:
             OPENED.pop().close()
@@ -696,3 +698,77 @@ def test_newer_schema_and_garbage_files_are_refused_and_left_as_they_were(tmp_pa
             code, out, err = run("--db", str(db), *args)
             assert (code, err) == (1, f"error: {db} {says}\n"), args
         assert _sha(db) == sha
+
+
+# -- output that fails: a closed pipe, a full disk, an encoding ----------------
+
+class _Refusing(io.TextIOBase):
+    """A stdout whose every write fails as a closed pipe or a full disk does."""
+
+    def __init__(self, error: OSError):
+        self.error = error
+
+    def write(self, text: str) -> int:
+        raise self.error
+
+    def isatty(self) -> bool:
+        return False
+
+
+def _ascii_stdout() -> io.TextIOWrapper:
+    """PYTHONIOENCODING=ascii, as `combat` sets it up (cli/output.py)."""
+    stream = io.TextIOWrapper(io.BytesIO(), "ascii", "strict", write_through=True)
+    stream.reconfigure(errors="replace")
+    return stream
+
+
+OUTPUTS = {"closed pipe": lambda: _Refusing(BrokenPipeError(32, "Broken pipe")),
+           "full disk": lambda: _Refusing(OSError(28, "No space left on device")),
+           "ascii": _ascii_stdout}
+# A line for every command that gets past the parser, most of them declarations.
+LINES = {
+    "new": ["new", "fresh"], "use": ["use", "other"], "list": ["list"], "add": ["add", "Zed"],
+    "group": ["group", "gangers", "--bonus", "2"], "roll": ["roll", "rook", "--die", "3"],
+    "order": ["order", "rook", "vex"], "load": ["load", str(ROOT / "examples/reinforcements.toml")],
+    "round": ["round"], "seize": ["seize", "rook"], "act": ["act", "rook", "minor", "x"],
+    "interrupt": ["interrupt", "vex", "minor"], "end-turn": ["end-turn"],
+    "leave": ["leave", "boss"], "rejoin": ["rejoin", "boss"],
+    "max-ap": ["max-ap", "boss", "5", "--reason", "r"],
+    "adjust-ap": ["adjust-ap", "rook", "-1", "--reason", "r"], "grit": ["grit", "vex", "1"],
+    "set-initiative": ["set-initiative", "boss", "12", "--reason", "r"], "note": ["note", "hi"],
+    "end": ["end"], "undo": ["undo"], "redo": ["redo"], "retract": ["retract", "12"],
+    "amend": ["amend", "12", "--die", "8"],
+    "effect": ["effect", "rook", "Haste", "--max-ap", "1", "--rounds", "2"],
+    "end-effect": ["end-effect", "haste"], "status": ["status"], "log": ["log", "--audit"],
+    "verify": ["verify"], "head": ["head"], "export": ["export", "--format", "csv"],
+    "import": ["import", str(GOLDEN / "v1-alley.json"), "--as", "copy"],
+    "demo": ["demo", str(ROOT / "examples/street-fight.combat")], "stats": ["stats"],
+    "replay": ["replay"], "schema": ["schema"], "play": ["play"],
+}
+
+
+def test_fuzz_lines_cover_every_command():
+    assert sorted(LINES) == COMMANDS
+
+
+@pytest.mark.parametrize("output", sorted(OUTPUTS))
+def test_fuzz_every_command_whose_output_fails_keeps_its_word(output, work, template):
+    """Exit 1 only if nothing was appended; a committed batch exits 0 (the
+    table must not declare it twice), never a traceback (issue 13, item 3)."""
+    committed = 0
+    for name in COMMANDS:
+        before = fresh(work, template)
+        code, _, err = run("--db", str(work), *LINES[name], stdout=OUTPUTS[output]())
+        CASES[f"output {output}"] += 1
+        changed = contents(work) != before
+        assert "Traceback" not in err and "unexpected failure" not in err, (name, err)
+        assert code in (0, 1, 2), (name, code, err)
+        if changed:
+            committed += 1
+            assert code == 0, (name, output, err)
+        if code == 1:
+            assert err.startswith("error: ") and err.count("\n") == 1, (name, err)
+        if output != "full disk":
+            assert "cannot write the output" not in err and "warning" not in err, (name, err)
+    CASES[f"output {output}: committed"] += committed
+    assert committed >= 15  # most of them declarations, not refusals

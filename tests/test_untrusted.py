@@ -507,3 +507,154 @@ def _with(cls, field: str, value):
             continue
         filled[f.name] = {str: "x", int: 1}.get(f.type, [NoteAdded("x")])
     return cls(**{**filled, field: value})
+
+
+# -- hostile text through every output (issue 13, item 6) ----------------------
+
+from hypothesis import HealthCheck, given, settings, strategies as st  # noqa: E402
+
+from eventlog.text import neutral  # noqa: E402
+
+HOSTILE_CHARS = st.sampled_from(["\x1b", "\x1b[2J", "\x1b]0;t\x07", "\x9b", "\x85", "\x00",
+                                 "\x7f", "\r", "\t", "\u202e", "\u2066", "\u200f", "=", "<",
+                                 "&", "|", "*", "`", "a", "Zoë", " ", "\n"])
+HOSTILE_TEXT = st.lists(HOSTILE_CHARS, min_size=1, max_size=8).map("".join)
+TEXT_FIELDS = ("name", "label", "text", "title", "reason")
+OUTPUT_LINES = [["status"], ["status", "--json"], ["log"], ["log", "--json"], ["log", "--audit"],
+                ["list"], ["list", "--json"], ["stats"], ["stats", "--json"], ["replay"],
+                ["verify"], ["head"], *(["export", "--format", f] for f in
+                                       ("json", "jsonl", "csv", "md", "html"))]
+
+
+@pytest.fixture(scope="module")
+def hostile_template(tmp_path_factory):
+    """A fight in which every kind of text is said: names, labels, notes,
+    reasons, a title, an effect, an undo with its reason."""
+    db = tmp_path_factory.mktemp("hostile") / "template.db"
+    combat = in_process(cli_env(db))
+    for line in (["new", "raid", "--title", "Raid"], ["add", "Big Rook", "--id", "rook", "--pc"],
+                 ["add", "Vex", "--pc"], ["roll", "rook", "--die", "7"], ["roll", "vex", "--die", "2"],
+                 ["round"], ["act", "rook", "minor", "shoots"], ["interrupt", "vex", "minor", "ducks"],
+                 ["act", "rook", "free", "shouts"], ["note", "a note"],
+                 ["max-ap", "vex", "4", "--reason", "wired"], ["grit", "vex", "1", "--reason", "luck"],
+                 ["effect", "rook", "Haste", "--max-ap", "1", "--rounds", "1"],
+                 ["set-initiative", "vex", "3", "--reason", "stunned"],
+                 ["leave", "vex", "--reason", "fled"], ["undo", "--reason", "oops"]):
+        combat(*line)
+    import sqlite3
+    con = sqlite3.connect(db)  # everything in the file itself, for copies of it
+    con.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    con.close()
+    return db
+
+
+def forged(db: Path, text: str) -> None:
+    """Every text field, every actor and the title made `text`, behind the
+    program's back (a log from before the check, or an edited file)."""
+    import sqlite3
+    con = sqlite3.connect(db)
+    for seq, data in con.execute("SELECT seq, data FROM events").fetchall():
+        body = json.loads(data)
+        body.update({k: text for k in TEXT_FIELDS if k in body})
+        con.execute("UPDATE events SET data = ?, actor = ? WHERE seq = ?",
+                    (json.dumps(body).encode(), text, seq))
+    con.execute("UPDATE encounters SET title = ?", (text,))
+    con.execute("DELETE FROM snapshots")
+    con.commit()
+    con.close()
+
+
+def _raw_controls(text: str) -> set[str]:
+    return {c for c in text if c != "\n" and neutral(c) != c}
+
+
+@settings(max_examples=6, deadline=None, database=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(text=HOSTILE_TEXT)
+def test_fuzz_hostile_text_in_every_field_through_every_output(text, hostile_template, tmp_path):
+    db = tmp_path / f"h{abs(hash(text))}.db"
+    db.write_bytes(hostile_template.read_bytes())
+    forged(db, text)
+    combat = in_process(cli_env(db))
+    for line in OUTPUT_LINES:
+        result = _any_code(combat, line)
+        shown = result.stdout + result.stderr
+        assert not _raw_controls(shown), (line, text, sorted(_raw_controls(shown)))
+        assert "Traceback" not in shown and "unexpected failure" not in shown, (line, shown)
+
+
+def _any_code(combat, line):
+    """The result of `combat LINE` whatever its exit code (verify: 1, the
+    forged log no longer verifies)."""
+    from typer.testing import CliRunner
+
+    from cli.app import app
+    return CliRunner().invoke(app, line, env=cli_env(combat.db))
+
+
+# -- foreign and poisoned stores, every command (issue 13, items 9, 11) ------
+
+def _variant(db: Path, kind: str) -> Path:
+    import sqlite3
+    if kind in ("dev-null", "folder"):
+        return Path(os.devnull) if kind == "dev-null" else db.parent
+    if kind == "foreign":
+        db.unlink()
+        con = sqlite3.connect(db)
+        con.executescript("CREATE TABLE meta (k, v); CREATE TABLE events (x);"
+                          "CREATE TABLE encounters (y); INSERT INTO meta VALUES (1, 2);")
+        con.close()
+        return db
+    sql = {"newer": "UPDATE meta SET value = '2' WHERE key = 'schema_version'",
+           "long-version": f"UPDATE meta SET value = '{'9' * 4000}' WHERE key = 'schema_version'",
+           "no-index": "DROP INDEX events_by_type",
+           "bad-data": "UPDATE events SET data = x'ff00' WHERE seq = 2",
+           "bad-type": "UPDATE events SET type = 'Bogus' WHERE seq = 2",
+           "text-seq": "UPDATE events SET seq = '9x' WHERE seq = 9",
+           "deep-snapshot": "UPDATE snapshots SET state = x'" + "91" * 50_000 + "00'",
+           "bad-snapshot": "UPDATE snapshots SET state = x'c1c1c1'"}[kind]
+    con = sqlite3.connect(db)
+    con.execute(sql)
+    con.commit()
+    con.close()
+    return db
+
+
+REFUSED_STORES = ("foreign", "newer", "long-version", "dev-null", "folder")
+STORES = (*REFUSED_STORES, "no-index", "bad-data", "bad-type", "text-seq", "deep-snapshot",
+          "bad-snapshot")
+
+
+@pytest.mark.parametrize("kind", STORES)
+def test_fuzz_every_command_on_a_foreign_or_poisoned_store_is_clean(kind, hostile_template,
+                                                                    tmp_path):
+    from test_fuzz import LINES
+    counts = {"0": 0, "1": 0, "2": 0}
+    for name, line in sorted(LINES.items()):
+        folder = tmp_path / name
+        folder.mkdir()
+        db = folder / "ledger.db"
+        db.write_bytes(hostile_template.read_bytes())
+        db = _variant(db, kind)
+        before = db.is_file() and db.read_bytes()
+        result = CliRunnerResult.of(db, line)
+        err = result.stderr
+        assert result.exit_code in (0, 1, 2), (kind, line, result.exception)
+        assert "Traceback" not in err and "unexpected failure" not in err, (kind, line, err)
+        counts[str(result.exit_code)] += 1
+        if kind in REFUSED_STORES and name not in ("schema", "play"):
+            refused = ("not a combat-ledger database", "is a folder", "newer combat-ledger")
+            assert result.exit_code == 1 and any(r in err for r in refused), (kind, line, err)
+        if kind in REFUSED_STORES or result.exit_code == 1:
+            assert (db.is_file() and db.read_bytes()) == before, (kind, line)
+    print(f"\n{kind}: exit codes {counts}")
+
+
+class CliRunnerResult:
+    @staticmethod
+    def of(db: Path, line: list[str]):
+        from typer.testing import CliRunner
+
+        from cli.app import app
+        env = {**cli_env(db), "COMBAT_DB": None}
+        return CliRunner().invoke(app, ["--db", str(db), *line], env=env)

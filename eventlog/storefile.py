@@ -1,0 +1,103 @@
+"""Which file may be a store, and whether a database is one of ours: asked
+before anything is written to it (issue 13, items 9 and 12).
+
+A store carries its own marker, SQLite's `application_id` header field. A
+store from before the marker is recognised by its tables, column for
+column, and its `meta.schema_version`; a foreign database that merely has
+tables of the same names is left alone, byte for byte.
+"""
+from __future__ import annotations
+
+import os
+import sqlite3
+import stat
+from pathlib import Path
+
+from .errors import StoreError
+
+APPLICATION_ID = 0x436C6467  # "Cldg": combat-ledger, in the database header
+# The columns of a store's tables, as version 1 wrote them.
+COLUMNS = {
+    "meta": ("key", "value"),
+    "encounters": ("id", "title", "created_at", "head_seq", "head_hash"),
+    "events": ("encounter", "seq", "batch", "type", "at", "actor", "data",
+               "prev_hash", "hash", "version"),
+}
+
+
+def check_path(path: Path, given: str) -> None:
+    """Refuse, in one line, a path no store can live at: empty, a folder, a
+    device or a FIFO (SQLite would write a journal beside /dev/null), or one
+    whose folder is a file."""
+    if given == "":
+        raise StoreError("--db is empty: name a ledger file (or leave --db out for "
+                         "the default store)")
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        _check_folder(path)
+        return
+    except NotADirectoryError:
+        _check_folder(path)
+        return
+    except OSError as exc:
+        raise StoreError(f"cannot open {path}: {exc.strerror or exc}") from None
+    if stat.S_ISDIR(mode):
+        raise StoreError(f"{path} is a folder, not a ledger file")
+    if not stat.S_ISREG(mode):
+        raise StoreError(f"{path} is not a combat-ledger database (a device, FIFO or "
+                         "socket, not a file)")
+
+
+def _check_folder(path: Path) -> None:
+    """The first existing ancestor of `path` must be a folder."""
+    for parent in path.parents:
+        if parent.exists() or parent.is_symlink():
+            if not parent.is_dir():
+                raise StoreError(f"cannot create {path}: {parent} is a file, not a folder")
+            return
+
+
+def read_only(path: Path) -> bool:
+    """An existing file this process may not write (its mode, a read-only
+    file system), or in a folder where SQLite may not put its -wal and -shm
+    files; opening it for writing changes nothing in it."""
+    try:
+        os.close(os.open(path, os.O_RDWR))
+    except FileNotFoundError:
+        return False
+    except OSError:
+        return path.is_file()
+    return not os.access(path.parent, os.W_OK)
+
+
+def has_wal(path: Path) -> bool:
+    """Committed writes may wait in the write-ahead log (a writer's crash)."""
+    try:
+        return os.path.getsize(f"{path}-wal") > 0
+    except OSError:
+        return False
+
+
+def recognised(db: sqlite3.Connection, tables: set[str]) -> bool:
+    """Whether the (non-empty) database is a combat-ledger store."""
+    marker = db.execute("PRAGMA application_id").fetchone()[0]
+    if marker == APPLICATION_ID:
+        return True
+    if marker != 0:
+        return False  # another program's own marker
+    for table, columns in COLUMNS.items():
+        if table not in tables:
+            return False
+        found = tuple(r[1] for r in db.execute(f"PRAGMA table_info({table})"))
+        if found != columns:
+            return False
+    row = db.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
+    return row is not None
+
+
+def schema_version(value) -> int | None:
+    """meta.schema_version as a number, if it is a short one (a 4,000-digit
+    version is damage, not a version, and must not be echoed whole)."""
+    text = str(value)
+    return int(text) if text.isascii() and text.isdigit() and len(text) <= 9 else None

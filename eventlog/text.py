@@ -1,0 +1,121 @@
+"""Text said at the table, checked where it comes in and neutralised where it
+goes out (issue 13, item 6).
+
+A name, label, note, title, reason or actor is printed to terminals and
+written into exports, so a control character in it is an attack on whoever
+reads the log: ESC starts terminal sequences (a cleared screen, red text,
+a forged line), other C0/C1 controls move the cursor or ring the bell, and
+the bidi overrides make text read in another order than it is stored. They
+are refused on the way in (the command line, rosters, imports) and shown as
+visible escapes (`\\x1b`, `\\u202e`) on the way out, for logs stored before
+this check or forged afterwards.
+"""
+from __future__ import annotations
+
+import re
+from datetime import datetime
+
+import msgspec
+
+from .errors import Refusal
+
+# C0 and DEL, C1, and the bidi controls (marks, embeddings, overrides,
+# isolates): none is ever needed in a name, a label or a note.
+CONTROLS = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+MAX_ACTOR = 64
+# The store's own timestamps (codec.utc_now): UTC, ISO 8601, microseconds, Z.
+UTC_AT = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{1,6})?Z\Z")
+
+
+def _shown(char: str) -> str:
+    code = ord(char)
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def neutral(text: str, keep: str = "") -> str:
+    """`text` with every control character replaced by its visible escape,
+    but those in `keep` (a whole document keeps its line breaks)."""
+    if not isinstance(text, str):
+        text = str(text)
+    return CONTROLS.sub(lambda m: m.group() if m.group() in keep else _shown(m.group()), text)
+
+
+def check_text(value: str, what: str) -> None:
+    """Refuse text that holds a control character, naming where it is."""
+    found = CONTROLS.search(value)
+    if found:
+        raise Refusal(f"{what} holds a control character ({_shown(found.group())} at "
+                      f"position {found.start() + 1}): names, labels, notes and reasons "
+                      "are plain text")
+
+
+# What a field is called at the table (the rest go by their field name).
+FIELD_WORDS = {"text": "the note", "name": "the name", "label": "the label",
+               "title": "the title", "reason": "the reason"}
+
+
+def check_payload(payload) -> None:
+    """Every text field of a declaration (and of those an amendment carries)."""
+    for field in payload.__struct_fields__:
+        _check_value(getattr(payload, field), FIELD_WORDS.get(field, field))
+
+
+def _check_value(value, what: str) -> None:
+    if isinstance(value, str):
+        check_text(value, what)
+    elif isinstance(value, (list, tuple)):
+        for item in value:
+            _check_value(item, what)
+    elif isinstance(value, msgspec.Struct):
+        check_payload(value)
+
+
+def check_actor(actor: str) -> None:
+    """Who declares (R29): a name of 1 to 64 printable characters, without
+    spaces around it (`gm`, `players`, `Zoë`)."""
+    if not isinstance(actor, str) or not actor or len(actor) > MAX_ACTOR \
+            or actor != actor.strip() or not actor.isprintable():
+        shown = neutral(actor if isinstance(actor, str) else repr(actor))[:MAX_ACTOR + 8]
+        raise Refusal(f"'{shown}' is not a valid actor: a name of 1 to {MAX_ACTOR} "
+                      "printable characters (R29)")
+
+
+def check_at(at: str) -> None:
+    """When an event was appended (R29): a UTC timestamp as the store writes
+    them (`2026-12-02T20:15:03.123456Z`)."""
+    ok = isinstance(at, str) and UTC_AT.match(at)
+    if ok:
+        try:
+            datetime.fromisoformat(at[:-1])
+        except ValueError:
+            ok = None
+    if not ok:
+        shown = neutral(at if isinstance(at, str) else repr(at))[:40]
+        raise Refusal(f"'{shown}' is not a UTC timestamp like 2026-12-02T20:15:03.123456Z "
+                      "(R29)")
+
+
+# Bidi controls, DEL and C1 pass through JSON encoders raw (they are valid
+# JSON); as \\u escapes they are the same JSON string and reach no terminal.
+_JSON_RAW = {c: f"\\u{c:04x}" for c in (*range(0x7f, 0xa0), 0x061c, 0x200e, 0x200f,
+                                         *range(0x202a, 0x202f), *range(0x2066, 0x206a))}
+
+
+def json_safe(encoded: str) -> str:
+    """JSON text with the characters a terminal would act on escaped."""
+    return encoded.translate(_JSON_RAW)
+
+
+# Spreadsheets run a cell that starts with one of these as a formula (OWASP,
+# "CSV Injection"): `=cmd|' /C calc'!A0`.
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def csv_cell(value):
+    """A csv cell that a spreadsheet shows as text: a leading formula
+    character gets a `'` before it, as OWASP recommends; controls are shown."""
+    if not isinstance(value, str):
+        return value
+    if value.startswith(FORMULA_START):
+        value = "'" + value
+    return neutral(value)
