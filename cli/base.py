@@ -10,8 +10,8 @@ from typer.core import TyperGroup
 
 from eventlog.errors import LedgerError
 
-from . import output
-from .session import Session
+from cli import output
+from cli.session import Session
 
 
 # click's own errors (usage: exit 2) pass through; typer may vendor click.
@@ -25,7 +25,7 @@ class LedgerGroup(TyperGroup):
     depth = 0  # the demo and play mode run commands inside a command
 
     def invoke(self, ctx):
-        from eventlog.store import Store
+        from eventlog.stores.sqlite import Store
         commits = Store.commits
         LedgerGroup.depth += 1
         try:
@@ -119,7 +119,7 @@ def main_options(
 ) -> None:
     if ctx.obj is None:
         if db is not None:
-            from eventlog.storefile import check_path
+            from eventlog.stores.sqlitefile import check_path
             check_path(Path(db), db)  # `--db ''` is one clear line, not the folder `.`
         ctx.obj = Session(Path(db) if db else None, encounter, actor)
     elif ctx.get_parameter_source("actor").name == "COMMANDLINE":

@@ -48,7 +48,7 @@ def _quietly(ctx, read) -> list[str]:
         db, chosen = _where(ctx)
         if not db.is_file():  # never create a store just to complete a word
             return []
-        from eventlog.store import Store
+        from eventlog.stores.sqlite import Store
         store = Store(db)
         try:
             return read(store, chosen)
@@ -59,7 +59,7 @@ def _quietly(ctx, read) -> list[str]:
 
 
 def _where(ctx) -> tuple[Path, str | None]:
-    from .session import default_db
+    from cli.session import default_db
     root = ctx.find_root() if ctx is not None else None
     obj = getattr(root, "obj", None)
     if obj is not None and hasattr(obj, "chosen"):  # a Session (the play console)

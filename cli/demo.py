@@ -17,8 +17,8 @@ import typer
 
 from eventlog.errors import InvalidFile, LedgerError
 
-from .render import console, escape
-from .session import Session
+from cli.render import console, escape
+from cli.session import Session
 
 HERE = Path(__file__).resolve().parent
 DEFAULT_SCRIPT = "warehouse-raid.combat"
@@ -66,7 +66,7 @@ def script_lines(path: Path) -> list[tuple[str | None, list[str]]]:
 def _check_nested(path: Path, n: int, args: list[str]) -> None:
     """A script that runs `demo` (itself, or another) or `play` would
     recurse or wait for a person: refused before anything is played."""
-    from .main import command_at
+    from cli.main import command_at
     at = command_at(args)
     if at is not None and at < len(args) and args[at] in NESTED:
         raise InvalidFile(f"{path.name} line {n}: a script cannot run `combat {args[at]}`")
@@ -82,9 +82,9 @@ def fresh_id(session: Session) -> str:
 
 def play(session: Session, script: Path | None = None) -> None:
     from projections.ledger import envelope
-    from projections.narrate import describe
+    from projections.reports.narrate import describe
 
-    from .app import app
+    from cli.app import app
     path = (script or default_script()).resolve()
     lines = script_lines(path)
     command = typer.main.get_command(app)

@@ -3,10 +3,10 @@ from typing import List, Optional
 
 import typer
 
-from projections import commands as c
+from projections.domain import commands as c
 
-from .base import NUMBERS, app, session
-from .complete import combatant_ids, slot_ids
+from cli.base import NUMBERS, app, session
+from cli.complete import combatant_ids, slot_ids
 
 REASON = typer.Option(..., "--reason", help="Why: kept in the log for the audit (R29).")
 

@@ -52,11 +52,11 @@ def play_by_default(argv: list[str]) -> list[str]:
 
 
 def main() -> None:
-    from .output import prepare_streams
+    from cli.output import prepare_streams
     prepare_streams()
     argv = play_by_default(sys.argv[1:])
     at = command_at(argv)
     module = COMMANDS.get(argv[at]) if at is not None and at < len(argv) else None
     importlib.import_module(f"cli.{module}" if module else "cli.app")
-    from .base import app
+    from cli.base import app
     app(args=argv, prog_name="combat")

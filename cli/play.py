@@ -27,14 +27,14 @@ from prompt_toolkit.output import ColorDepth
 from eventlog.codec import Envelope
 from eventlog.errors import LedgerError
 from eventlog.events import Amended, Redone, Undone
-from projections.decide import acting
+from projections.domain.decide import acting
 from projections.history import envelope
-from projections.narrate import describe
-from projections.state import State
+from projections.reports.narrate import describe
+from projections.domain.state import State
 
-from .app import CLICK_ERROR, app
-from .render import SafeConsole, _headline, console, escape, log_table, status_table
-from .session import Session
+from cli.app import CLICK_ERROR, app
+from cli.render import SafeConsole, _headline, console, escape, log_table, status_table
+from cli.session import Session
 
 # The hot path: `m rook shoots` is `act rook major shoots` (R16).
 COST_ALIASES = {"m": "major", "n": "minor", "f": "free"}
@@ -89,7 +89,7 @@ def expand(words: list[str], state: State | None) -> list[str]:
             cid, rest = rest[0].lower(), rest[1:]
         else:
             if rest:  # `m kia shoots`: a slip for kai, never a label (issue 14)
-                from projections.rules import label_word
+                from projections.domain.rules import label_word
                 label_word(state, rest[0])
             cid = acting(state)
         return ["act", cid, COST_ALIASES[head], *rest]
@@ -260,7 +260,7 @@ class Play:
         if len(words) > 1 or (words and not words[0].isdigit()):
             raise LedgerError("say how many lines: `l` or `l 20`")
         n = int(words[0]) if words else LAST_LINES
-        from projections.timeline import timeline
+        from projections.reports.timeline import timeline
         entries = list(timeline(self.session.ledger, self.session.encounter))
         console.print(log_table(self.session.encounter, entries[-n:] if n else []))
 
@@ -329,7 +329,7 @@ class Play:
                 self.seen = env.seq
             if said and before is not None and self.state is not None \
                     and before.encounter == self.state.encounter:
-                from projections.flow import announce  # a turn that ended by itself...
+                from projections.reports.flow import announce  # a turn that ended by itself...
                 # careful: an untouched turn ended here was named (`e troll`)
                 for line in announce(before, self.state, said, self.session.careful):
                     console.print(f"[bold yellow]↪ {escape(line)}[/bold yellow]")
@@ -412,7 +412,7 @@ def screen(state: State | None, columns: int, color: bool) -> str:
         hint = "m/n/f act for them, e ends the turn" if len(who) == 1 else \
             "whoever declares first goes (R8)"
         out.print(f"up: [bold]{', '.join(who)}[/bold] [dim]· {hint}[/dim]")
-    from projections.flow import tie_hint
+    from projections.reports.flow import tie_hint
     for run in state.ties():
         out.print(f"[yellow]unresolved tie[/yellow]: {' = '.join(run)} "
                   f"({tie_hint(state, run, 'order')})")

@@ -4,8 +4,8 @@ import typer
 
 from eventlog.errors import LedgerError
 
-from .base import app, session
-from .main import in_terminal
+from cli.base import app, session
+from cli.main import in_terminal
 
 
 @app.command()
@@ -23,5 +23,5 @@ def play(ctx: typer.Context,
     if not in_terminal():
         raise LedgerError("play mode needs a terminal: run `combat play` in one, "
                           "or type `combat COMMAND` lines in scripts")
-    from .play import Play
+    from cli.play import Play
     Play(session(ctx), refresh=refresh).run()

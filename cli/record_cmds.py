@@ -5,8 +5,8 @@ from typing import Optional
 
 import typer
 
-from .base import app, session
-from .session import print_json
+from cli.base import app, session
+from cli.session import print_json
 
 JSON = typer.Option(False, "--json", help="JSON for scripts (INTERFACE.md).")
 
@@ -20,10 +20,10 @@ def status(ctx: typer.Context, as_json: bool = JSON,
     """
     state = session(ctx).state(at)
     if as_json:
-        from projections.views import status as status_view
+        from projections.reports.views import status as status_view
         print_json(status_view(state))
     else:
-        from .render import show_state
+        from cli.render import show_state
         show_state(state, lost=True)
 
 
@@ -43,7 +43,7 @@ def log(ctx: typer.Context, as_json: bool = JSON,
     if as_json:
         print_json(s.ledger.event_dicts(s.encounter))
         return
-    from projections.timeline import AUDITED, timeline
+    from projections.reports.timeline import AUDITED, timeline
     entries = list(timeline(s.ledger, s.encounter))
     shown = [e for e in entries
              if (who is None or e.who == who)
@@ -53,7 +53,7 @@ def log(ctx: typer.Context, as_json: bool = JSON,
              and (not audit or e.env.type in AUDITED)]
     if last is not None:
         shown = shown[-last:] if last else []
-    from .render import console, escape, log_table
+    from cli.render import console, escape, log_table
     console.print(log_table(s.encounter, shown, audit))
     if audit:
         from collections import Counter
@@ -78,12 +78,12 @@ def verify(ctx: typer.Context, as_json: bool = JSON,
     enc = s.encounter
     witness = None
     if against is not None:
-        from projections.witness import read_witness
+        from projections.inputs.witness import read_witness
         witness = read_witness(against)
     verdict = verify_chain(s.ledger.store.rows(enc), s.ledger.store.head(enc))
     witnessed = None
     if verdict.ok and witness is not None:
-        from projections.witness import against as check_against
+        from projections.inputs.witness import against as check_against
         witnessed = check_against(s.ledger.store, enc, *witness)
     if as_json:
         import msgspec
@@ -111,7 +111,7 @@ def head(ctx: typer.Context) -> None:
 
     Example: combat head > warehouse.head        combat verify --against warehouse.head
     """
-    from projections.witness import head_line
+    from projections.inputs.witness import head_line
     s = session(ctx)
     print(head_line(*s.ledger.store.head(s.encounter)))
 
@@ -135,13 +135,13 @@ def export(ctx: typer.Context,
     """
     from eventlog.outfile import checked_target, write_file
 
-    from .progress import progress
+    from cli.progress import progress
     s = session(ctx)
     if out is not None:  # refused before the log is read, not after
         checked_target(out, s.ledger.store.path, force)
     track = progress()
     if fmt is Format.json:
-        from projections.transfer import export_json
+        from projections.inputs.transfer import export_json
         doc = export_json(s.ledger, s.encounter, track)
         if out is None:
             print_json(doc)
@@ -152,18 +152,18 @@ def export(ctx: typer.Context,
         write_file(out, lambda f: f.write(text), s.ledger.store.path, force)
         count = len(doc["events"])
     else:
-        from projections import exports
+        from projections.reports import exports
         if fmt is Format.html:
-            from projections.report import write_html as writer
+            from projections.reports.html import write_html as writer
         else:
             writer = getattr(exports, f"write_{fmt.value}")
         if out is None:
-            from .output import stdout
+            from cli.output import stdout
             writer(s.ledger, s.encounter, stdout(), track)
             return
         count = write_file(out, lambda f: writer(s.ledger, s.encounter, f, track),
                            s.ledger.store.path, force)
-    from .render import console, escape
+    from cli.render import console, escape
     console.print(f"exported {count} events of {s.encounter} to {escape(str(out))} ({fmt.value})")
 
 
@@ -175,13 +175,13 @@ def import_(ctx: typer.Context,
 
     Example: combat import warehouse.json --as warehouse-copy
     """
-    from projections.transfer import import_log, open_export
+    from projections.inputs.transfer import import_log, open_export
     with open_export(file) as doc:
         s = session(ctx)
-        from .progress import progress
+        from cli.progress import progress
         state = import_log(s.ledger, doc, as_id, progress())
     s.choose(state.encounter)
-    from .render import console, show_state
+    from cli.render import console, show_state
     console.print(f"imported {state.seq} events as {state.encounter}; it is now current")
     show_state(state)
 
@@ -200,5 +200,5 @@ def demo(ctx: typer.Context,
     Example: combat demo
              combat demo my-ambush.combat
     """
-    from .demo import play
+    from cli.demo import play
     play(session(ctx), script)

@@ -8,11 +8,11 @@ from rich.markup import escape as _markup_escape
 from rich.table import Table
 
 from eventlog.events import Payload
-from projections.flow import tie_hint, unspent
+from projections.reports.flow import tie_hint, unspent
 from eventlog.text import neutral
-from projections.narrate import describe
-from projections.phrases import slugify
-from projections.state import State
+from projections.reports.narrate import describe
+from projections.domain.phrases import slugify
+from projections.domain.state import State
 
 
 def escape(text) -> str:
@@ -174,7 +174,7 @@ def show_done(s: State, lines: list[tuple[str, Payload]], flow: list[str] = ()) 
 
 def outcome_lines(command, outcome) -> list[tuple[str, Payload]]:
     """A mark and a declaration for each thing a command did."""
-    from projections import commands as c
+    from projections.domain import commands as c
     if isinstance(command, c.Amend):
         amendment = outcome.events[0].data
         at = command.seq - amendment.batch  # a seq inside a batch: that event of it
@@ -192,8 +192,8 @@ def outcome_lines(command, outcome) -> list[tuple[str, Payload]]:
 def show_outcome(command, outcome) -> None:
     """What a command did, and how the round moved on (a turn that ended by
     itself, a new pass, who is up: projections/flow.py)."""
-    from projections import commands as c
-    from projections.flow import announce
+    from projections.domain import commands as c
+    from projections.reports.flow import announce
     lines = outcome_lines(command, outcome)
     flow = []
     if outcome.before is not None:

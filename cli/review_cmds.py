@@ -8,8 +8,8 @@ import typer
 
 from eventlog.errors import LedgerError
 
-from .base import app, session
-from .session import print_json
+from cli.base import app, session
+from cli.session import print_json
 
 DELAY_ON_A_TERMINAL = 1.0  # seconds between frames when --delay is not given
 MAX_DELAY = 3600.0  # seconds: more is a typo (and 1e308 or nan no clock can sleep)
@@ -24,7 +24,7 @@ def stats(ctx: typer.Context,
 
     Example: combat stats        combat stats --json
     """
-    from projections.stats import stats as tally
+    from projections.reports.stats import stats as tally
     s = session(ctx)
     numbers = tally(s.ledger, s.encounter)
     if as_json:
@@ -35,12 +35,12 @@ def stats(ctx: typer.Context,
 
 def show_stats(numbers: dict) -> None:
     from rich import box
-    from .render import escape
+    from cli.render import escape
     from rich.table import Table
 
-    from projections.stats import CATEGORIES
+    from projections.reports.stats import CATEGORIES
 
-    from .render import console
+    from cli.render import console
     t = numbers["totals"]
     title = f"[bold]{numbers['encounter']}[/bold]" + (f" · {escape(numbers['title'])}" if numbers["title"] else "")
     console.print(f"{title} — {t['rounds']} rounds, {t['passes']} passes, {t['turns']} turns, "
@@ -97,11 +97,11 @@ def replay(ctx: typer.Context,
         s = session(ctx)
         play_back(s.ledger, s.encounter, to, start, delay, step)
         return
-    from eventlog.store import Store
+    from eventlog.stores.sqlite import Store
     from projections.ledger import Ledger
-    from projections.transfer import import_log, open_export
+    from projections.inputs.transfer import import_log, open_export
 
-    from .progress import progress
+    from cli.progress import progress
     with open_export(file) as doc, tempfile.TemporaryDirectory(prefix="combat-replay-") as tmp:
         store = Store(Path(tmp) / "replay.db")
         try:
@@ -116,9 +116,9 @@ def play_back(ledger, encounter: str, to: int | None, start: int, delay: float |
               step: bool) -> None:
     import time
 
-    from projections.replay import frames
+    from projections.reports.replay import frames
 
-    from .render import console
+    from cli.render import console
     head, _ = ledger.store.head(encounter)
     for what, seq in (("--to", to), ("--from", start)):
         if seq is not None and seq > head:
@@ -157,11 +157,11 @@ def play_back(ledger, encounter: str, to: int | None, start: int, delay: float |
 
 
 def show_frame(entry, state, end: int) -> None:
-    from .render import escape
+    from cli.render import escape
 
-    from projections.narrate import describe
+    from projections.reports.narrate import describe
 
-    from .render import console, show_state
+    from cli.render import console, show_state
     env = entry.env
     text = escape(describe(env.data))
     if entry.undone_by:
@@ -184,5 +184,5 @@ def schema(export: bool = typer.Option(False, "--export", help="The schema of a 
 
     Example: combat schema > event.schema.json        combat schema --export
     """
-    from projections.schema import event_schema, export_schema
+    from projections.reports.schema import event_schema, export_schema
     print_json(export_schema() if export else event_schema())

@@ -3,7 +3,7 @@ from pathlib import Path
 
 import typer
 
-from .base import app, session
+from cli.base import app, session
 
 
 @app.command()
@@ -17,5 +17,5 @@ def load(ctx: typer.Context,
 
     Example: combat load examples/warehouse-raid.toml
     """
-    from projections.roster import read
+    from projections.inputs.roster import read
     session(ctx).run(read(file))

@@ -8,9 +8,9 @@ from pathlib import Path
 
 from eventlog import userstate
 from eventlog.errors import LedgerError, UnknownEncounter
-from projections import commands as c
+from projections.domain import commands as c
 from projections.ledger import Ledger, Outcome
-from projections.state import State
+from projections.domain.state import State
 
 
 def print_json(value) -> None:
@@ -18,7 +18,7 @@ def print_json(value) -> None:
     json.dumps(indent=2, ensure_ascii=False) would, without importing json)."""
     import msgspec
 
-    from .output import json_text, write
+    from cli.output import json_text, write
     write(json_text(msgspec.json.format(msgspec.json.encode(value), indent=2).decode()) + "\n")
 
 
@@ -28,7 +28,7 @@ def default_db() -> Path:
 
 
 def open_store(db: Path):
-    from eventlog.store import Store
+    from eventlog.stores.sqlite import Store
     return Store(db)
 
 
@@ -98,7 +98,7 @@ class Session:
         """Execute `command` and show what it did."""
         outcome = self.execute(command)
         if not self.quiet:
-            from .render import show_outcome
+            from cli.render import show_outcome
             show_outcome(command, outcome)
         return outcome
 

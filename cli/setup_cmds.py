@@ -4,10 +4,10 @@ from typing import List, Optional
 
 import typer
 
-from projections import commands as c
+from projections.domain import commands as c
 
-from .base import NUMBERS, app, session
-from .complete import encounter_names, group_ids, slot_ids
+from cli.base import NUMBERS, app, session
+from cli.complete import encounter_names, group_ids, slot_ids
 
 
 @app.command()
@@ -27,7 +27,7 @@ def new(ctx: typer.Context,
                                  "the roster with --roster FILE", param_hint="--carry-grit")
     load = None
     if roster is not None:
-        from projections.roster import read
+        from projections.inputs.roster import read
         load = read(roster)
     session(ctx).run(c.New(id=encounter, title=title, roster=load, carry_grit=carry_grit))
 
@@ -51,8 +51,8 @@ def list_(ctx: typer.Context,
 
     Example: combat list
     """
-    from .render import console, escape
-    from .session import print_json
+    from cli.render import console, escape
+    from cli.session import print_json
     s = session(ctx)
     current = s.current()
     rows = [{"id": eid, "title": title, "created_at": at, "events": n,

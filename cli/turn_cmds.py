@@ -3,11 +3,11 @@ from typing import List, Optional
 
 import typer
 
-from projections import commands as c
-from projections.phrases import COST_WORDS
+from projections.domain import commands as c
+from projections.domain.phrases import COST_WORDS
 
-from .base import NUMBERS, app, session
-from .complete import combatant_ids
+from cli.base import NUMBERS, app, session
+from cli.complete import combatant_ids
 
 COST_HELP = COST_WORDS + "."
 

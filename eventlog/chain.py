@@ -5,7 +5,7 @@ from typing import Iterable
 
 import msgspec
 
-from .codec import GENESIS, decode_data, event_hash
+from eventlog.codec import GENESIS, decode_data, event_hash
 
 
 class Verdict(msgspec.Struct):

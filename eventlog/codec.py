@@ -5,7 +5,7 @@ from datetime import datetime, timezone
 
 import msgspec
 
-from .events import EVENT_TYPES, Payload
+from eventlog.events import EVENT_TYPES, Payload
 
 GENESIS = "0" * 64
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 from typing import BinaryIO
 
-from .errors import InvalidFile
+from eventlog.errors import InvalidFile
 
 
 def size_text(limit: int) -> str:

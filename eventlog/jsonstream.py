@@ -12,7 +12,7 @@ import json
 import re
 from typing import Iterator
 
-from .errors import InvalidFile
+from eventlog.errors import InvalidFile
 
 CHUNK = 1 << 20  # bytes read at a time
 MAX_VALUE = 16 << 20  # characters: the largest value read whole (one event)

@@ -15,7 +15,7 @@ import tempfile
 from pathlib import Path
 from typing import Callable, TextIO, TypeVar
 
-from .errors import InvalidFile
+from eventlog.errors import InvalidFile
 
 R = TypeVar("R")
 SQLITE_MAGIC = b"SQLite format 3\x00"

@@ -17,7 +17,7 @@ from datetime import datetime
 
 import msgspec
 
-from .errors import Refusal
+from eventlog.errors import Refusal
 
 # C0 and DEL, C1, and the bidi controls (marks, embeddings, overrides,
 # isolates): none is ever needed in a name, a label or a note.

@@ -14,7 +14,7 @@ from array import array
 from bisect import bisect_left
 from typing import Iterable, Iterator
 
-from .events import EVENT_TYPES, MARKERS, Amended, Payload, Redone, Undone
+from eventlog.events import EVENT_TYPES, MARKERS, Amended, Payload, Redone, Undone
 
 _NAMES = tuple(EVENT_TYPES)
 _CODES = {name: i for i, name in enumerate(_NAMES)}

@@ -17,11 +17,11 @@ from eventlog.errors import Refusal
 from eventlog.events import MARKERS, Amended, Payload, Redone, Undone
 from eventlog.undo import Corrections, UndoBook
 
-from . import commands as c
-from .history import batches
-from .phrases import correction
-from .rules import judge
-from .state import State
+from projections.domain import commands as c
+from projections.history import batches
+from projections.domain.phrases import correction
+from projections.domain.rules import judge
+from projections.domain.state import State
 
 SHOWN = 10  # casualties a refusal names (R28)
 
@@ -33,7 +33,7 @@ class Casualty:
         self.env, self.payload, self.why = env, payload, why
 
     def __str__(self) -> str:
-        from .narrate import describe
+        from projections.reports.narrate import describe
         who = getattr(self.payload, "combatant", None) or getattr(self.payload, "slot", "")
         whom = f" by {who}" if who else ""
         return (f"seq {self.env.seq} {type(self.payload).__name__}{whom} "
@@ -76,7 +76,7 @@ def casualties(log: Iterable[Envelope], fixes: Corrections, encounter: str,
 
 
 def _clone(state: State) -> State:
-    from .snapshot import clone
+    from projections.snapshot import clone
     return clone(state)
 
 

@@ -10,11 +10,11 @@ from itertools import groupby
 from typing import Iterable, Iterator, NamedTuple
 
 from eventlog.codec import DECODERS, Envelope, decode_data
-from eventlog.contract import EventStore, StoredEvent
+from eventlog.stores.contract import EventStore, StoredEvent
 from eventlog.events import CORRECTIONS, EVENT_TYPES, Payload
 from eventlog.undo import Corrections
 
-from .state import HANDLERS, State
+from projections.domain.state import HANDLERS, State
 
 # Events that change nothing in the folded state: a fold need not read them.
 INERT = tuple(sorted(set(EVENT_TYPES) - set(HANDLERS)))

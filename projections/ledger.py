@@ -12,16 +12,16 @@ from typing import Iterable, Iterator, NamedTuple
 import msgspec
 
 from eventlog.codec import Envelope, envelope_dict
-from eventlog.contract import EventStore
+from eventlog.stores.contract import EventStore
 from eventlog.errors import Conflict, LedgerError, Refusal
 from eventlog.events import MARKERS, CombatantJoined, EncounterCreated, Payload
 from eventlog.undo import Corrections, UndoBook
 
-from . import commands as c
-from . import snapshot as snapshots
-from .history import corrections, envelope, fold
-from .rules import judge
-from .state import State
+from projections.domain import commands as c
+from projections import snapshot as snapshots
+from projections.history import corrections, envelope, fold
+from projections.domain.rules import judge
+from projections.domain.state import State
 
 MAX_ATTEMPTS = 50
 _system_dice = random.SystemRandom()
@@ -144,7 +144,7 @@ class Ledger:
         for _ in range(MAX_ATTEMPTS):
             with self.store.reading():
                 state = self.state(encounter)
-                from .decide import decide
+                from projections.domain.decide import decide
                 payloads = decide(state, command, dice, actor)
                 after = apply(state, payloads)
             after.seq = state.seq + len(payloads)
@@ -174,8 +174,8 @@ class Ledger:
         raise self._too_fast(encounter)
 
     def _new(self, command: c.New, actor: str) -> Outcome:
-        from .decide import decide
-        from .rules import check_new
+        from projections.domain.decide import decide
+        from projections.domain.rules import check_new
         check_new(command.id, command.title)
         created = EncounterCreated(encounter=command.id, title=command.title)
         state = apply(State(command.id), [created])
@@ -191,7 +191,7 @@ class Ledger:
             self.state(command.id), [])
         envs += more
         if source is not None:
-            from .loading import carried_grit
+            from projections.domain.loading import carried_grit
             ids = [e.data.id for e in more if isinstance(e.data, CombatantJoined)]
             if carried_grit(state, source, command.carry_grit, ids):
                 state, grit = self.declare(
@@ -204,7 +204,7 @@ class Ledger:
         return self.execute(None, c.New(id=encounter, title=title), actor).state
 
     def _correct(self, encounter: str, command: c.Command, actor: str) -> Outcome:
-        from .correcting import decide_correction
+        from projections.correcting import decide_correction
         for _ in range(MAX_ATTEMPTS):
             with self.store.reading():
                 head, _ = self.store.head(encounter)

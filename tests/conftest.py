@@ -18,8 +18,8 @@ from eventlog.events import (
 )
 from helpers import STORES, make_store
 from projections.ledger import Ledger, apply
-from projections.state import State
-from projections.views import status
+from projections.domain.state import State
+from projections.reports.views import status
 
 
 def pc(cid: str, bonus: int = 0, ap: int = 3, grit: int = 0, group: str | None = None) -> CombatantJoined:

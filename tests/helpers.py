@@ -10,9 +10,9 @@ STORES = ["sqlite", "memory"]
 def make_store(kind: str, folder: Path):
     """A fresh, empty store of `kind` (the file lives in `folder`)."""
     if kind == "sqlite":
-        from eventlog.store import Store
+        from eventlog.stores.sqlite import Store
         return Store(folder / f"contract-{len(list(folder.glob('contract-*')))}.db")
-    from eventlog.memory import MemoryStore
+    from eventlog.stores.memory import MemoryStore
     return MemoryStore()
 
 
@@ -21,5 +21,5 @@ def another_handle(store):
     path = getattr(store, "path", None)
     if path is None:
         return store  # one process: the store is the handle
-    from eventlog.store import Store
+    from eventlog.stores.sqlite import Store
     return Store(path)

@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 from eventlog.chain import verify_chain
 from eventlog.codec import GENESIS, event_hash
 from eventlog.events import APSpent, NoteAdded, RoundStarted, TurnEnded
-from eventlog.store import Store
+from eventlog.stores.sqlite import Store
 from projections.ledger import Ledger
 
 from conftest import npc, pc, rolled

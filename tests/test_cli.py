@@ -175,11 +175,11 @@ def test_demo_plays_a_verifiable_encounter(combat):
 
 
 def test_unexpected_failure_is_one_line_not_a_traceback(combat, monkeypatch):
-    import projections.views
+    import projections.reports.views
 
     def broken(state):
         raise RuntimeError("boom")
-    monkeypatch.setattr(projections.views, "status", broken)
+    monkeypatch.setattr(projections.reports.views, "status", broken)
     duel(combat)
     result = combat("status", "--json", code=1)
     assert result.stderr.startswith("error: unexpected failure")

@@ -13,7 +13,7 @@ import pytest
 
 from cli.complete import encounter_ids, encounter_names
 from eventlog.events import CombatantJoined, GroupBonusSet
-from eventlog.store import Store
+from eventlog.stores.sqlite import Store
 from eventlog.userstate import set_current
 from projections.ledger import Ledger
 

@@ -26,10 +26,10 @@ from typer.testing import CliRunner
 
 from cli.app import app
 from eventlog.chain import verify_chain
-from eventlog.store import BUSY_TIMEOUT_S, Store, busy_timeout
+from eventlog.stores.sqlite import BUSY_TIMEOUT_S, Store, busy_timeout
 from projections.ledger import Ledger
-from projections.transfer import export_json, import_log, read_export
-from projections.views import status
+from projections.inputs.transfer import export_json, import_log, read_export
+from projections.reports.views import status
 
 import workers
 

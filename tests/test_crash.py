@@ -21,9 +21,9 @@ from typer.testing import CliRunner
 
 from cli.app import app
 from eventlog.chain import verify_chain
-from eventlog.store import Store
+from eventlog.stores.sqlite import Store
 from projections.ledger import Ledger
-from projections.views import status
+from projections.reports.views import status
 
 import workers
 

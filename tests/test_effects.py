@@ -9,8 +9,8 @@ import pytest
 
 from eventlog.errors import Refusal
 from eventlog.events import APAdjusted, CombatantLeft, EffectApplied, EffectEnded, RoundStarted
-from projections.narrate import describe
-from projections.views import status
+from projections.reports.narrate import describe
+from projections.reports.views import status
 
 from conftest import ap, duel, end, given, npc, pc, refused, rolled, spend, when, who
 

@@ -14,16 +14,16 @@ import pytest
 from eventlog.events import (
     APSpent, CombatantJoined, InitiativeRolled, RoundStarted, TurnEnded,
 )
-from eventlog.store import Store
-from projections.commands import Amend
-from projections.exports import (
+from eventlog.stores.sqlite import Store
+from projections.domain.commands import Amend
+from projections.reports.exports import (
     CSV_COLUMNS, md_escape, write_csv, write_jsonl, write_md,
 )
 from projections.ledger import Ledger
-from projections.phrases import correction
-from projections.rules import judge
-from projections.schema import event_schema, export_schema
-from projections.transfer import export_json, import_log, read_export
+from projections.domain.phrases import correction
+from projections.domain.rules import judge
+from projections.reports.schema import event_schema, export_schema
+from projections.inputs.transfer import export_json, import_log, read_export
 
 from conftest import in_process, pc, rolled, said_at_the_table, street_fight
 
@@ -343,7 +343,7 @@ class Counting:
 
 @pytest.mark.sqlite
 def test_every_export_and_import_reports_progress_over_all_events(ledger, tmp_path):
-    from projections.report import write_html
+    from projections.reports.html import write_html
     head = long_fight(ledger, "long", 2100)
     assert head >= 2100
     for write in (write_jsonl, write_csv, write_md, write_html):

@@ -33,12 +33,12 @@ from cli.app import app
 from eventlog.chain import verify_chain
 from eventlog.codec import GENESIS, event_hash
 from eventlog.errors import LedgerError
-from eventlog.store import Store
+from eventlog.stores.sqlite import Store
 from eventlog.userstate import set_current
-from projections import transfer
+from projections.inputs import transfer
 from projections.ledger import Ledger
-from projections.transfer import import_log, read_export
-from projections.views import status
+from projections.inputs.transfer import import_log, read_export
+from projections.reports.views import status
 
 from conftest import contents
 

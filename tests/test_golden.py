@@ -17,11 +17,11 @@ from cli.app import app
 from eventlog import codec
 from eventlog.chain import verify_chain
 from eventlog.events import EVENT_TYPES, Amended, Category, Payload
-from eventlog.store import Store
-from projections import transfer
+from eventlog.stores.sqlite import Store
+from projections.inputs import transfer
 from projections.ledger import Ledger
-from projections.transfer import export_json, import_log, read_export
-from projections.views import status
+from projections.inputs.transfer import export_json, import_log, read_export
+from projections.reports.views import status
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 ENCOUNTERS = ("demo-1", "alley")

@@ -56,7 +56,7 @@ def in_db(combat, db, *args, code=0):
 
 
 def test_new_store_carries_its_own_marker(noted):
-    from eventlog.storefile import APPLICATION_ID
+    from eventlog.stores.sqlitefile import APPLICATION_ID
     con = sqlite3.connect(noted.db)
     assert con.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID
 

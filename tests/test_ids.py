@@ -11,8 +11,8 @@ from hypothesis import given as hypothesis_given, strategies as st
 
 from eventlog.errors import Refusal
 from eventlog.events import RoundStarted
-from projections.names import close_to, distance
-from projections.phrases import slugify
+from projections.domain.names import close_to, distance
+from projections.domain.phrases import slugify
 
 from conftest import given, npc, pc, rolled
 

@@ -29,7 +29,7 @@ from cli.main import play_by_default
 from cli.session import Session
 from eventlog.errors import Refusal
 from eventlog.events import APSpent, MomentSeized, RoundStarted
-from eventlog.store import Store
+from eventlog.stores.sqlite import Store
 from projections.ledger import Ledger
 
 from conftest import given, npc, pc, rolled

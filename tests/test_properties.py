@@ -22,10 +22,10 @@ from eventlog.events import (
     OrderDeclared, RoundStarted, TurnEnded,
 )
 from eventlog.chain import verify_chain
-from eventlog.store import Store
+from eventlog.stores.sqlite import Store
 from projections.ledger import Ledger, apply
-from projections.transfer import export_json, import_log, read_export
-from projections.views import status
+from projections.inputs.transfer import export_json, import_log, read_export
+from projections.reports.views import status
 
 from conftest import npc, pc
 

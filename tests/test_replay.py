@@ -10,12 +10,12 @@ import pytest
 from typer.testing import CliRunner
 
 from cli.app import app
-from eventlog.store import Store
-from projections.commands import Amend
+from eventlog.stores.sqlite import Store
+from projections.domain.commands import Amend
 from projections.ledger import Ledger
-from projections.phrases import correction
-from projections.replay import frames
-from projections.views import status
+from projections.domain.phrases import correction
+from projections.reports.replay import frames
+from projections.reports.views import status
 
 from conftest import pc, rolled, street_fight
 

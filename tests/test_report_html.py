@@ -16,10 +16,10 @@ from pathlib import Path
 
 import pytest
 
-from eventlog.store import Store
+from eventlog.stores.sqlite import Store
 from projections.ledger import Ledger
-from projections.report import CATEGORY_COLORS, write_html
-from projections.stats import stats
+from projections.reports.html import CATEGORY_COLORS, write_html
+from projections.reports.stats import stats
 
 from conftest import said_at_the_table, street_fight
 

@@ -10,10 +10,10 @@ from eventlog.events import (
     APSpent, CombatantJoined, FreeActionTaken, InitiativeRolled, InterruptTaken, NoteAdded,
     RoundStarted, TurnEnded,
 )
-from projections.commands import Amend
-from projections.phrases import correction
-from projections.transfer import export_json, import_log, read_export
-from projections.views import status
+from projections.domain.commands import Amend
+from projections.domain.phrases import correction
+from projections.inputs.transfer import export_json, import_log, read_export
+from projections.reports.views import status
 
 
 def declare(ledger, *payloads, actor="gm"):

@@ -8,9 +8,9 @@ import json
 import re
 
 from eventlog.events import InitiativeRolled, RoundStarted
-from projections.commands import Amend
-from projections.exports import write_md
-from projections.report import write_html
+from projections.domain.commands import Amend
+from projections.reports.exports import write_md
+from projections.reports.html import write_html
 
 from conftest import end, npc, pc, rolled, spend
 
@@ -23,7 +23,7 @@ def tied_round(ledger):
     ledger.declare("r", lambda s: [RoundStarted(round=1)], "gm")
     ledger.declare("r", lambda s: [spend("guards", 1)], "gm")
     ledger.declare("r", lambda s: [end("guards")], "gm")
-    from projections.rules import declared_order
+    from projections.domain.rules import declared_order
     ledger.declare("r", lambda s: [declared_order(s, ["lin", "kai"], "gm")], "gm")
     for cid in ("lin", "kai"):
         ledger.declare("r", lambda s, cid=cid: [spend(cid, 1)], "gm")

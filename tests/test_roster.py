@@ -307,7 +307,7 @@ def test_status_does_not_import_pydantic_or_yaml(tmp_path):
     env = {**os.environ, "COMBAT_DB": str(tmp_path / "x.db")}
     code = ("import sys\nfrom cli.app import main\nsys.argv = ['combat', 'list']\n"
             "try:\n    main()\nexcept SystemExit:\n    pass\n"
-            "print(sorted(m for m in ('pydantic', 'yaml', 'projections.roster') if m in sys.modules))")
+            "print(sorted(m for m in ('pydantic', 'yaml', 'projections.inputs.roster') if m in sys.modules))")
     done = subprocess.run([sys.executable, "-c", code], env=env, cwd=ROOT,
                           capture_output=True, text=True, timeout=60)
     assert done.stdout.strip().splitlines()[-1] == "[]", done.stdout + done.stderr

@@ -6,7 +6,7 @@ from eventlog.events import (
     APAdjusted, APSpent, FreeActionTaken, InterruptTaken, MaxAPChanged,
     RoundStarted, TurnEnded,
 )
-from projections.views import status
+from projections.reports.views import status
 
 from conftest import (  # noqa: F401
     ap, duel, given, interrupt, npc, pc, refused, rolled, spend, when, who,

@@ -8,7 +8,7 @@ from eventlog.events import (
     CombatantLeft, InitiativeOverridden, InitiativeRolled, OrderDeclared,
     RoundStarted,
 )
-from projections.views import status
+from projections.reports.views import status
 
 from conftest import (  # noqa: F401
     acting, end, given, npc, order, pc, refused, rolled, row, spend, up, when,

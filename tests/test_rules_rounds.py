@@ -9,7 +9,7 @@ from eventlog.events import (
     InitiativeOverridden, MaxAPChanged, MomentSeized, NoteAdded, OrderDeclared,
     RoundStarted, TurnEnded,
 )
-from projections.views import status
+from projections.reports.views import status
 
 from conftest import (  # noqa: F401
     ap, duel, end, given, interrupt, npc, pc, refused, rolled, spend, when, who,

@@ -6,7 +6,7 @@ from eventlog.events import (
     APAdjusted, CombatantLeft, CombatantRejoined, FreeActionTaken, GritAdjusted,
     InitiativeOverridden, MaxAPChanged, MomentSeized, OrderDeclared, RoundStarted,
 )
-from projections.views import status
+from projections.reports.views import status
 
 from conftest import (  # noqa: F401
     ap, duel, end, given, interrupt, npc, pc, refused, rolled, spend, when, who,

@@ -14,9 +14,9 @@ from eventlog.events import (
     APAdjusted, EncounterEnded, InitiativeOverridden, MaxAPChanged, MomentSeized,
     NoteAdded, OrderDeclared, RoundStarted,
 )
-from projections.flow import tie_hint
+from projections.reports.flow import tie_hint
 from projections.ledger import apply
-from projections.rules import declared_order
+from projections.domain.rules import declared_order
 
 from conftest import ap, duel, end, given, npc, order, pc, refused, rolled, spend, up, when
 

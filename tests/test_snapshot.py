@@ -11,12 +11,12 @@ from eventlog.events import (
     APSpent, CombatantJoined, FreeActionTaken, InitiativeRolled, NoteAdded,
     RoundStarted, TurnEnded,
 )
-from projections.commands import Amend
+from projections.domain.commands import Amend
 from projections.history import fold
-from projections.phrases import correction
+from projections.domain.phrases import correction
 from projections.snapshot import FOLD_VERSION
-from projections.state import State
-from projections.views import status
+from projections.domain.state import State
+from projections.reports.views import status
 
 
 def full_fold(ledger, encounter="fight"):

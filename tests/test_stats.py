@@ -13,10 +13,10 @@ from eventlog.events import (
     APAdjusted, APSpent, CombatantLeft, EncounterEnded, FreeActionTaken,
     GritAdjusted, InterruptTaken, MomentSeized, RoundStarted, TurnEnded,
 )
-from eventlog.store import Store
-from projections.commands import Amend
+from eventlog.stores.sqlite import Store
+from projections.domain.commands import Amend
 from projections.ledger import Ledger
-from projections.stats import stats
+from projections.reports.stats import stats
 
 from conftest import npc, pc, rolled, street_fight
 
@@ -210,7 +210,7 @@ def test_r26_r28_undone_and_retracted_declarations_do_not_count(ledger):
 
 
 def test_r28_an_amended_declaration_counts_as_amended(ledger):
-    from projections.phrases import correction
+    from projections.domain.phrases import correction
     _duel(ledger, APSpent(combatant="ash", cost=2, category="major", label="reloads"),
           TurnEnded(combatant="ash"))
     seq = ledger.store.head(E)[0] - 1

@@ -16,9 +16,9 @@ from eventlog.errors import Conflict, Refusal, StoreError, UnknownEncounter
 from eventlog.events import (
     APAdjusted, APSpent, EncounterCreated, NoteAdded, RoundStarted,
 )
-from eventlog.store import Store
+from eventlog.stores.sqlite import Store
 from projections.ledger import Ledger
-from projections.views import status
+from projections.reports.views import status
 
 from helpers import another_handle
 from conftest import pc, refused, rolled

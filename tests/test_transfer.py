@@ -16,10 +16,10 @@ from eventlog.events import (
     MomentSeized, NoteAdded, OrderDeclared, RoundStarted, TurnEnded,
     CombatantLeft, CombatantRejoined,
 )
-from eventlog.store import Store
+from eventlog.stores.sqlite import Store
 from projections.ledger import Ledger
-from projections.transfer import export_json, import_log, read_export
-from projections.views import status
+from projections.inputs.transfer import export_json, import_log, read_export
+from projections.reports.views import status
 
 from conftest import npc, pc, rechain, rolled
 
@@ -417,7 +417,7 @@ def test_r31_cli_export_then_import_roundtrip(ledger, tmp_path):
 
 def test_r31_status_at_a_seq_inside_a_batch_shows_the_whole_command(ledger):
     from eventlog.events import CombatantJoined
-    from projections.views import status as status_view
+    from projections.reports.views import status as status_view
     ledger.new("mid", "", "gm")
     ledger.declare("mid", lambda s: [
         CombatantJoined(id=f"g-{i}", name=f"G {i}", side="npc") for i in (1, 2, 3)], "gm")

@@ -12,9 +12,9 @@ from hypothesis import given as hypothesis_given, settings, strategies as st
 
 from eventlog.errors import Refusal
 from eventlog.events import RoundStarted
-from projections.flow import announce, unspent
+from projections.reports.flow import announce, unspent
 from projections.ledger import apply
-from projections.rules import turn_to_end
+from projections.domain.rules import turn_to_end
 
 from conftest import end, given, npc, pc, rolled, spend
 

@@ -11,7 +11,7 @@ from eventlog.errors import Refusal
 from eventlog.events import (
     APSpent, EncounterEnded, InitiativeRolled, NoteAdded, RoundStarted, TurnEnded,
 )
-from projections.views import status
+from projections.reports.views import status
 
 from conftest import npc, pc
 

@@ -22,12 +22,13 @@ from eventlog import files, jsonstream
 from eventlog.chain import verify_chain
 from eventlog.errors import InvalidFile, Refusal
 from eventlog.events import EVENT_TYPES
-from eventlog.store import Store
-from projections import ranges, transfer
-from projections.exports import write_jsonl
+from eventlog.stores.sqlite import Store
+from projections.domain import ranges
+from projections.inputs import transfer
+from projections.reports.exports import write_jsonl
 from projections.ledger import Ledger
-from projections.transfer import export_json, import_log, open_export, read_export
-from projections.views import status
+from projections.inputs.transfer import export_json, import_log, open_export, read_export
+from projections.reports.views import status
 
 from conftest import cli_env, contents, in_process, rechain
 

@@ -18,7 +18,7 @@ from typer.testing import CliRunner
 from cli.app import app
 from eventlog.errors import Conflict, LedgerError
 from eventlog.events import NoteAdded
-from eventlog.store import Store
+from eventlog.stores.sqlite import Store
 from projections.ledger import Ledger
 
 CLEAN_ENV = {"COMBAT_DB": None, "COMBAT_ENCOUNTER": None, "COMBAT_ACTOR": None,
@@ -33,7 +33,7 @@ def context():
     # module last: the server does not see tests/ on its path (its children
     # do), so each child imports it, on top of what is already imported.
     ctx.set_forkserver_preload(["pytest", "cli.app", "typer.testing", "projections.ledger",
-                                "eventlog.store", "projections.views", __name__])
+                                "eventlog.stores.sqlite", "projections.reports.views", __name__])
     warm = ctx.Process(target=_nothing)
     warm.start()
     warm.join(60)

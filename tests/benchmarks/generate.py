@@ -18,9 +18,9 @@ from eventlog.events import (  # noqa: E402
     APSpent, CombatantJoined, FreeActionTaken, GritAdjusted, InitiativeRolled,
     InterruptTaken, MomentSeized, NoteAdded, Payload, RoundStarted, TurnEnded, Undone,
 )
-from eventlog.store import Store  # noqa: E402
-from projections.rules import judge  # noqa: E402
-from projections.state import State  # noqa: E402
+from eventlog.stores.sqlite import Store  # noqa: E402
+from projections.domain.rules import judge  # noqa: E402
+from projections.domain.state import State  # noqa: E402
 
 CAST = [("rook", "pc", 3, 3, "", 1), ("vex", "pc", 2, 4, "", 1),
         ("boss", "npc", 4, 4, "", 0), ("drone", "npc", 1, 3, "", 0),

@@ -35,11 +35,11 @@ sys.path.insert(0, str(HERE))
 import msgspec  # noqa: E402
 
 from eventlog.events import FreeActionTaken  # noqa: E402
-from eventlog.store import Store  # noqa: E402
+from eventlog.stores.sqlite import Store  # noqa: E402
 from generate import build  # noqa: E402
 from projections.history import fold  # noqa: E402
 from projections.ledger import Ledger  # noqa: E402
-from projections.state import State  # noqa: E402
+from projections.domain.state import State  # noqa: E402
 
 PY = sys.executable
 COMBAT = [PY, "-m", "cli"]
@@ -76,8 +76,8 @@ def run_ms(args: list[str], env: dict) -> float:
 
 def peak_rss_mb(db: Path, encounter: str) -> float:
     code = (f"import resource, sys; sys.path.insert(0, {str(ROOT)!r});"
-            "from eventlog.store import Store; from projections.ledger import Ledger; from projections.history import fold;"
-            "from projections.state import State;"
+            "from eventlog.stores.sqlite import Store; from projections.ledger import Ledger; from projections.history import fold;"
+            "from projections.domain.state import State;"
             f"l = Ledger(Store({str(db)!r}));"
             f"fold(l.store, {encounter!r}, l.corrections({encounter!r}), State({encounter!r}));"
             "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)")

@@ -12,9 +12,9 @@ from eventlog.events import (
     MomentSeized, OrderDeclared, Payload, RoundStarted, TurnEnded,
 )
 
-from .narrate import describe
-from .state import TURN_LIMIT, State
-from .walk import Before, Step, in_turn, where
+from projections.reports.narrate import describe
+from projections.domain.state import TURN_LIMIT, State
+from projections.reports.walk import Before, Step, in_turn, where
 
 # Declarations that can place a slot in the order mid-round (R5, R22, R23).
 ORDER_CHANGES = (CombatantJoined, InitiativeRolled, InitiativeOverridden,

@@ -18,8 +18,8 @@ from __future__ import annotations
 from contextlib import AbstractContextManager
 from typing import Callable, Iterable, Iterator, NamedTuple, Protocol, Sequence, TypeVar
 
-from .codec import Envelope
-from .events import EncounterCreated, Payload
+from eventlog.codec import Envelope
+from eventlog.events import EncounterCreated, Payload
 
 T = TypeVar("T")
 

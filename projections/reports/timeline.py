@@ -6,13 +6,13 @@ from dataclasses import dataclass
 from typing import Iterable, Iterator
 
 from eventlog.codec import Envelope, decode_data
-from eventlog.contract import StoredEvent
+from eventlog.stores.contract import StoredEvent
 from eventlog.events import CORRECTIONS, OVERRIDES, Amended, Redone, Undone
 from eventlog.undo import Corrections
 
-from .history import batches
-from .ledger import Ledger
-from .state import State
+from projections.history import batches
+from projections.ledger import Ledger
+from projections.domain.state import State
 
 AUDITED = OVERRIDES + ("OrderDeclared",) + CORRECTIONS
 Mark = tuple[int, str, str]  # (seq, "undo"/"retract", reason)

@@ -13,7 +13,7 @@ import sqlite3
 import stat
 from pathlib import Path
 
-from .errors import StoreError
+from eventlog.errors import StoreError
 
 APPLICATION_ID = 0x436C6467  # "Cldg": combat-ledger, in the database header
 # The columns of a store's tables, as version 1 wrote them.

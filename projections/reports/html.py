@@ -6,12 +6,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TextIO
 
-from .charts import Series, bar_chart, series
-from .exports import TOTALS, review
-from .ledger import Ledger
-from .stats import CATEGORIES
-from .story import Chapter
-from .walk import Track, no_track
+from projections.reports.charts import Series, bar_chart, series
+from projections.reports.exports import TOTALS, review
+from projections.ledger import Ledger
+from projections.reports.stats import CATEGORIES
+from projections.reports.story import Chapter
+from projections.reports.walk import Track, no_track
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 CATEGORY_COLORS = {"free": "#bab0ac", "minor": "#76b7b2", "major": "#4e79a7",

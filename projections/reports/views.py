@@ -1,7 +1,7 @@
 """Read models over the folded state: `status --json` exactly as INTERFACE.md."""
 from __future__ import annotations
 
-from .state import State
+from projections.domain.state import State
 
 
 def effect_view(s: State, e) -> dict:

@@ -10,11 +10,11 @@ from eventlog.errors import InvalidFile, Refusal
 from eventlog.text import check_payload, neutral
 from eventlog.events import CombatantJoined, GritAdjusted, GroupBonusSet, Payload
 
-from .commands import Load, RosterCombatant
-from .phrases import slugify
-from .ranges import check_numbers
-from .rules import SLUG
-from .state import State
+from projections.domain.commands import Load, RosterCombatant
+from projections.domain.phrases import slugify
+from projections.domain.ranges import check_numbers
+from projections.domain.rules import SLUG
+from projections.domain.state import State
 
 NOTHING_ADDED = "nothing of the roster was added"
 

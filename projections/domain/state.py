@@ -19,7 +19,7 @@ from eventlog.events import (
 
 import msgspec
 
-from . import ties
+from projections.domain import ties
 
 TURN_LIMIT = 4  # R17
 SIDE_RANK = {"pc": 0, "npc": 1}  # R3, R12: PCs first

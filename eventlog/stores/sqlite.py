@@ -16,14 +16,14 @@ from pathlib import Path
 from itertools import islice
 from typing import Callable, Iterable, Iterator, Sequence, TypeVar
 
-from .codec import GENESIS, Envelope, encode_data, event_hash, utc_now
-from .contract import EncounterInfo, Snapshot, SnapshotMaker, StoredEvent
-from .errors import Conflict, Refusal, StoreError, UnknownEncounter
-from .events import EncounterCreated, Payload
-from .storefile import (
+from eventlog.codec import GENESIS, Envelope, encode_data, event_hash, utc_now
+from eventlog.stores.contract import EncounterInfo, Snapshot, SnapshotMaker, StoredEvent
+from eventlog.errors import Conflict, Refusal, StoreError, UnknownEncounter
+from eventlog.events import EncounterCreated, Payload
+from eventlog.stores.sqlitefile import (
     APPLICATION_ID, check_path, has_wal, read_only, recognised, schema_version,
 )
-from .text import check_actor, check_payload
+from eventlog.text import check_actor, check_payload
 
 SCHEMA_VERSION = 1
 EVENT_VERSION = 1

@@ -22,9 +22,9 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from eventlog.errors import InvalidFile
 from eventlog.files import read_bounded
 
-from .commands import Load
-from .loading import NOTHING_ADDED, _shown
-from .strict import load_json, load_yaml, reworded
+from projections.domain.commands import Load
+from projections.domain.loading import NOTHING_ADDED, _shown
+from projections.inputs.strict import load_json, load_yaml, reworded
 
 MAX_ROSTER_BYTES = 1 << 20
 FORMATS = {".toml": "TOML", ".yaml": "YAML", ".yml": "YAML", ".json": "JSON"}

@@ -16,10 +16,10 @@ from eventlog.events import (
     TurnEnded,
 )
 
-from .names import did_you_mean
-from .phrases import slugify
-from .ranges import MAX_NUMBER, MAX_ID, check_numbers
-from .state import TURN_LIMIT, Combatant, State
+from projections.domain.names import did_you_mean
+from projections.domain.phrases import slugify
+from projections.domain.ranges import MAX_NUMBER, MAX_ID, check_numbers
+from projections.domain.state import TURN_LIMIT, Combatant, State
 
 SLUG = re.compile(r"[a-z0-9][a-z0-9-]{0,%d}\Z" % (MAX_ID - 1))  # 10,000 characters is no id
 

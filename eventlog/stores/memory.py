@@ -9,10 +9,10 @@ from contextlib import contextmanager
 from itertools import islice
 from typing import Callable, Iterable, Iterator, Sequence, TypeVar
 
-from .codec import GENESIS, Envelope, encode_data, event_hash, utc_now
-from .contract import EncounterInfo, Snapshot, SnapshotMaker, StoredEvent
-from .errors import Conflict, Refusal, UnknownEncounter
-from .events import CORRECTIONS, EncounterCreated, Payload
+from eventlog.codec import GENESIS, Envelope, encode_data, event_hash, utc_now
+from eventlog.stores.contract import EncounterInfo, Snapshot, SnapshotMaker, StoredEvent
+from eventlog.errors import Conflict, Refusal, UnknownEncounter
+from eventlog.events import CORRECTIONS, EncounterCreated, Payload
 
 T = TypeVar("T")
 

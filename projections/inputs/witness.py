@@ -15,7 +15,7 @@ import re
 
 from eventlog.chain import Chain
 from eventlog.errors import InvalidFile
-from eventlog.store import Store
+from eventlog.stores.sqlite import Store
 
 HEAD_LINE = re.compile(rb"\s*([0-9]{1,12})\s+([0-9a-f]{64})\s*\Z")
 MAX_HEAD_BYTES = 200  # a saved head is one line; anything longer is an export
@@ -28,7 +28,7 @@ def head_line(seq: int, digest: str) -> str:
 
 def read_witness(path) -> tuple[int, str]:
     """(seq, hash) from a saved head or from an export's last event."""
-    from .transfer import open_export
+    from projections.inputs.transfer import open_export
     start = _start(path)
     found = HEAD_LINE.match(start) if len(start) <= MAX_HEAD_BYTES else None
     if found:

@@ -22,9 +22,9 @@ from eventlog.events import (
     GritAdjusted, InterruptTaken, MomentSeized, RoundStarted, TurnEnded,
 )
 
-from .ledger import Ledger
-from .state import State
-from .walk import Before, Step, Track, in_turn, no_track, steps
+from projections.ledger import Ledger
+from projections.domain.state import State
+from projections.reports.walk import Before, Step, Track, in_turn, no_track, steps
 
 CATEGORIES = ("free", "minor", "major", "custom")
 

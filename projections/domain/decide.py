@@ -21,10 +21,10 @@ from eventlog.events import (
     Payload, RoundStarted,
 )
 
-from . import commands as c
-from .phrases import action, slugify
-from .rules import declared_order, turn_to_end
-from .state import State
+from projections.domain import commands as c
+from projections.domain.phrases import action, slugify
+from projections.domain.rules import declared_order, turn_to_end
+from projections.domain.state import State
 
 Dice = Callable[[], int]  # one d10: 1 to 10
 MAX_COUNT = 100  # `add --count 100000` is a typo, not a squad
@@ -57,7 +57,7 @@ def _add(s: State, cmd: c.Add, dice: Dice) -> list[Payload]:
 
 
 def _load(s: State, cmd: c.Load, dice: Dice) -> list[Payload]:
-    from .loading import declarations
+    from projections.domain.loading import declarations
     return declarations(cmd, s)
 
 

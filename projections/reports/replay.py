@@ -10,9 +10,9 @@ from typing import Iterator
 
 from eventlog.events import CORRECTIONS
 
-from .ledger import Ledger
-from .state import State
-from .timeline import Entry, timeline
+from projections.ledger import Ledger
+from projections.domain.state import State
+from projections.reports.timeline import Entry, timeline
 
 
 def frames(ledger: Ledger, encounter: str, upto: int | None = None) -> Iterator[tuple[Entry, State]]:

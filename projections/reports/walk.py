@@ -16,10 +16,10 @@ from eventlog.events import (
     CORRECTIONS, Amended, APSpent, Payload, Redone, RoundStarted, TurnEnded, Undone,
 )
 
-from .history import batches
-from .ledger import Ledger
-from .state import State
-from .timeline import Entry, annotations
+from projections.history import batches
+from projections.ledger import Ledger
+from projections.domain.state import State
+from projections.reports.timeline import Entry, annotations
 
 T = TypeVar("T")
 # track(items, total, what): the items, reporting progress as they pass.

@@ -19,11 +19,11 @@ from eventlog.codec import envelope_dict
 from eventlog.events import APSpent, FreeActionTaken, InterruptTaken
 from eventlog.text import csv_cell, json_safe, neutral
 
-from .ledger import Ledger
-from .narrate import describe
-from .stats import CATEGORIES, Stats
-from .story import Chapter, Story
-from .walk import Track, no_track, steps, where
+from projections.ledger import Ledger
+from projections.reports.narrate import describe
+from projections.reports.stats import CATEGORIES, Stats
+from projections.reports.story import Chapter, Story
+from projections.reports.walk import Track, no_track, steps, where
 
 CSV_COLUMNS = ("seq", "at", "actor", "round", "pass", "turn", "type", "combatant",
                "cost", "category", "label", "undone", "batch", "undone_by",

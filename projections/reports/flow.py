@@ -10,8 +10,8 @@ from eventlog.events import (
     APAdjusted, APSpent, CombatantLeft, EffectApplied, Payload, RoundStarted, TurnEnded,
 )
 
-from .rules import order_context, untouched_after_auto_end
-from .state import TURN_LIMIT, State
+from projections.domain.rules import order_context, untouched_after_auto_end
+from projections.domain.state import TURN_LIMIT, State
 
 
 def unspent(s: State) -> list[tuple[str, int]]:

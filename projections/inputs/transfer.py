@@ -26,10 +26,10 @@ from eventlog.text import check_actor, check_at, check_payload
 from eventlog.text import check_actor, check_at, check_payload
 from eventlog.undo import Corrections, UndoBook
 
-from .ledger import Ledger
-from .ranges import check_numbers
-from .rules import check_slug, judge
-from .state import State
+from projections.ledger import Ledger
+from projections.domain.ranges import check_numbers
+from projections.domain.rules import check_slug, judge
+from projections.domain.state import State
 
 FORMAT, VERSION = "combat-ledger", 1
 MAX_IMPORT_BYTES = 256 * 1024 * 1024
