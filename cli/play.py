@@ -89,7 +89,7 @@ def expand(words: list[str], state: State | None) -> list[str]:
             cid, rest = rest[0].lower(), rest[1:]
         else:
             if rest:  # `m kia shoots`: a slip for kai, never a label (issue 14)
-                from projections.domain.rules import label_word
+                from projections.domain.asks import label_word
                 label_word(state, rest[0])
             cid = acting(state)
         return ["act", cid, COST_ALIASES[head], *rest]

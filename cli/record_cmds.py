@@ -102,6 +102,10 @@ def verify(ctx: typer.Context, as_json: bool = JSON,
     if witnessed is not None:
         typer.echo(f"error: the log of {enc} does not match {against}: {witnessed}", err=True)
         raise typer.Exit(1)
+    spoiled = s.ledger.snapshot_problem(enc)
+    if spoiled is not None:
+        typer.echo(f"error: {enc}: {spoiled} (R30)", err=True)
+        raise typer.Exit(1)
 
 
 @app.command()

@@ -178,11 +178,12 @@ def show_frame(entry, state, end: int) -> None:
 
 
 @app.command()
-def schema(export: bool = typer.Option(False, "--export", help="The schema of a whole json export instead of one event.")) -> None:
+def schema(export: bool = typer.Option(False, "--export", help="The schema of a whole json export instead of one event."),
+           commands: bool = typer.Option(False, "--commands", help="The schema of a command, as the table server takes it.")) -> None:
     """Print the JSON Schema of the event format (one event of `log --json`,
     a jsonl line or an export's events), generated from the event types.
 
     Example: combat schema > event.schema.json        combat schema --export
     """
-    from projections.reports.schema import event_schema, export_schema
-    print_json(export_schema() if export else event_schema())
+    from projections.reports.schema import command_schema, event_schema, export_schema
+    print_json(command_schema() if commands else export_schema() if export else event_schema())

@@ -4,7 +4,6 @@ terminal or a server creating an encounter never switches yours)."""
 from __future__ import annotations
 
 import os
-import tempfile
 from pathlib import Path
 
 import msgspec
@@ -36,6 +35,7 @@ def current(store_id: str) -> str | None:
 def set_current(store_id: str, encounter: str) -> None:
     """Remember `encounter` as this user's current one in `store_id`; a home
     that cannot be written is no reason to refuse a declaration."""
+    import tempfile  # here: reading commands never pay for it
     chosen = _read()
     chosen[store_id] = encounter
     path = _file()

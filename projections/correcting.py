@@ -68,9 +68,7 @@ def casualties(log: Iterable[Envelope], fixes: Corrections, encounter: str,
                 raise Refusal(f"the correction of seq {target} is itself illegal: "
                               f"{exc}") from None
             lost.append(Casualty(b.events[0], b.payloads[0], str(exc)))
-            if trial is state:  # a one-event batch fails on its judge: nothing evolved
-                continue
-            continue
+            continue  # (a one-event batch is refused by its judge before it evolves)
         state = trial
     return lost
 

@@ -40,12 +40,12 @@ def fold(store: EventStore, encounter: str, fixes: Corrections, state: State,
     change nothing in the state (notes, free actions, markers) are left out
     by the store and never decoded."""
     steps, undone, replaced = STEPS, fixes.undone, fixes.replaced
-    rows = store.fold_rows(encounter, after, upto, INERT)
     if not undone and not replaced:
-        for _, _, type_name, data in rows:
+        for type_name, data in store.fold_data(encounter, after, upto, INERT):
             evolve, decode = steps[type_name]
             evolve(state, decode(data))
         return state
+    rows = store.fold_rows(encounter, after, upto, INERT)
     for seq, batch, type_name, data in rows:
         if batch in undone:
             continue

@@ -90,6 +90,30 @@ class Ledger:
         state.seq = snap.seq
         return state
 
+    def snapshot_problem(self, encounter: str) -> str | None:
+        """Verification of the kept snapshot (R30, R31): refold the log up to
+        its seq and compare. A snapshot that does not hold is never used
+        (its seal, or a later correction, says so); one whose state the
+        events do not give was tampered with: said here."""
+        with self.store.reading():
+            snap = self.store.snapshot(encounter, snapshots.FOLD_VERSION)
+            if snap is None:
+                return None
+            fixes = corrections(self.store, encounter)
+            if fixes.reaches_back(snap.seq):
+                return None  # taken before a correction of its past: set aside already
+            truth = fold(self.store, encounter, corrections(self.store, encounter, snap.seq),
+                         State(encounter), snap.seq)
+        truth.seq = snap.seq
+        try:  # (compared as states: sets keep no order in their bytes)
+            kept = snapshots.decode(bytes(snap.state)[32:], encounter)
+        except (msgspec.DecodeError, msgspec.ValidationError, RecursionError):
+            kept = None
+        if kept != truth:
+            return (f"the snapshot kept at seq {snap.seq} is not the state its events "
+                    "give: it was changed behind the ledger's back and is not used")
+        return None
+
     def _maker(self, encounter: str, state: State):
         body = snapshots.encode(state)
         return snapshots.FOLD_VERSION, lambda seq, digest: (
@@ -175,7 +199,7 @@ class Ledger:
 
     def _new(self, command: c.New, actor: str) -> Outcome:
         from projections.domain.decide import decide
-        from projections.domain.rules import check_new
+        from projections.domain.asks import check_new
         check_new(command.id, command.title)
         created = EncounterCreated(encounter=command.id, title=command.title)
         state = apply(State(command.id), [created])

@@ -12,7 +12,6 @@ folded from the log instead. `combat verify` re-folds and compares it too.
 from __future__ import annotations
 
 import os
-import secrets
 import zlib
 from pathlib import Path
 
@@ -61,7 +60,7 @@ def _key() -> bytes:
             return key
     except OSError:
         pass
-    key = secrets.token_bytes(32)
+    key = os.urandom(32)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)

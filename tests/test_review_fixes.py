@@ -23,7 +23,7 @@ def tied_round(ledger):
     ledger.declare("r", lambda s: [RoundStarted(round=1)], "gm")
     ledger.declare("r", lambda s: [spend("guards", 1)], "gm")
     ledger.declare("r", lambda s: [end("guards")], "gm")
-    from projections.domain.rules import declared_order
+    from projections.domain.asks import declared_order
     ledger.declare("r", lambda s: [declared_order(s, ["lin", "kai"], "gm")], "gm")
     for cid in ("lin", "kai"):
         ledger.declare("r", lambda s, cid=cid: [spend(cid, 1)], "gm")

@@ -16,7 +16,7 @@ from eventlog.events import (
 )
 from projections.reports.flow import tie_hint
 from projections.ledger import apply
-from projections.domain.rules import declared_order
+from projections.domain.asks import declared_order
 
 from conftest import ap, duel, end, given, npc, order, pc, refused, rolled, spend, up, when
 

@@ -87,6 +87,9 @@ def test_contract_reads_filter_by_position_and_type(store):
     assert [row[0] for row in store.fold_rows(E, skip=("NoteAdded",))] == [1, 4]
     assert [(row[0], row[1], row[2]) for row in store.fold_rows(E, after=2)] == [
         (3, 2, "NoteAdded"), (4, 4, "Undone")]
+    assert list(store.fold_data(E, after=1, skip=("Undone",))) == [
+        ("NoteAdded", encode_data(NoteAdded(text="a"))),
+        ("NoteAdded", encode_data(NoteAdded(text="b")))]
     assert [r.seq for r in store.markers(E)] == [4]
     assert store.markers(E, upto=3) == []
     assert store.batch_heads(E) == [(1, "EncounterCreated"), (2, "NoteAdded"), (4, "Undone")]

@@ -14,7 +14,7 @@ from eventlog.errors import Refusal
 from eventlog.events import RoundStarted
 from projections.reports.flow import announce, unspent
 from projections.ledger import apply
-from projections.domain.rules import turn_to_end
+from projections.domain.asks import turn_to_end
 
 from conftest import end, given, npc, pc, rolled, spend
 

@@ -82,6 +82,11 @@ class EventStore(Protocol):
                   skip: Sequence[str] = ()) -> Iterator[tuple[int, int, str, bytes]]:
         """FoldRow-shaped tuples, less the event types in `skip`."""
 
+    def fold_data(self, encounter: str, after: int = 0, upto: int | None = None,
+                  skip: Sequence[str] = ()) -> Iterator[tuple[str, bytes]]:
+        """(type, data) of the same events: the fold's hot path when no
+        correction is in force."""
+
     def markers(self, encounter: str, upto: int | None = None) -> list[StoredEvent]:
         """The Undone, Redone and Amended events, in seq order."""
 

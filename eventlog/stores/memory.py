@@ -89,6 +89,10 @@ class MemoryStore:
         return ((e.seq, e.batch, e.type, e.data) for e in self.rows(encounter, after, upto)
                 if e.type not in skipped)
 
+    def fold_data(self, encounter: str, after: int = 0, upto: int | None = None,
+                  skip: Sequence[str] = ()) -> Iterator[tuple[str, bytes]]:
+        return ((row[2], row[3]) for row in self.fold_rows(encounter, after, upto, skip))
+
     def markers(self, encounter: str, upto: int | None = None) -> list[StoredEvent]:
         return [e for e in self.rows(encounter, 0, upto) if e.type in CORRECTIONS]
 

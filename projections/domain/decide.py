@@ -23,7 +23,7 @@ from eventlog.events import (
 
 from projections.domain import commands as c
 from projections.domain.phrases import action, slugify
-from projections.domain.rules import declared_order, turn_to_end
+from projections.domain.asks import declared_order, turn_to_end
 from projections.domain.state import State
 
 Dice = Callable[[], int]  # one d10: 1 to 10

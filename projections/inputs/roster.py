@@ -11,7 +11,6 @@ hot path (STYLE.md).
 """
 from __future__ import annotations
 
-import json
 import tomllib
 from pathlib import Path
 from typing import Literal

@@ -23,7 +23,6 @@ from eventlog.events import CORRECTIONS, EVENT_TYPES, EncounterCreated
 from eventlog.files import Bounded, open_bounded, too_large
 from eventlog.jsonstream import JSONStream
 from eventlog.text import check_actor, check_at, check_payload
-from eventlog.text import check_actor, check_at, check_payload
 from eventlog.undo import Corrections, UndoBook
 
 from projections.ledger import Ledger

@@ -10,7 +10,7 @@ from eventlog.events import (
     APAdjusted, APSpent, CombatantLeft, EffectApplied, Payload, RoundStarted, TurnEnded,
 )
 
-from projections.domain.rules import order_context, untouched_after_auto_end
+from projections.domain.asks import order_context, untouched_after_auto_end
 from projections.domain.state import TURN_LIMIT, State
 
 

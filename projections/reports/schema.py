@@ -91,3 +91,14 @@ def export_schema() -> dict:
         "required": ["format", "version", "events"],
         "$defs": defs,
     }
+
+
+def command_schema() -> dict:
+    """The schema of one command, as the table server takes it (a JSON object
+    tagged by `command`, the CLI's command name, with the CLI's argument names)."""
+    from projections.domain.commands import AnyCommand
+    (ref,), components = msgspec.json.schema_components(
+        [AnyCommand], ref_template="#/$defs/{name}")
+    return {"$schema": DIALECT, "title": "combat-ledger command",
+            "description": "One command given at the table (INTERFACE.md, Commands).",
+            **ref, "$defs": dict(components)}

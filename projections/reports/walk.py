@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Callable, Iterable, Iterator, TypeVar
 
 from eventlog.events import (
-    CORRECTIONS, Amended, APSpent, Payload, Redone, RoundStarted, TurnEnded, Undone,
+    APSpent, Payload, RoundStarted, TurnEnded,
 )
 
 from projections.history import batches

@@ -1,0 +1,80 @@
+"""What a command asks, worked out before it is judged: which order an
+`order` declares and whether its actor may (R3, R3c, R12), which turn an
+`end-turn` ends (R8, R21), whether a new encounter's id and title hold, and
+whether a word typed where an id goes is a slip. decide.py and play mode
+call these; the judge (rules.py) then checks what they give."""
+from __future__ import annotations
+
+from eventlog.errors import Refusal
+from eventlog.events import EncounterCreated, OrderDeclared, TurnEnded
+
+from projections.domain.names import did_you_mean
+from projections.domain.ranges import check_numbers
+from projections.domain.rules import check_slug
+from projections.domain.state import State
+
+
+def check_new(encounter: str, title: str) -> None:
+    """A new encounter's id and title, judged before the store creates it."""
+    check_slug(encounter, "encounter id")
+    check_numbers(EncounterCreated(encounter=encounter, title=title))
+
+
+def order_context(s: State, slots: list[str]) -> str:
+    """What `order` orders: the seizers while every slot named has seized this
+    round (R3b, R12), else a tie (R3)."""
+    return "seize" if s.running and all(x in s.seizers for x in slots) else "tie"
+
+
+def declared_order(s: State, slots: list[str], actor: str) -> OrderDeclared:
+    """`order SLOT...` by `actor`: the GM orders any slots, anyone else only
+    PC slots (R3c)."""
+    if actor != "gm":
+        npcs = [x for x in slots if (x in s.groups or x in s.combatants)
+                and s.side_of(x) == "npc"]
+        if npcs:
+            raise Refusal(f"{', '.join(npcs)} {'is an NPC slot' if len(npcs) == 1 else 'are NPC slots'}: "
+                          f"only the GM orders NPCs; {actor} may order PC slots only (R3c)")
+    return OrderDeclared(slots=list(slots), context=order_context(s, slots))
+
+
+def turn_to_end(s: State, cid: str | None, careful: bool = False) -> TurnEnded:
+    """`end-turn [ID]`: the turn in progress, or in an open group slot the
+    only member up. `careful` (play mode, COMBAT_CAREFUL=1): right after a
+    turn ended by itself (R21), a turn that has declared nothing is ended
+    only by naming it, so a reflexive end-turn cannot skip the next
+    combatant. Without it the contract's bare end-turn stands, and the
+    output says what happened (flow.announce)."""
+    if s.running and s.turn is not None:
+        target = cid or s.turn
+    elif cid:
+        target = cid
+    else:
+        up = s.up()
+        if len(up) > 1:
+            raise Refusal(f"no turn is in progress in this group slot: name the member "
+                          f"who passes ({', '.join(up)}) (R8)")
+        if not up:
+            raise Refusal("no turn is in progress (R21)")
+        target = up[0]
+    if careful and cid is None and untouched_after_auto_end(s, target):
+        raise Refusal(f"{s.auto_ended}'s turn already ended by itself and {target} "
+                      f"has declared nothing yet: `end-turn {target}` ends {target}'s "
+                      "turn (R21)")
+    return TurnEnded(combatant=target)
+
+
+def untouched_after_auto_end(s: State, target: str) -> bool:
+    """Is `target`'s turn one the pass reached because the turn before it
+    ended by itself (R21), with nothing declared in it yet?"""
+    return bool(s.running and s.auto_ended and not s.turn_started
+                and target != s.auto_ended)
+
+
+def label_word(s: State, word: str) -> None:
+    """Play mode's `m WORD ...`: a first word that is not an id but close to
+    one is a slip, never the start of a label."""
+    ids = list(s.combatants) + list(s.groups)
+    if word.lower() not in ids and did_you_mean(word, ids):
+        raise Refusal(f"{word!r} is not an id here{did_you_mean(word, ids)} "
+                      "(to start the label with it, name who acts first)")
