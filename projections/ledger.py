@@ -6,7 +6,6 @@ the store, so no check is made against one read and appended against another.
 """
 from __future__ import annotations
 
-import random
 from typing import Iterable, Iterator, NamedTuple
 
 import msgspec
@@ -24,11 +23,10 @@ from projections.domain.rules import judge
 from projections.domain.state import State
 
 MAX_ATTEMPTS = 50
-_system_dice = random.SystemRandom()
-
-
 def roll_d10() -> int:
-    return _system_dice.randint(1, 10)
+    """A d10 rolled by the program (R1); `random` only loads for a roll."""
+    import random
+    return random.SystemRandom().randint(1, 10)
 
 
 class Outcome(NamedTuple):
