@@ -51,6 +51,17 @@ class FoldRow(NamedTuple):
     data: bytes
 
 
+class Token(NamedTuple):
+    """A table server token as the store keeps it: never the token itself,
+    only its SHA-256 (hex) digest."""
+    name: str                # unique in the store; becomes the event's actor (R29)
+    role: str                # "gm", "player" or "view"
+    owns: tuple[str, ...]    # the combatant ids a player declares for
+    encounter: str | None    # the one encounter it reaches; None: every one
+    digest: str              # hex SHA-256 of the token
+    created_at: str
+
+
 class Snapshot(NamedTuple):
     seq: int
     hash: str      # the chain hash of the event at `seq` when it was taken
@@ -99,6 +110,27 @@ class EventStore(Protocol):
     def snapshot(self, encounter: str, version: str) -> Snapshot | None:
         """The kept snapshot if taken by fold `version` and the event at its
         seq still has the hash it was taken at."""
+
+    def wait_changes(self, timeout: float) -> None:
+        """Return once any writer, in this process or another, may have
+        appended to this store, or after `timeout` seconds. A hint only:
+        callers re-read `encounters()` to learn what changed. (SQLite polls
+        `PRAGMA data_version` on its own connection; PostgreSQL LISTENs on the
+        channel `combat_ledger`, payload `encounter:seq`, and wakes by the
+        timeout when a notification is lost; memory waits on a condition.)"""
+
+    # -- tokens of the table server ----------------------------------------
+    def tokens(self) -> list[Token]:
+        """Every token, by name."""
+
+    def token(self, digest: str) -> Token | None:
+        """The token with this SHA-256 hex digest, if not revoked."""
+
+    def add_token(self, token: Token) -> None:
+        """Keep `token`; LedgerError if its name is taken."""
+
+    def revoke_token(self, name: str) -> bool:
+        """Forget the token named `name` at once; False if there is none."""
 
     # -- writing ---------------------------------------------------------
     def create(self, encounter: str, created: EncounterCreated, actor: str) -> Envelope: ...
