@@ -1,9 +1,10 @@
 """The console behind `combat play`: a prompt that takes the CLI's commands
 (and short aliases) with the status table always shown above it.
 
-Each line is split like a shell line and run by the very same click command
-objects as `combat ...`, in this process, with one Session: the same ledger
-calls, the same judge, the same `error: ...` lines. Commands run quiet; the
+Each line is split like a shell line and read by the very same click
+commands as `combat ...` (cli/lines.py) into the core's command struct,
+which runs through the one entry point with one Session: the same judge,
+the same `error: ...` lines. Commands run quiet; the
 console then prints what the log gained, so a declaration from another
 terminal is reported the same way as one typed here.
 """
@@ -32,7 +33,8 @@ from projections.history import envelope
 from projections.reports.narrate import describe
 from projections.domain.state import State
 
-from cli.app import CLICK_ERROR, app
+from cli.app import app
+from cli.lines import parse
 from cli.render import SafeConsole, _headline, console, escape, log_table, status_table
 from cli.session import Session
 
@@ -217,22 +219,19 @@ class Play:
             self._follow(self.session.current())
 
     def _invoke(self, args: list[str]) -> None:
-        """Run a command line as `combat` does; errors become one line."""
+        """Read a command line as `combat` does, then run it through the core."""
         try:
-            self.command.main(args=args, obj=self.session, standalone_mode=False,
-                              prog_name="combat")
-        except CLICK_ERROR as exc:  # wrong usage: click's words, one line
-            ctx = getattr(exc, "ctx", None)
-            where = ctx.command_path.removeprefix("combat").strip() if ctx else ""
-            message = exc.format_message().rstrip(".")
-            message = message[:1].lower() + message[1:]
-            self._error(f"{message}: see `help {where}`" if where else
-                        f"{message}: `help` lists the commands")
+            line = parse(args, self.session)
         except (typer.Abort, KeyboardInterrupt):
             self._error("interrupted")
+            return
         except SystemExit as exc:  # a command that ended the process its own way
             if exc.code not in (0, None):
                 self._error(f"the command stopped with exit code {exc.code}")
+            return
+        if line.command is not None:
+            who = self.session.as_actor(line.actor) if line.actor else self.session
+            who.run(line.command)
 
     # -- what the console shows ---------------------------------------------
 
