@@ -10,6 +10,7 @@ from itertools import islice
 from typing import Callable, Iterable, Iterator, Sequence, TypeVar
 
 from eventlog.codec import GENESIS, Envelope, encode_data, event_hash, utc_now
+from eventlog.stores import count_commit
 from eventlog.stores.contract import EncounterInfo, Snapshot, SnapshotMaker, StoredEvent
 from eventlog.errors import Conflict, Refusal, UnknownEncounter
 from eventlog.events import CORRECTIONS, EncounterCreated, Payload
@@ -196,4 +197,5 @@ class MemoryStore:
             prev = digest
         log.events.extend(StoredEvent(e.seq, e.batch, e.type, e.at, e.actor,
                                       encode_data(e.data), e.prev_hash, e.hash) for e in envs)
+        count_commit()
         return envs
