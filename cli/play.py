@@ -39,9 +39,17 @@ from cli.render import SafeConsole, _headline, console, escape, log_table, statu
 from cli.session import Session
 
 def history_for(db) -> History:
-    """The typed lines, kept beside the store; in memory if that is not writable."""
-    path = db.with_name(db.name + ".history")
+    """The typed lines, kept beside a store file (in this user's state folder
+    for a server's store); in memory if that is not writable."""
+    from pathlib import Path
+    if isinstance(db, Path):
+        path = db.with_name(db.name + ".history")
+    else:
+        import zlib
+        from eventlog.userstate import state_dir
+        path = state_dir() / f"play-{zlib.crc32(str(db).encode()):08x}.history"
     try:
+        path.parent.mkdir(parents=True, exist_ok=True)
         with open(path, "a", encoding="utf-8"):
             pass
     except OSError:
