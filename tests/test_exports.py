@@ -38,6 +38,9 @@ def demo(tmp_path):
     store.close()
 
 
+INTERFACE_KEYS = ("seq", "batch", "type", "at", "actor", "data", "undone", "prev_hash", "hash")
+
+
 def _text(write, ledger, eid) -> str:
     out = io.StringIO()
     write(ledger, eid, out)
@@ -51,8 +54,14 @@ def test_jsonl_is_one_event_per_line_in_the_log_json_shape(demo):
     text = _text(write_jsonl, ledger, eid)
     lines = text.splitlines()
     assert text.endswith("\n") and len(lines) == 48
-    events = [json.loads(line) for line in lines]
+    lines = [json.loads(line) for line in lines]
+    events = [{k: v for k, v in e.items() if k in INTERFACE_KEYS} for e in lines]
     assert events == ledger.event_dicts(eid)
+    swing = lines[21]  # where it was declared and whom it is about, on every line
+    assert {k: swing[k] for k in ("round", "pass", "turn", "combatant", "name", "side",
+                                  "group")} == {"round": 1, "pass": 1, "turn": "ganger-2",
+                                                "combatant": "ganger-2", "name": "Ganger 2",
+                                                "side": "npc", "group": "gangers"}
     assert events == json.loads(combat("log", "--json").stdout)
     assert [e["undone"] for e in events if e["undone"]] == [True]
     assert events == export_json(ledger, eid)["events"]
