@@ -54,6 +54,7 @@ class Chapter:
     passes: list[Pass] = field(default_factory=list)
     order: list[Placed] = field(default_factory=list)
     joined: list[Placed] = field(default_factory=list)  # placed later in the round
+    planned: list[Placed] = field(default_factory=list)  # the order as the round began
 
     def pass_(self, number: int) -> Pass:
         if not self.passes or self.passes[-1].number != number:
@@ -216,7 +217,7 @@ class Story:
         n = step.payload.round
         chapter = self._chapter(n, False)
         chapter.pass_(1)
-        chapter.order = self._order(step.state)
+        chapter.order = chapter.planned = self._order(step.state)
         self._placed[n] = {p.slot for p in chapter.order}
 
     def _follow_order(self, step: Step) -> None:
