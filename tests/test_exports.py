@@ -129,7 +129,7 @@ def test_csv_keeps_amended_events_in_their_place(ledger):
     assert [r["type"] for r in rows] == ["EncounterCreated", "CombatantJoined",
                                          "InitiativeRolled", "Amended"]
     assert (rows[2]["amended_by"], rows[2]["undone"]) == ("4", "false")
-    assert "9 +2 = 11" in rows[3]["text"]
+    assert "rolled 9 at the table, +2 = 11" in rows[3]["text"]
 
 
 # -- md -----------------------------------------------------------------------
@@ -142,7 +142,7 @@ def test_md_tells_the_encounter_round_by_round_and_pass_by_pass(demo):
         "# A street crew jumps two runners", "## Setup",
         "## Round 1", "### Pass 1", "### Pass 2", "### Pass 3",
         "## Round 2", "### Pass 1", "### Pass 2",
-        "## Stats", "### Combatants", "### Rounds", "### Encounter"]
+        "## Stats", "### Combatants", "### Rounds", "### Slowest turns", "### Encounter"]
     round_1 = text[text.index("## Round 1"):text.index("## Round 2")]
     assert "- Rook seizes the moment (Grit 1 → 0) _(#13)_" in round_1
     assert "Boss interrupts with 1 AP (minor): ducks behind a crate (4 → 3 AP)" in round_1
@@ -187,8 +187,8 @@ def test_md_shows_an_amendment_in_place(ledger):
     out = io.StringIO()
     write_md(ledger, "raid", out)
     text = out.getvalue()
-    assert "- ~~Rook enters a rolled 3 +2 = 5 for initiative~~ _(#3, amended at seq 4)_" in text
-    assert "- Rook enters a rolled 9 +2 = 11 for initiative _(#3, amended at seq 4)_" in text
+    assert "- ~~Rook rolled 3 at the table, +2 = 5 for initiative~~ _(#3, amended at seq 4: misread)_" in text
+    assert "- Rook rolled 9 at the table, +2 = 11 for initiative _(#3, amended at seq 4: misread)_" in text
 
 
 # -- the export command ---------------------------------------------------------

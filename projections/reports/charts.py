@@ -5,8 +5,9 @@ Readable at any size: the text has one fixed size, and a chart grows with
 what it shows (a column per round, a row per combatant) instead of
 shrinking; the page puts it in a box that scrolls sideways. Long names are
 cut at NAME_CHARS (the tables carry them whole). Within a chart no two
-series share a colour (`palette`). Each mark is a <g> with an id
-`{chart}-s{series}-c{category}` holding a <title> (the browser shows it on
+series share a colour (`palette`). Each mark is a <g class="mark"> with an
+id `{chart}-s{series}-c{category}` (a heatmap's cells: <g class="cell">,
+`{chart}-h{row}-r{column}`) holding a <title> (the browser shows it on
 hover) and its value as data-value.
 
 matplotlib is imported only here, and this module only by the html report:
@@ -86,7 +87,7 @@ def _figure(width_px: float, height_px: float, left: float, right: float,
 
 def _svg(fig, chart_id: str, titles: dict[str, tuple[str, float]]) -> str:
     out = io.StringIO()
-    fig.savefig(out, format="svg", transparent=True)
+    fig.savefig(out, format="svg", transparent=True, metadata={"Date": None})
     svg = out.getvalue()
     svg = svg[svg.index("<svg"):]
     svg = svg.replace("<svg ", f'<svg class="chart" id="{chart_id}-svg" role="img" '
@@ -95,9 +96,10 @@ def _svg(fig, chart_id: str, titles: dict[str, tuple[str, float]]) -> str:
     def mark(m: re.Match) -> str:
         gid = m.group(1)
         title, value = titles[gid]
-        return (f'<g id="{gid}" class="mark" data-value="{value:g}">'
+        kind = "cell" if re.search(r"-h\d+-r\d+$", gid) else "mark"
+        return (f'<g id="{gid}" class="{kind}" data-value="{value:g}">'
                 f"<title>{escape(title)}</title>")
-    return re.sub(r'<g id="([a-z0-9-]+-s\d+-c\d+)">', mark, svg)
+    return re.sub(r'<g id="([a-z0-9-]+-(?:s\d+-c|h\d+-r)\d+)">', mark, svg)
 
 
 def _legend(ax, handles: list, labels: list[str], width_px: float) -> None:
@@ -190,7 +192,7 @@ def rows(chart_id: str, title: str, caption: str, names: list[str],
         if stacked:
             base = [b + v for b, v in zip(base, s.values)]
     ax.set_yticks(range(len(names)), labels)
-    ax.set_ylim(len(names) - 0.5, -0.5)
+    ax.set_ylim(max(len(names), 1) - 0.5, -0.5)
     ax.set_xlabel(unit)
     ax.xaxis.get_major_locator().set_params(integer=True)
     if data:
@@ -214,26 +216,39 @@ def heatmap(chart_id: str, title: str, caption: str, names: list[str],
     width, height = left + plot_w + right, top + max(len(names), 1) * cell_h + bottom
     fig, ax = _figure(width, height, left, right, top, bottom)
     titles: dict[str, tuple[str, float]] = {"": (title, 0)}
-    peak = max([v for row in values for v in row] or [0]) or 1
+    peak = max([v for row in values for v in row] + [1])
     if names and rounds:
-        image = ax.imshow(values, cmap="Blues", vmin=0, vmax=peak, aspect="auto",
-                          interpolation="nearest", extent=(-0.5, len(rounds) - 0.5,
-                                                           len(names) - 0.5, -0.5))
-        cax = fig.add_axes(((left + plot_w + 14) / width, bottom / height,
-                            12 / width, min(120, height - top - bottom) / height))
-        bar = fig.colorbar(image, cax=cax)
-        bar.set_label(unit, labelpad=6)
+        from matplotlib.cm import ScalarMappable
+        from matplotlib.colors import Normalize
         from matplotlib.patches import Rectangle
-        for i, row in enumerate(values):  # a transparent cell on top, for hover
+        shade = ScalarMappable(Normalize(0, peak), "Blues")
+        for i, row in enumerate(values):  # vector cells, each with its value on hover
             for j, v in enumerate(row):
-                gid = f"{chart_id}-s0-c{i * len(rounds) + j}"
-                cell = Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False, linewidth=0)
+                gid = f"{chart_id}-h{i}-r{j}"
+                cell = Rectangle((j - 0.5, i - 0.5), 1, 1, facecolor=shade.to_rgba(v),
+                                 edgecolor="white", linewidth=0.5)
                 cell.set_gid(gid)
                 ax.add_patch(cell)
                 titles[gid] = (f"{names[i]} · round {rounds[j]}: {v:g} {unit}", v)
                 if cell_w >= 24 and v:
                     ax.text(j, i, f"{v:g}", ha="center", va="center",
                             color="white" if v > peak * 0.55 else "#1d2330")
+        steps = sorted({round(peak * k / 4) for k in range(5)})  # the key: a swatch per step
+        cax = fig.add_axes(((left + plot_w + 14) / width, bottom / height,
+                            14 / width, min(18 * len(steps), height - top - bottom) / height))
+        for k, v in enumerate(steps):
+            cax.add_patch(Rectangle((0, k), 1, 1, facecolor=shade.to_rgba(v), edgecolor="#999",
+                                    linewidth=0.5))
+        cax.set_xlim(0, 1)
+        cax.set_ylim(0, len(steps))
+        cax.set_xticks([])
+        cax.yaxis.tick_right()
+        cax.set_yticks([k + 0.5 for k in range(len(steps))], [f"{v:g}" for v in steps])
+        cax.tick_params(length=0)
+        cax.set_title(unit, loc="left", fontsize=FONT_PT)
+        for spine in cax.spines.values():
+            spine.set_visible(False)
+    ax.set_ylim(max(len(names), 1) - 0.5, -0.5)
     every = _every(cell_w, len(str(max(rounds or [1]))) * CHAR_PX + 6)
     ticks = [j for j, r in enumerate(rounds) if r % every == 0 or every == 1]
     ax.set_xticks(ticks, [str(rounds[j]) for j in ticks])

@@ -27,6 +27,7 @@ from projections.ledger import Ledger
 from projections.reports.narrate import describe
 from projections.reports.stats import CATEGORIES, Stats
 from projections.reports.story import Chapter, Story
+from projections.reports.timing import duration
 from projections.reports.walk import Step, Track, no_track, steps, where
 
 CSV_COLUMNS = ("seq", "recorded_at", "actor", "round", "pass", "turn", "type", "combatant",
@@ -225,22 +226,30 @@ def stats_markdown(numbers: dict) -> list[str]:
     lines = ["## Stats", "", "### Combatants", ""]
     lines += _table(
         ["combatant", "turns", "AP in turns", "AP on interrupts", *CATEGORIES,
-         "interrupts", "AP unspent", "seizes", "Grit spent"],
+         "interrupts", "AP unspent", "seizes", "Grit spent", "Grit gained", "time in turns"],
         [[c["name"], c["turns"], c["ap_in_turns"], c["ap_on_interrupts"],
           *(c["actions"][k] for k in CATEGORIES), c["interrupts"], c["ap_unspent"],
-          c["seizes"], c["grit_spent"]] for c in numbers["combatants"]])
+          c["seizes"], c["grit_spent"], c["grit_gained"], duration(c["turn_seconds"])]
+         for c in numbers["combatants"]])
     if numbers["rounds"]:
         lines += ["### Rounds", ""]
         lines += _table(
             ["round", "passes", "turns per pass", "AP spent", "interrupts", "seizes",
-             "AP unspent"],
+             "AP unspent", "time"],
             [[r["round"], r["passes"], " / ".join(map(str, r["turns_per_pass"])),
               r["ap_spent"], r["interrupts"], ", ".join(r["seizes"]) or "-",
-              "-" if r["ap_unspent"] is None else r["ap_unspent"]]
+              "-" if r["ap_unspent"] is None else r["ap_unspent"], duration(r["seconds"])]
              for r in numbers["rounds"]])
+    if numbers["slowest_turns"]:
+        lines += ["### Slowest turns", ""]
+        lines += _table(["combatant", "round", "pass", "AP spent", "time"],
+                        [[t["name"], t["round"], t["pass"], t["ap_spent"],
+                          duration(t["seconds"])] for t in numbers["slowest_turns"]])
     t = numbers["totals"]
     lines += ["### Encounter", ""]
-    lines += _table(["", "total"], [[label, t[key]] for key, label in TOTALS])
+    lines += _table(["", "total"], [[label, t[key]] for key, label in TOTALS]
+                    + [["time from the first event to the last", duration(t["duration_seconds"])],
+                       ["time in turns", duration(t["turn_seconds"])]])
     return lines
 
 
@@ -248,5 +257,6 @@ TOTALS = (("rounds", "rounds"), ("passes", "passes"), ("turns", "turns"),
           ("ap_spent", "AP spent"), ("ap_in_turns", "AP in turns"),
           ("ap_on_interrupts", "AP on interrupts"), ("interrupts", "interrupts"),
           ("ap_unspent", "AP left unspent"), ("seizes", "seizes"),
-          ("grit_spent", "Grit spent"), ("events", "events in the log"),
+          ("grit_spent", "Grit spent"), ("grit_gained", "Grit gained"),
+          ("events", "events in the log"),
           ("undone", "events undone or retracted"), ("amended", "declarations amended"))

@@ -69,10 +69,11 @@ def charts(numbers: dict) -> list:
 def order_changes(chapters: list[Chapter]) -> list[dict]:
     """The initiative order of the first round, then only of the rounds
     where it differs from the round before (with the rounds it held for).
-    The order compared is the one each round began with: a seize moves the
+    Rounds are compared by the order they began with: a seize moves the
     seizer to the top for its round only (R11), which the narrative and the
-    rounds table tell; the seizers of a run's first round are tagged."""
-    from dataclasses import replace
+    rounds table tell. Each entry shows the order its first round was played
+    in (a tie ordered during the round, R3, as it was played; its seizers
+    tagged)."""
     out: list[dict] = []
     previous = None
     for chapter in chapters:
@@ -84,11 +85,7 @@ def order_changes(chapters: list[Chapter]) -> list[dict]:
             out[-1]["last"] = chapter.round
             continue
         previous = key
-        seized = {p.slot for p in chapter.order if p.seized}
-        planned = [p.slot for p in chapter.planned]
-        order = [replace(p, seized=p.slot in seized) for p in chapter.planned] + \
-            [p for p in chapter.order if p.slot not in planned]  # a seized group member
-        out.append({"chapter": chapter, "order": order, "first": chapter.round,
+        out.append({"chapter": chapter, "order": chapter.order, "first": chapter.round,
                     "last": chapter.round})
     return out
 
