@@ -6,9 +6,12 @@ what it shows (a column per round, a row per combatant) instead of
 shrinking; the page puts it in a box that scrolls sideways. Long names are
 cut at NAME_CHARS (the tables carry them whole). Within a chart no two
 series share a colour (`palette`). Each mark is a <g class="mark"> with an
-id `{chart}-s{series}-c{category}` (a heatmap's cells: <g class="cell">,
-`{chart}-h{row}-r{column}`) holding a <title> (the browser shows it on
-hover) and its value as data-value.
+id `{chart}-s{series}-c{category}` (a heatmap's cells: <path class="cell">
+in `<g id="{chart}-cells">`, row by row) holding a <title> (the browser
+shows it on hover) and its value as data-value. Past BARS rounds, bars
+become stacked step areas (a title per series) and a heatmap's cells one
+embedded picture (its axes, labels and key stay SVG text): drawn mark by
+mark, 500 rounds would take seconds and megabytes.
 
 matplotlib is imported only here, and this module only by the html report:
 no other command pays for it (about 0.7 s).
@@ -24,6 +27,7 @@ FONT_PT = 10         # every text of every chart; 10 pt is 13.3 CSS px in the pa
 PX = 1 / 96          # inches per CSS pixel (matplotlib's SVG is 72 pt per inch)
 NAME_CHARS = 24      # longer names are cut, with an ellipsis
 CHAR_PX = 7.5        # about the width of a character of FONT_PT
+BARS = 60            # rounds drawn mark by mark; more: step areas, a heatmap as a picture
 TAB10 = ("#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948",
          "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac")
 
@@ -85,7 +89,8 @@ def _figure(width_px: float, height_px: float, left: float, right: float,
     return fig, ax
 
 
-def _svg(fig, chart_id: str, titles: dict[str, tuple[str, float]]) -> str:
+def _svg(fig, chart_id: str, titles: dict[str, tuple[str, float]],
+         cells: list[tuple[str, float]] = ()) -> str:
     out = io.StringIO()
     fig.savefig(out, format="svg", transparent=True, metadata={"Date": None})
     svg = out.getvalue()
@@ -96,10 +101,20 @@ def _svg(fig, chart_id: str, titles: dict[str, tuple[str, float]]) -> str:
     def mark(m: re.Match) -> str:
         gid = m.group(1)
         title, value = titles[gid]
-        kind = "cell" if re.search(r"-h\d+-r\d+$", gid) else "mark"
-        return (f'<g id="{gid}" class="{kind}" data-value="{value:g}">'
+        return (f'<g id="{gid}" class="mark" data-value="{value:g}">'
                 f"<title>{escape(title)}</title>")
-    return re.sub(r'<g id="([a-z0-9-]+-(?:s\d+-c|h\d+-r)\d+)">', mark, svg)
+    svg = re.sub(r'<g id="([a-z0-9-]+-s\d+-c\d+)">', mark, svg)
+    if cells:  # a heatmap's cells, in the mesh's order (row by row): a title each
+        start = svg.index(f'<g id="{chart_id}-cells">')
+        end = svg.index("</g>", start)
+        block = iter(cells)
+
+        def cell(m: re.Match) -> str:
+            text, value = next(block)
+            return (f'<path class="cell" data-value="{value:g}"{m.group(1)}>'
+                    f"<title>{escape(text)}</title></path>")
+        svg = svg[:start] + re.sub(r"<path(.*?)/>", cell, svg[start:end], flags=re.S) + svg[end:]
+    return svg
 
 
 def _legend(ax, handles: list, labels: list[str], width_px: float) -> None:
@@ -142,15 +157,23 @@ def columns(chart_id: str, title: str, caption: str, categories: list[str],
     titles: dict[str, tuple[str, float]] = {"": (title, 0)}
     handles = []
     for i, (s, colour) in enumerate(zip(data, colours)):
-        bars = ax.bar(range(len(categories)), s.values, min(0.75, 44 / slot),
-                      bottom=base if stacked else 0,
-                      color=colour, label=s.name)
-        handles.append(bars)
-        for j, (bar, v) in enumerate(zip(bars, s.values)):
-            gid = f"{chart_id}-s{i}-c{j}"
-            bar.set_gid(gid)
-            titles[gid] = (f"{s.name} · {categories[j]}: {v:g} {unit}", v)
-        base = [b + v for b, v in zip(base, s.values)]
+        top_ = [b + v for b, v in zip(base, s.values)] if stacked else s.values
+        if n > BARS:  # too many bars to draw one by one: a stacked step area per series
+            area = ax.fill_between(range(len(categories)), base if stacked else 0, top_,
+                                   step="mid", color=colour, linewidth=0, label=s.name)
+            gid = f"{chart_id}-s{i}-c0"
+            area.set_gid(gid)
+            titles[gid] = (f"{s.name}: {sum(s.values):g} {unit} in all", sum(s.values))
+            handles.append(area)
+        else:
+            bars = ax.bar(range(len(categories)), s.values, min(0.75, 44 / slot),
+                          bottom=base if stacked else 0, color=colour, label=s.name)
+            handles.append(bars)
+            for j, (bar, v) in enumerate(zip(bars, s.values)):
+                gid = f"{chart_id}-s{i}-c{j}"
+                bar.set_gid(gid)
+                titles[gid] = (f"{s.name} · {categories[j]}: {v:g} {unit}", v)
+        base = top_ if stacked else base
     every = _every(slot, max([len(c) for c in categories] or [1]) * CHAR_PX + 6)
     ticks = [j for j in range(len(categories)) if (j + 1) % every == 0 or every == 1]
     ax.set_xticks(ticks, [categories[j] for j in ticks])
@@ -216,23 +239,31 @@ def heatmap(chart_id: str, title: str, caption: str, names: list[str],
     width, height = left + plot_w + right, top + max(len(names), 1) * cell_h + bottom
     fig, ax = _figure(width, height, left, right, top, bottom)
     titles: dict[str, tuple[str, float]] = {"": (title, 0)}
+    cells: list[tuple[str, float]] = []
     peak = max([v for row in values for v in row] + [1])
     if names and rounds:
         from matplotlib.cm import ScalarMappable
         from matplotlib.colors import Normalize
         from matplotlib.patches import Rectangle
         shade = ScalarMappable(Normalize(0, peak), "Blues")
-        for i, row in enumerate(values):  # vector cells, each with its value on hover
-            for j, v in enumerate(row):
-                gid = f"{chart_id}-h{i}-r{j}"
-                cell = Rectangle((j - 0.5, i - 0.5), 1, 1, facecolor=shade.to_rgba(v),
-                                 edgecolor="white", linewidth=0.5)
-                cell.set_gid(gid)
-                ax.add_patch(cell)
-                titles[gid] = (f"{names[i]} · round {rounds[j]}: {v:g} {unit}", v)
-                if cell_w >= 24 and v:
-                    ax.text(j, i, f"{v:g}", ha="center", va="center",
-                            color="white" if v > peak * 0.55 else "#1d2330")
+        edges = ([j - 0.5 for j in range(len(rounds) + 1)],
+                 [i - 0.5 for i in range(len(names) + 1)])
+        if len(rounds) > BARS:  # thousands of cells: one picture of them, the text stays text
+            ax.imshow(values, cmap="Blues", norm=shade.norm, aspect="auto",
+                      interpolation="nearest", extent=(-0.5, len(rounds) - 0.5,
+                                                       len(names) - 0.5, -0.5))
+        else:
+            mesh = ax.pcolormesh(*edges, values, cmap="Blues", norm=shade.norm,
+                                 edgecolors="white", linewidth=0.5)
+            mesh.set_gid(f"{chart_id}-cells")  # one artist, a path per cell
+            cells = [(f"{names[i]} · round {rounds[j]}: {v:g} {unit}", v)
+                     for i, row in enumerate(values) for j, v in enumerate(row)]
+        if cell_w >= 24:
+            for i, row in enumerate(values):
+                for j, v in enumerate(row):
+                    if v:
+                        ax.text(j, i, f"{v:g}", ha="center", va="center",
+                                color="white" if v > peak * 0.55 else "#1d2330")
         steps = sorted({round(peak * k / 4) for k in range(5)})  # the key: a swatch per step
         cax = fig.add_axes(((left + plot_w + 14) / width, bottom / height,
                             14 / width, min(18 * len(steps), height - top - bottom) / height))
@@ -260,4 +291,4 @@ def heatmap(chart_id: str, title: str, caption: str, names: list[str],
         spine.set_visible(False)
     if not (names and rounds):
         ax.text(0.5, 0.5, "nothing to show yet", transform=ax.transAxes, ha="center")
-    return Chart(chart_id, title, caption, _svg(fig, chart_id, titles))
+    return Chart(chart_id, title, caption, _svg(fig, chart_id, titles, cells))
