@@ -6,11 +6,15 @@ outside a box that scrolls, no two series of a chart in one colour."""
 from __future__ import annotations
 
 import shutil
+import struct
+import zlib
+from collections import Counter
 
 import pytest
 
 from eventlog.stores.sqlite import Store
 from projections.ledger import Ledger
+from projections.reports.charts import palette
 from projections.reports.html import write_html
 
 from conftest import street_fight
@@ -137,3 +141,61 @@ def test_report_in_dark_mode_and_print(browser, reports):
         assert pdf.count(b"/Type /Page\n") + pdf.count(b"/Type /Page ") + pdf.count(b"/Type/Page") <= 6
     finally:
         page.close()
+
+
+def png_pixels(raw: bytes) -> tuple[int, int, Counter]:
+    """Width, height and a count of the colours of a PNG (8-bit RGB or RGBA,
+    not interlaced, as Chromium writes them), decoded with the standard library."""
+    assert raw[:8] == b"\x89PNG\r\n\x1a\n"
+    pos, chunks = 8, []
+    while pos < len(raw):
+        size, kind = struct.unpack(">I4s", raw[pos:pos + 8])
+        body = raw[pos + 8:pos + 8 + size]
+        if kind == b"IHDR":
+            width, height, depth, colour, _, _, interlace = struct.unpack(">IIBBBBB", body)
+            assert depth == 8 and colour in (2, 6) and interlace == 0
+        elif kind == b"IDAT":
+            chunks.append(body)
+        pos += 12 + size
+    bpp = 3 if colour == 2 else 4
+    stride = width * bpp
+    data = zlib.decompress(b"".join(chunks))
+    colours: Counter = Counter()
+    prev = bytearray(stride)
+    for y in range(height):
+        start = y * (stride + 1)
+        kind, line = data[start], bytearray(data[start + 1:start + 1 + stride])
+        if kind == 1:
+            for i in range(bpp, stride):
+                line[i] = (line[i] + line[i - bpp]) & 255
+        elif kind == 2:
+            line = bytearray((a + b) & 255 for a, b in zip(line, prev))
+        elif kind == 3:
+            for i in range(stride):
+                left = line[i - bpp] if i >= bpp else 0
+                line[i] = (line[i] + ((left + prev[i]) >> 1)) & 255
+        elif kind == 4:
+            for i in range(stride):
+                a = line[i - bpp] if i >= bpp else 0
+                b, c = prev[i], (prev[i - bpp] if i >= bpp else 0)
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+        colours.update(bytes(line[i:i + 3]).hex() for i in range(0, stride, bpp))
+        prev = line
+    return width, height, colours
+
+
+def test_report_charts_are_painted(browser, reports):
+    """The marks are drawn, in their series' colours: a screenshot of the
+    actions chart holds many pixels of each category's colour."""
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    try:
+        page.goto(reports["twenty"].as_uri())
+        shot = page.locator("#chart-actions .scroll").screenshot()
+    finally:
+        page.close()
+    width, height, colours = png_pixels(shot)
+    assert width > 300 and height > 200
+    for colour in palette(3):  # free, minor, major: each drawn
+        assert colours[colour.lstrip("#")] > 300, (colour, colours.most_common(8))

@@ -94,3 +94,13 @@ def test_report_shows_the_slowest_turns(timed, tmp_path):
     timed("export", "--format", "html", "-o", out)
     html = out.read_text()
     assert 'id="time"' in html and "6m40s" in html and "2m00s" in html
+
+
+def test_stats_refuses_conflicting_or_unknown_choices(timed):
+    for args, said in ((("--json", "--csv"), "--json and --csv"),
+                       (("--all", "--encounters", "timed"), "--all and --encounters"),
+                       (("--encounters", "timed,nope"), "no encounter nope"),
+                       (("--encounters", ","), "name at least one encounter")):
+        result = timed("stats", *args, code=1)
+        assert result.stderr.startswith("error: ") and said in result.stderr
+        assert result.stderr.count("\n") == 1 and result.stdout == ""
