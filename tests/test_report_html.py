@@ -225,6 +225,9 @@ def test_campaign_sums_the_encounters_and_reports_them(tmp_path):
     assert pcs["ap_per_turn"] == round((4 + 4) * 2 / (3 + 3) / 2, 3)
     assert view["totals"]["interrupts"] == 2 and view["totals"]["encounters"] == 2
     assert json.loads(combat("stats", "--encounters", "demo-2", "--json").stdout)["totals"]["encounters"] == 1
+    import csv
+    turns = list(csv.DictReader(io.StringIO(combat("stats", "--all", "--csv").stdout)))
+    assert [sum(r["encounter"] == e for r in turns) for e in ("demo-1", "demo-2")] == [15, 15]
     text = combat("stats", "--all").stdout
     assert "2 encounters" in text and "demo-2" in text
     store = Store(tmp_path / "ledger.db")
