@@ -63,7 +63,8 @@ def show_campaign(numbers: dict) -> None:
 
     from cli.render import console, escape
     t = numbers["totals"]
-    console.print(f"[bold]{t['encounters']} encounters[/bold] — {t['rounds']} rounds, "
+    fights = f"{t['encounters']} encounter{'s' if t['encounters'] != 1 else ''}"
+    console.print(f"[bold]{fights}[/bold] — {t['rounds']} rounds, "
                   f"{t['turns']} turns, {t['ap_spent']} AP spent, {t['interrupts']} interrupts, "
                   f"{t['seizes']} seizes, {duration(t['duration_seconds'])}")
 
