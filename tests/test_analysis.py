@@ -87,15 +87,18 @@ def recipes() -> list[str]:
 def test_readme_recipes_answer_on_the_exports(amended, tmp_path, monkeypatch):
     combat, fight, turns = amended
     numbers = json.loads(combat("stats", "--json").stdout)
-    monkeypatch.chdir(tmp_path)  # the recipes name fight.csv and turns.csv
+    monkeypatch.chdir(tmp_path)  # the recipes name fight.csv, turns.csv, exports/
+    (tmp_path / "exports").mkdir()
+    for name in ("alley", "alley-copy"):  # two encounters' exports, for the campaign file
+        (tmp_path / "exports" / f"{name}.csv").write_text(fight.read_text())
     found = recipes()
-    assert len(found) == 5
+    assert len(found) == 6
     db = duckdb.connect()
     answers = []
     for sql in found:
         rel = db.sql(sql)
         answers.append(rel.fetchall() if rel is not None else None)
-    ap, by_side, slowest, per_round, _ = answers
+    ap, by_side, slowest, per_round, _, _ = answers
     assert dict(ap) == {c["id"]: c["ap_spent"] for c in numbers["combatants"] if c["ap_spent"]}
     sides = {s: (turns_, ap_) for s, turns_, ap_, _ in by_side}
     assert sides == {"npc": (3, 3), "pc": (2, 3)}
@@ -105,3 +108,7 @@ def test_readme_recipes_answer_on_the_exports(amended, tmp_path, monkeypatch):
     parquet = dict(db.sql("DESCRIBE SELECT * FROM 'fight.parquet'").fetchall()[i][:2]
                    for i in range(24))
     assert parquet["cost"] == "BIGINT" and parquet["recorded_at"].startswith("TIMESTAMP")
+    campaign = db.sql("SELECT filename, count(*), sum(cost) FROM 'campaign.parquet' "
+                      "WHERE NOT undone GROUP BY ALL ORDER BY ALL").fetchall()
+    assert [(Path(f).name, n) for f, n, _ in campaign] == [
+        ("alley-copy.csv", len(_rows(fight))), ("alley.csv", len(_rows(fight)))]
