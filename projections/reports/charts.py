@@ -132,7 +132,10 @@ def _legend_rows(labels: list[str], width_px: float) -> int:
 
 
 def _every(slot_px: float, label_px: float) -> int:
-    """Label every k-th column so that labels never overlap (1, 2, 5, 10, ...)."""
+    """Label every k-th column so that labels never overlap (1, 2, 5, 10, ...);
+    past BARS columns, at least 60 px apart (fewer labels, drawn faster)."""
+    if slot_px < 14:
+        label_px = max(label_px, 60)
     for k in (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000):
         if slot_px * k >= label_px:
             return k
