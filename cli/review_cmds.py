@@ -124,7 +124,7 @@ def report(ctx: typer.Context,
             raise LedgerError("--for players is the summary of one encounter: leave out --all/--encounters")
         def writer(f):
             return html.write_campaign(s.ledger, ids, f, progress())
-        what = f"{len(ids)} encounters"
+        what = f"{len(ids)} encounter{'s' if len(ids) != 1 else ''}"
     else:
         def writer(f):
             return html.write_html(s.ledger, s.encounter, f, progress(), audience.value)
