@@ -220,6 +220,8 @@ def rows(chart_id: str, title: str, caption: str, names: list[str],
     ax.set_yticks(range(len(names)), labels)
     ax.set_ylim(max(len(names), 1) - 0.5, -0.5)
     ax.set_xlabel(unit)
+    widest = max([b for b in base] + [v for s in data for v in s.values] + [0])
+    ax.set_xlim(0, widest * 1.05 if widest > 0 else 1)  # an axis from 0, even with nothing
     ax.xaxis.get_major_locator().set_params(integer=True)
     if data:
         _legend(ax, handles, [s.name for s in data], width - left)
