@@ -15,7 +15,7 @@ import pytest
 from eventlog.stores.sqlite import Store
 from projections.ledger import Ledger
 from projections.reports.charts import palette
-from projections.reports.html import write_html
+from projections.reports.html import write_campaign, write_html
 
 from conftest import street_fight
 from fights import LONG_NAME, play_rounds
@@ -79,6 +79,9 @@ def reports(tmp_path_factory) -> dict:
     play_rounds(store, "two-hundred", 200, seed=11)
     out["twenty"] = _write(Ledger(store), "twenty", folder / "twenty.html")
     out["two-hundred"] = _write(Ledger(store), "two-hundred", folder / "two-hundred.html")
+    with (folder / "campaign.html").open("w", encoding="utf-8") as f:
+        write_campaign(Ledger(store), ["twenty", "two-hundred"], f)
+    out["campaign"] = folder / "campaign.html"
     store.close()
     return out
 
@@ -110,6 +113,16 @@ def test_report_reads_at_any_size_and_width(browser, reports, fight, width):
         assert all(len(fills) == 1 for fills in series.values()), (chart, series)
         fills = [f[0] for f in series.values()]
         assert len(set(fills)) == len(fills), (chart, series)  # no colour twice in a chart
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_campaign_report_reads_at_any_width(browser, reports, width):
+    m = measured(browser, reports["campaign"], width)
+    assert m["charts"] == 4 and m["small"] == [] and m["overflow"] == []
+    assert m["pageWidth"] <= m["viewport"]
+    for chart, series in m["series"].items():
+        fills = [f[0] for f in series.values()]
+        assert len(set(fills)) == len(fills), (chart, series)
 
 
 def test_report_of_twenty_rounds_has_a_cell_per_combatant_and_round(reports):
