@@ -16,7 +16,7 @@ MODULES = {
     "gm_cmds": ("leave", "rejoin", "max-ap", "adjust-ap", "grit", "set-initiative",
                 "note", "end", "undo", "redo", "retract", "amend", "effect", "end-effect"),
     "record_cmds": ("status", "log", "verify", "head", "export", "import", "demo"),
-    "review_cmds": ("stats", "replay", "schema"),
+    "review_cmds": ("stats", "report", "replay", "schema"),
     "play_cmds": ("play",),
 }
 COMMANDS = {name: module for module, names in MODULES.items() for name in names}

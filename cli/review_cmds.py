@@ -1,6 +1,7 @@
 """Post-game review: stats, replay, schema. (Exports are `export --format`.)"""
 from __future__ import annotations
 
+from enum import Enum
 from pathlib import Path
 from typing import Optional
 
@@ -15,66 +16,126 @@ DELAY_ON_A_TERMINAL = 1.0  # seconds between frames when --delay is not given
 MAX_DELAY = 3600.0  # seconds: more is a typo (and 1e308 or nan no clock can sleep)
 
 
+def _chosen(s, every: bool, encounters: Optional[str]) -> list[str] | None:
+    """The encounters of a campaign view, or None for the current one alone."""
+    if every and encounters:
+        raise LedgerError("--all and --encounters: give one of them")
+    if every:
+        return [e.id for e in s.ledger.store.encounters()]
+    if encounters is None:
+        return None
+    from eventlog.errors import UnknownEncounter
+    ids = [e.strip() for e in encounters.split(",") if e.strip()]
+    known = {e.id for e in s.ledger.store.encounters()}
+    for eid in ids:
+        if eid not in known:
+            raise UnknownEncounter(f"--encounters: no encounter {eid} in this store")
+    if not ids:
+        raise LedgerError("--encounters: name at least one encounter, e.g. --encounters a,b")
+    return ids
+
+
+ALL_HELP = "Every encounter of the store: a campaign view."
+ENCOUNTERS_HELP = "These encounters, comma-separated (a,b,c): a campaign view."
+
+
 @app.command()
 def stats(ctx: typer.Context,
-          as_json: bool = typer.Option(False, "--json", help="JSON for scripts.")) -> None:
+          as_json: bool = typer.Option(False, "--json", help="JSON for scripts."),
+          as_csv: bool = typer.Option(False, "--csv", help="One row per turn (who, where, AP, seconds), for analysis."),
+          every: bool = typer.Option(False, "--all", help=ALL_HELP),
+          encounters: Optional[str] = typer.Option(None, "--encounters", help=ENCOUNTERS_HELP)) -> None:
     """Post-game numbers: per combatant turns, AP spent in turns and on
-    interrupts, actions by category, AP left unspent at round ends, seizes and
-    Grit spent; per round passes, turns and AP; the encounter's totals.
+    interrupts, actions by category, AP left unspent at round ends, seizes,
+    Grit and time in turns; per round passes, turns, AP and time; the
+    slowest turns; the encounter's totals. With --all or --encounters, the
+    same across many encounters of the store.
 
-    Example: combat stats        combat stats --json
+    Example: combat stats        combat stats --json        combat stats --all        combat stats --csv > turns.csv
     """
+    if as_json and as_csv:
+        raise LedgerError("--json and --csv: give one of them")
     from projections.reports.stats import stats as tally
     s = session(ctx)
-    numbers = tally(s.ledger, s.encounter)
-    if as_json:
-        print_json(numbers)
+    ids = _chosen(s, every, encounters)
+    if ids is None:
+        fights = [tally(s.ledger, s.encounter)]
+        numbers = fights[0]
     else:
+        from projections.reports.campaign import campaign
+        numbers = campaign(s.ledger, ids)
+        fights = numbers["fights"]
+    if as_csv:
+        write_turns(fights)
+    elif as_json:
+        print_json(numbers)
+    elif ids is None:
+        from cli.stats_view import show_stats
         show_stats(numbers)
+    else:
+        from cli.stats_view import show_campaign
+        show_campaign(numbers)
 
 
-def show_stats(numbers: dict) -> None:
-    from rich import box
-    from cli.render import escape
-    from rich.table import Table
+def write_turns(fights: list[dict]) -> None:
+    import csv
 
-    from projections.reports.stats import CATEGORIES
+    from eventlog.text import csv_cell
+    from projections.reports.campaign import TURN_COLUMNS, per_turn
 
-    from cli.render import console
-    t = numbers["totals"]
-    title = f"[bold]{numbers['encounter']}[/bold]" + (f" · {escape(numbers['title'])}" if numbers["title"] else "")
-    console.print(f"{title} — {t['rounds']} rounds, {t['passes']} passes, {t['turns']} turns, "
-                  f"{t['ap_spent']} AP spent · seq {numbers['seq']}")
-    people = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, padding=(0, 0))
-    for name in ("combatant", "turns", "AP in\nturns", "AP in\nintr.", "free", "minor",
-                 "major", "cust.", "intr.", "AP\nleft", "seize", "Grit\nspent"):
-        people.add_column(name, justify="left" if name == "combatant" else "right",
-                          no_wrap=True)
-    for c in numbers["combatants"]:
-        people.add_row(c["id"], str(c["turns"]), str(c["ap_in_turns"]), str(c["ap_on_interrupts"]),
-                       *(str(c["actions"][k]) for k in CATEGORIES), str(c["interrupts"]),
-                       str(c["ap_unspent"]), str(c["seizes"]), str(c["grit_spent"]),
-                       style=None if c["active"] else "dim")
-    console.print(people)
-    gone = [c["id"] for c in numbers["combatants"] if not c["active"]]
-    console.print("[dim]AP spent in turns and on interrupts (intr.), actions by category "
-                  "(cust.: a cost of its own), AP left unspent when a round ended"
-                  + (f"; left the encounter: {', '.join(gone)}" if gone else "") + "[/dim]\n")
-    if numbers["rounds"]:
-        rounds = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, padding=(0, 1))
-        for name in ("round", "passes", "turns per pass", "AP spent", "interrupts",
-                     "seized by", "AP unspent"):
-            rounds.add_column(name, justify="left" if name in ("turns per pass", "seized by") else "right")
-        for r in numbers["rounds"]:
-            rounds.add_row(str(r["round"]), str(r["passes"]),
-                           " / ".join(map(str, r["turns_per_pass"])), str(r["ap_spent"]),
-                           str(r["interrupts"]), ", ".join(r["seizes"]),
-                           "" if r["ap_unspent"] is None else str(r["ap_unspent"]))
-        console.print(rounds)
-    console.print(f"totals: AP in turns {t['ap_in_turns']}, on interrupts {t['ap_on_interrupts']} "
-                  f"({t['interrupts']} interrupts), left unspent {t['ap_unspent']} · seizes "
-                  f"{t['seizes']} · Grit spent {t['grit_spent']} · events {t['events']} "
-                  f"({t['undone']} undone, {t['amended']} amended)")
+    from cli.output import stdout
+    out = stdout()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(TURN_COLUMNS)
+    for numbers in fights:
+        for row in per_turn(numbers):
+            writer.writerow([csv_cell(cell) for cell in row])
+    out.flush()
+
+
+class Audience(str, Enum):
+    gm = "gm"
+    players = "players"
+
+
+@app.command()
+def report(ctx: typer.Context,
+           out: Optional[str] = typer.Option(None, "-o", "--output", help="Write to FILE (default: stdout); never the ledger or its files."),
+           audience: Audience = typer.Option(Audience.gm, "--for", help="gm: everything; players: the PCs' highlights, no GM-only detail (reasons of overrides, the log)."),
+           every: bool = typer.Option(False, "--all", help=ALL_HELP),
+           encounters: Optional[str] = typer.Option(None, "--encounters", help=ENCOUNTERS_HELP),
+           force: bool = typer.Option(False, "--force", help="Replace FILE even if it is a SQLite database.")) -> None:
+    """The html report: of the encounter (as `export --format html`), a
+    players' summary of it (--for players), or a campaign report across
+    encounters (--all, --encounters a,b).
+
+    Example: combat report -o raid.html        combat report --for players -o recap.html        combat report --all -o campaign.html
+    """
+    from eventlog.outfile import checked_target, write_file
+
+    from cli.progress import progress
+    s = session(ctx)
+    if out is not None:
+        checked_target(out, s.ledger.store.path, force)
+    ids = _chosen(s, every, encounters)
+    from projections.reports import html
+    if ids is not None:
+        if audience is Audience.players:
+            raise LedgerError("--for players is the summary of one encounter: leave out --all/--encounters")
+        def writer(f):
+            return html.write_campaign(s.ledger, ids, f, progress())
+        what = f"{len(ids)} encounter{'s' if len(ids) != 1 else ''}"
+    else:
+        def writer(f):
+            return html.write_html(s.ledger, s.encounter, f, progress(), audience.value)
+        what = s.encounter
+    if out is None:
+        from cli.output import stdout
+        writer(stdout())
+        return
+    write_file(out, writer, s.ledger.store.path, force)
+    from cli.render import console, escape
+    console.print(f"wrote the report of {what} to {escape(str(out))}")
 
 
 @app.command()

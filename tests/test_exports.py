@@ -38,6 +38,9 @@ def demo(tmp_path):
     store.close()
 
 
+INTERFACE_KEYS = ("seq", "batch", "type", "at", "actor", "data", "undone", "prev_hash", "hash")
+
+
 def _text(write, ledger, eid) -> str:
     out = io.StringIO()
     write(ledger, eid, out)
@@ -51,8 +54,14 @@ def test_jsonl_is_one_event_per_line_in_the_log_json_shape(demo):
     text = _text(write_jsonl, ledger, eid)
     lines = text.splitlines()
     assert text.endswith("\n") and len(lines) == 48
-    events = [json.loads(line) for line in lines]
+    lines = [json.loads(line) for line in lines]
+    events = [{k: v for k, v in e.items() if k in INTERFACE_KEYS} for e in lines]
     assert events == ledger.event_dicts(eid)
+    swing = lines[21]  # where it was declared and whom it is about, on every line
+    assert {k: swing[k] for k in ("round", "pass", "turn", "combatant", "name", "side",
+                                  "group")} == {"round": 1, "pass": 1, "turn": "ganger-2",
+                                                "combatant": "ganger-2", "name": "Ganger 2",
+                                                "side": "npc", "group": "gangers"}
     assert events == json.loads(combat("log", "--json").stdout)
     assert [e["undone"] for e in events if e["undone"]] == [True]
     assert events == export_json(ledger, eid)["events"]
@@ -120,7 +129,7 @@ def test_csv_keeps_amended_events_in_their_place(ledger):
     assert [r["type"] for r in rows] == ["EncounterCreated", "CombatantJoined",
                                          "InitiativeRolled", "Amended"]
     assert (rows[2]["amended_by"], rows[2]["undone"]) == ("4", "false")
-    assert "9 +2 = 11" in rows[3]["text"]
+    assert "rolled 9 at the table, +2 = 11" in rows[3]["text"]
 
 
 # -- md -----------------------------------------------------------------------
@@ -133,7 +142,7 @@ def test_md_tells_the_encounter_round_by_round_and_pass_by_pass(demo):
         "# A street crew jumps two runners", "## Setup",
         "## Round 1", "### Pass 1", "### Pass 2", "### Pass 3",
         "## Round 2", "### Pass 1", "### Pass 2",
-        "## Stats", "### Combatants", "### Rounds", "### Encounter"]
+        "## Stats", "### Combatants", "### Rounds", "### Slowest turns", "### Encounter"]
     round_1 = text[text.index("## Round 1"):text.index("## Round 2")]
     assert "- Rook seizes the moment (Grit 1 → 0) _(#13)_" in round_1
     assert "Boss interrupts with 1 AP (minor): ducks behind a crate (4 → 3 AP)" in round_1
@@ -178,8 +187,8 @@ def test_md_shows_an_amendment_in_place(ledger):
     out = io.StringIO()
     write_md(ledger, "raid", out)
     text = out.getvalue()
-    assert "- ~~Rook enters a rolled 3 +2 = 5 for initiative~~ _(#3, amended at seq 4)_" in text
-    assert "- Rook enters a rolled 9 +2 = 11 for initiative _(#3, amended at seq 4)_" in text
+    assert "- ~~Rook rolled 3 at the table, +2 = 5 for initiative~~ _(#3, amended at seq 4: misread)_" in text
+    assert "- Rook rolled 9 at the table, +2 = 11 for initiative _(#3, amended at seq 4: misread)_" in text
 
 
 # -- the export command ---------------------------------------------------------

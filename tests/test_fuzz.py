@@ -743,7 +743,7 @@ LINES = {
     "verify": ["verify"], "head": ["head"], "export": ["export", "--format", "csv"],
     "import": ["import", str(GOLDEN / "v1-alley.json"), "--as", "copy"],
     "demo": ["demo", str(ROOT / "examples/street-fight.combat")], "stats": ["stats"],
-    "replay": ["replay"], "schema": ["schema"], "play": ["play"],
+    "replay": ["replay"], "report": ["report"], "schema": ["schema"], "play": ["play"],
 }
 
 

@@ -1,33 +1,27 @@
-"""`export --format html`: the report of the example encounter
-(examples/street-fight.combat), parsed for its sections and SVG charts, and opened
-in headless Chromium to check that the charts are painted. Only the Chromium
-tests are skipped, and only where no Chromium is installed (.ci/run
-installs Debian's `chromium`)."""
+"""`export --format html` and `combat report`: the report of the example
+encounter (examples/street-fight.combat) parsed for its sections and SVG
+charts (their marks carry their values), the players' recap and the
+campaign report. The browser's view of them is tests/test_report_browser.py."""
 from __future__ import annotations
 
 import io
-import shutil
-import struct
-import subprocess
-import zlib
-from collections import Counter
+import json
 from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
 
+from eventlog.events import CombatantJoined
 from eventlog.stores.sqlite import Store
 from projections.ledger import Ledger
-from projections.reports.html import CATEGORY_COLORS, write_html
+from projections.reports.html import write_campaign, write_html
 from projections.reports.stats import stats
 
 from conftest import said_at_the_table, street_fight
 
-SECTIONS = ["summary", "charts", "order", "narrative", "stats"]
-CHARTS = ["chart-ap-per-round", "chart-turns-per-pass", "chart-actions",
-          "chart-interrupts-seizes", "chart-ap-use"]
-CHROMIUM = next(filter(None, map(shutil.which, ("chromium", "chromium-browser"))), None)
-needs_chromium = pytest.mark.skipif(CHROMIUM is None, reason="no chromium installed")
+SECTIONS = ["summary", "charts", "time", "order", "narrative", "stats"]
+CHARTS = ["chart-ap-per-round", "chart-time-per-round", "chart-turns-per-pass",
+          "chart-actions", "chart-interrupts-seizes", "chart-ap-use"]
 
 
 @pytest.fixture
@@ -59,7 +53,7 @@ class Page(HTMLParser):
         self.feed(html)
         self.close()
 
-    VOID = {"meta", "link", "br", "img", "input", "hr", "rect", "line"}
+    VOID = {"meta", "link", "br", "img", "input", "hr", "rect", "line", "path", "use"}
 
     def handle_starttag(self, tag, attrs):
         attrs = dict(attrs)
@@ -91,44 +85,54 @@ class Page(HTMLParser):
 
 # -- the page, parsed ---------------------------------------------------------------
 
-def test_report_has_its_sections_and_five_svg_charts(demo, report):
+def marks(page: Page, chart: str) -> dict[tuple[int, int], float]:
+    """(series, category) -> value of every mark of a chart."""
+    out = {}
+    for a in page.find("g", **{"class": "mark"}):
+        if a["id"].startswith(chart + "-s"):
+            s, c = a["id"][len(chart) + 2:].split("-c")
+            out[int(s), int(c)] = float(a["data-value"])
+    return out
+
+
+def test_report_has_its_sections_and_six_svg_charts(demo, report):
     ledger, eid = demo
-    html = report.read_text(encoding="utf-8")
-    page = Page(html)  # every element closes in order
+    page = Page(report.read_text(encoding="utf-8"))  # every element closes in order
     assert [a["id"] for a in page.find("section")] == SECTIONS
     svgs = page.find("svg")
     assert [s["id"] for s in svgs] == [f"{c}-svg" for c in CHARTS]
     assert all(s["class"] == "chart" and s["role"] == "img" for s in svgs)
     assert [a["id"] for a in page.find("figure")] == CHARTS
     numbers = stats(ledger, eid)
-    bars = page.find("rect", **{"class": "bar"})
-    ap_bars = [b for b in bars if b["data-category"].startswith("Round ")
-               and b["data-series"] in {c["name"] for c in numbers["combatants"]}]
-    assert sum(int(b["data-value"]) for b in ap_bars) == numbers["totals"]["ap_spent"] == 21
-    per_pass = [b for b in bars if b["data-series"] == "turns"]
-    assert [(b["data-category"], int(b["data-value"])) for b in per_pass] == \
-        [("R1 P1", 5), ("R1 P2", 5), ("R1 P3", 0), ("R2 P1", 4), ("R2 P2", 1)]
-    majors = [int(b["data-value"]) for b in bars if b["data-series"] == "major"]
-    assert sum(majors) == 8
-    seizes = {b["data-category"]: int(b["data-value"]) for b in bars if b["data-series"] == "seizes"}
-    assert seizes["Rook"] == 1 and sum(seizes.values()) == 1
+    cells = page.find("path", **{"class": "cell"})[:6 * 2]  # the first heatmap's
+    assert len(page.find("path", **{"class": "cell"})) == 2 * 6 * 2  # per combatant and round
+    assert sum(float(a["data-value"]) for a in cells) == numbers["totals"]["ap_spent"] == 21
+    per_pass = marks(page, "chart-turns-per-pass")  # series: pass; category: round
+    assert per_pass == {(0, 0): 5, (1, 0): 5, (2, 0): 0, (0, 1): 4, (1, 1): 1, (2, 1): 0}
+    actions = marks(page, "chart-actions")  # series 2: major
+    assert sum(v for (s, _), v in actions.items() if s == 2) == 8
+    seizes = {c: v for (s, c), v in marks(page, "chart-interrupts-seizes").items() if s == 1}
+    assert seizes[0] == 1 and sum(seizes.values()) == 1  # Rook, the first row
+    assert "Rook · seizes: 1 times" in page.inner("chart-interrupts-seizes")
 
 
 def test_report_tells_the_rounds_with_orders_and_stats(report):
     page = Page(report.read_text(encoding="utf-8"))
-    assert [a["id"] for a in page.find("article")] == ["setup", "round-1", "round-2"]
+    assert [a["id"] for a in page.find("details")] == ["setup", "round-1", "round-2"]
     assert [a["data-round"] for a in page.find("div", **{"class": "round-order"})] == ["1", "2"]
     assert page.find("li", id="seq-37")[0]["class"] == "APSpent struck"
     struck = [(t, parents) for t, _, parents in page.elements if t == "del"]
     assert len(struck) == 1 and "li" in struck[0][1]
     assert "shoots at the drone" in page.inner("seq-37")
     assert "undone at seq 38: Rook is out of ammo" in page.inner("seq-37")
+    assert "Undo of seq 37 (Rook is out of ammo)" in page.inner("seq-38")  # the undo, told
     assert "Rook seizes the moment (Grit 1 → 0)" in page.inner("seq-13")
-    assert "Rook 10 seized" in page.inner("order")
+    assert "Rook 10 seized in round 1" in page.inner("order")
     assert "Drone 11 joined later" in page.inner("order")
     assert page.inner("round-1").count("Nobody acts in this pass.") == 1
-    assert "Rook 3 4 0 0 2 1 0 0 2 1 1" in page.inner("stats-combatants")
+    assert "Rook 3 4 0 0 2 1 0 0 2 1 1 0" in page.inner("stats-combatants")
     assert "AP spent 21" in page.inner("stats-totals")
+    assert "Vex rolled 8 at the table, +2 = 10 for initiative" in page.inner("setup")
 
 
 def test_report_is_self_contained(report):
@@ -137,17 +141,23 @@ def test_report_is_self_contained(report):
     assert not page.find("script") and not page.find("link") and not page.find("img")
     assert not [a for _, a, _ in page.elements if "src" in a]
     for _, attrs, _ in page.elements:
-        assert not attrs.get("href", "#").startswith(("http:", "https:", "//")), attrs
-    assert "url(" not in html and "@import" not in html
+        for key in ("href", "xlink:href"):
+            assert attrs.get(key, "#").startswith("#"), attrs
+    assert "@import" not in html
+    assert html.count("url(") == html.count("url(#")  # the charts' clip paths, in the page
 
 
 def test_report_escapes_what_was_said_at_the_table(ledger):
     said_at_the_table(ledger, "<i>Heist</i>", '<script>alert("x")</script>')
+    ledger.declare("raid", lambda s: [CombatantJoined(
+        id="imp", name="<svg onload=alert(1)>", side="npc", bonus=0, max_ap=3, grit=0,
+        group=None)], "gm")
     out = io.StringIO()
     write_html(ledger, "raid", out)
     html = out.getvalue()
-    assert "<script>" not in html and "<i>Heist" not in html
+    assert "<script>" not in html and "<i>Heist" not in html and "<svg onload" not in html
     assert "&lt;script&gt;" in html and "&lt;i&gt;Heist&lt;/i&gt;" in html
+    assert "&lt;svg onload=alert(1)&gt;" in html
     assert not Page(html).find("script")
 
 
@@ -157,82 +167,88 @@ def test_report_before_the_first_round_still_renders(ledger):
     write_html(ledger, "raid", out)
     page = Page(out.getvalue())
     assert [a["id"] for a in page.find("section")] == SECTIONS
-    assert len(page.find("svg")) == 5 and "No round has started yet." in page.inner("order")
+    assert len(page.find("svg")) == 6 and "No round has started yet." in page.inner("order")
 
 
-# -- in a browser ---------------------------------------------------------------------
-
-def chromium(tmp_path: Path, *args: str) -> subprocess.CompletedProcess:
-    profile = tmp_path / f"profile-{len(list(tmp_path.glob('profile-*')))}"
-    return subprocess.run(
-        [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
-         "--no-first-run", "--disable-background-networking", "--disable-component-update",
-         "--disable-sync", "--disable-extensions", "--hide-scrollbars",
-         "--force-device-scale-factor=1", f"--user-data-dir={profile}", *args],
-        capture_output=True, timeout=120, check=True)
-
-
-def png_pixels(raw: bytes) -> tuple[int, int, Counter]:
-    """Width, height and a count of the colours of a PNG (8-bit RGB or RGBA,
-    not interlaced, as Chromium writes them), decoded with the standard library."""
-    assert raw[:8] == b"\x89PNG\r\n\x1a\n"
-    pos, chunks = 8, []
-    while pos < len(raw):
-        size, kind = struct.unpack(">I4s", raw[pos:pos + 8])
-        body = raw[pos + 8:pos + 8 + size]
-        if kind == b"IHDR":
-            width, height, depth, colour, _, _, interlace = struct.unpack(">IIBBBBB", body)
-            assert depth == 8 and colour in (2, 6) and interlace == 0
-        elif kind == b"IDAT":
-            chunks.append(body)
-        pos += 12 + size
-    bpp = 3 if colour == 2 else 4
-    stride = width * bpp
-    data = zlib.decompress(b"".join(chunks))
-    colours: Counter = Counter()
-    prev = bytearray(stride)
-    for y in range(height):
-        start = y * (stride + 1)
-        kind, line = data[start], bytearray(data[start + 1:start + 1 + stride])
-        if kind == 1:
-            for i in range(bpp, stride):
-                line[i] = (line[i] + line[i - bpp]) & 255
-        elif kind == 2:
-            line = bytearray((a + b) & 255 for a, b in zip(line, prev))
-        elif kind == 3:
-            for i in range(stride):
-                left = line[i - bpp] if i >= bpp else 0
-                line[i] = (line[i] + ((left + prev[i]) >> 1)) & 255
-        elif kind == 4:
-            for i in range(stride):
-                a = line[i - bpp] if i >= bpp else 0
-                b, c = prev[i], (prev[i - bpp] if i >= bpp else 0)
-                p = a + b - c
-                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
-                line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
-        colours.update(bytes(line[i:i + 3]).hex() for i in range(0, stride, bpp))
-        prev = line
-    return width, height, colours
+def test_report_md_tells_the_amendment_reason_and_grit_gained(combat, tmp_path):
+    for line in (("new", "raid"), ("add", "Rook", "--pc", "--grit", "1"), ("roll", "rook", "--die", "4"),
+                 ("round",), ("act", "rook", "major", "shoots"), ("grit", "rook", "2", "--reason", "a plan"),
+                 ("amend", "5", "--cost", "minor", "--reason", "a quick shot")):
+        combat(*line)
+    md = combat("export", "--format", "md").stdout
+    assert "amended at seq 7: a quick shot" in md
+    assert "| Grit spent | Grit gained | time in turns |" in md and "| Grit gained | 2 |" in md
+    out = tmp_path / "r.html"
+    combat("export", "--format", "html", "-o", out)
+    page = Page(out.read_text())
+    assert "amended at seq 7: a quick shot" in page.inner("seq-5")
+    assert page.find("div", **{"data-total": "grit_gained"})
+    assert "2 Grit gained" in page.inner("summary")
 
 
-@needs_chromium
-def test_chromium_renders_the_reports_charts(report, tmp_path):
-    dom = chromium(tmp_path, "--dump-dom", report.as_uri()).stdout.decode()
-    page = Page(dom)
-    assert [a["id"] for a in page.find("section")] == SECTIONS
-    assert len(page.find("svg")) == 5
-    assert len(page.find("rect", **{"class": "bar"})) > 40
+# -- the players' recap and the campaign --------------------------------------------
 
-    shot = tmp_path / "report.png"
-    chromium(tmp_path, f"--screenshot={shot}", "--window-size=1200,1500", report.as_uri())
-    width, height, colours = png_pixels(shot.read_bytes())
-    assert (width, height) == (1200, 1500)
-    assert shot.stat().st_size > 40_000  # a blank or broken page compresses to far less
-    # The bars are painted: above the fold (summary and charts) only bars and
-    # the 10x10 legend keys use these colours, and a bar of 1 alone is about
-    # 1,000 pixels.
-    for category in ("minor", "major", "free"):
-        colour = CATEGORY_COLORS[category].lstrip("#")
-        assert colours[colour] > 600, (category, colours.most_common(12))
-    assert colours["e15759"] > 600 and colours["edc948"] > 600  # interrupts, seizes
-    assert colours["59a14f"] > 600  # turns per pass
+def test_report_for_players_has_pc_highlights_and_no_gm_detail(demo, combat, tmp_path):
+    ledger, eid = demo
+    out = io.StringIO()
+    write_html(ledger, eid, out, audience="players")
+    html = out.getvalue()
+    page = Page(html)
+    assert [a["id"] for a in page.find("section")] == ["summary", "highlights", "charts", "time"]
+    cards = {a["data-combatant"] for a in page.find("div", **{"class": "card highlight"})}
+    assert cards == {"rook", "vex"}  # PCs only
+    assert "1 seize" in page.inner("highlights") and "biggest turn: 2 AP in round 1, pass 1" in page.inner("highlights")
+    for gm_only in ("stunned by the blast", "Rook is out of ammo", "knocked out"):
+        assert gm_only not in html
+
+
+def test_report_command_writes_the_recap_and_refuses_a_campaign_recap(tmp_path):
+    from conftest import in_process
+    combat = in_process(street_fight(tmp_path))
+    out = tmp_path / "recap.html"
+    result = combat("report", "--for", "players", "-o", out)
+    assert "wrote the report of demo-1" in result.stdout and "highlights" in out.read_text()
+    bad = combat("report", "--for", "players", "--all", code=1)
+    assert bad.stderr.startswith("error: --for players") and bad.stderr.count("\n") == 1
+    assert combat("report", "--encounters", "demo-1,nope", code=1).stderr.startswith("error: ")
+
+
+def test_campaign_sums_the_encounters_and_reports_them(tmp_path):
+    from conftest import EXAMPLES, in_process
+    combat = in_process(street_fight(tmp_path))
+    combat("demo", EXAMPLES / "street-fight.combat")  # demo-2: the same fight again
+    view = json.loads(combat("stats", "--all", "--json").stdout)
+    assert [e["encounter"] for e in view["encounters"]] == ["demo-1", "demo-2"]
+    rook = next(c for c in view["combatants"] if c["id"] == "rook")
+    assert (rook["encounters"], rook["turns"], rook["seizes"], rook["ap_spent"]) == (2, 6, 2, 8)
+    pcs = next(s for s in view["sides"] if s["side"] == "pc")
+    assert pcs["ap_per_turn"] == round((4 + 4) * 2 / (3 + 3) / 2, 3)
+    assert view["totals"]["interrupts"] == 2 and view["totals"]["encounters"] == 2
+    assert json.loads(combat("stats", "--encounters", "demo-2", "--json").stdout)["totals"]["encounters"] == 1
+    import csv
+    turns = list(csv.DictReader(io.StringIO(combat("stats", "--all", "--csv").stdout)))
+    assert [sum(r["encounter"] == e for r in turns) for e in ("demo-1", "demo-2")] == [15, 15]
+    text = combat("stats", "--all").stdout
+    assert "2 encounters" in text and "demo-2" in text
+    store = Store(tmp_path / "ledger.db")
+    out = io.StringIO()
+    write_campaign(Ledger(store), ["demo-1", "demo-2"], out)
+    store.close()
+    page = Page(out.getvalue())
+    assert [a["id"] for a in page.find("section")] == ["summary", "charts", "encounters", "combatants"]
+    assert len(page.find("svg")) == 4
+
+
+def test_other_commands_do_not_import_the_chart_library(tmp_path):
+    import subprocess
+    import sys
+    env = {**street_fight(tmp_path)}
+    code = ("import sys; from cli.main import main; sys.argv = ['combat', 'status']\n"
+            "try:\n    main()\nexcept SystemExit:\n    pass\n"
+            "print('matplotlib' in sys.modules, 'jinja2' in sys.modules)")
+    import os
+    run_env = {**os.environ, **{k: v for k, v in env.items() if v is not None}}
+    run_env.pop("COMBAT_ENCOUNTER", None)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          env=run_env, timeout=60)
+    assert done.stdout.strip().splitlines()[-1] == "False False", done.stderr

@@ -56,7 +56,7 @@ def test_amend_of_a_seq_inside_a_batch_names_that_seq(combat):
     assert (brute["seq"], brute["batch"], brute["data"]["slot"]) == (5, 4, "brute")
     die = 1 if brute["data"]["die"] != 1 else 2
     out = combat("amend", "5", "--die", die).stdout
-    assert f"✎ seq 5 now reads: brute enters a rolled {die} +0 = {die}" in out
+    assert f"✎ seq 5 now reads: brute rolled {die} at the table, +0 = {die}" in out
     assert "seq 4 now reads" not in out
 
 
@@ -68,5 +68,5 @@ def test_md_tags_an_amended_event_inside_a_batch_with_its_seq(ledger):
     out = io.StringIO()
     write_md(ledger, "r", out)
     amended = [x for x in out.getvalue().splitlines() if "amended at seq" in x]
-    assert any("Brute enters a rolled 2" in x and "#5," in x for x in amended), amended
+    assert any("Brute rolled 2 at the table" in x and "#5," in x for x in amended), amended
     assert not any("Brute" in x and "#4," in x for x in amended), amended

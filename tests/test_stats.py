@@ -94,9 +94,11 @@ def test_stats_of_the_example_encounter_match_the_hand_count(demo):
     for cid, expected in HAND_COUNTED.items():
         got = _combatant(numbers, cid)
         assert {k: got[k] for k in expected} == expected, cid
-    assert numbers["rounds"] == HAND_COUNTED_ROUNDS
+    assert [{k: v for k, v in r.items() if k != "seconds"} for r in numbers["rounds"]] \
+        == HAND_COUNTED_ROUNDS  # the time is checked with chosen timestamps (test_timing.py)
     totals = numbers["totals"]
-    assert {k: v for k, v in totals.items() if not k.endswith("_at")} == {
+    assert {k: v for k, v in totals.items()
+            if not k.endswith(("_at", "_seconds"))} == {
         "rounds": 2, "passes": 5, "turns": 15, "empty_turns": 3, "ap_spent": 21,
         "ap_in_turns": 20, "ap_on_interrupts": 1, "actions": acts(free=1, minor=5, major=8),
         "interrupts": 1, "ap_unspent": 9, "seizes": 1, "grit_spent": 1, "grit_gained": 0,

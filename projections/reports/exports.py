@@ -1,9 +1,12 @@
 """`export --format jsonl|csv|md|html`: writers that stream an encounter's
 log to a text file (the json export is `transfer.export_json`).
 
-- jsonl: one event per line, INTERFACE.md's shape (the json export's events).
-- csv: one row per stored event, with the round, pass and turn it was
-  declared in, for spreadsheets, pandas or DuckDB.
+- jsonl: one event per line, INTERFACE.md's shape (the json export's events)
+  plus where it was declared, whom it is about and its amended reading.
+- csv: one row per stored event with its values in force (an amended event
+  as amended, the original in `original_*` columns), the round, pass and
+  turn it was declared in, and the name, side and group of whom it is about,
+  for spreadsheets, pandas or DuckDB.
 - md: the encounter told round by round and pass by pass, then the stats.
 - html: the same as one self-contained page with charts (`report.py`).
 """
@@ -11,58 +14,135 @@ from __future__ import annotations
 
 import csv
 import re
-from typing import TextIO
+from dataclasses import dataclass
+from typing import Iterator, TextIO
 
 import msgspec
 
-from eventlog.codec import envelope_dict
-from eventlog.events import APSpent, FreeActionTaken, InterruptTaken
+from eventlog.codec import data_of, envelope_dict
+from eventlog.events import APSpent, FreeActionTaken, InterruptTaken, Payload
 from eventlog.text import csv_cell, json_safe, neutral
 
 from projections.ledger import Ledger
 from projections.reports.narrate import describe
 from projections.reports.stats import CATEGORIES, Stats
 from projections.reports.story import Chapter, Story
-from projections.reports.walk import Track, no_track, steps, where
+from projections.reports.timing import duration
+from projections.reports.walk import Step, Track, no_track, steps, where
 
-CSV_COLUMNS = ("seq", "at", "actor", "round", "pass", "turn", "type", "combatant",
-               "cost", "category", "label", "undone", "batch", "undone_by",
-               "amended_by", "text")
+CSV_COLUMNS = ("seq", "recorded_at", "actor", "round", "pass", "turn", "type", "combatant",
+               "name", "side", "group", "cost", "category", "label", "undone", "batch",
+               "undone_by", "amended_by", "original_type", "original_combatant",
+               "original_cost", "original_category", "original_label", "text")
+
+
+@dataclass
+class Reading:
+    """A stored event as an analyst reads it: `effective` is the declaration
+    in force in its place (the amended reading of an amended event; the event
+    itself otherwise, undone or not), `original` what was stored."""
+    step: Step
+    effective: Payload | None
+    original: Payload | None  # set only when the event was amended
+
+
+def readings(ledger: Ledger, encounter: str, track: Track = no_track) -> Iterator[Reading]:
+    """One Reading per stored event, in seq order (an amendment that reads as
+    more declarations than it replaced gives the extra ones the first seq)."""
+    pending: dict[int, Step] = {}
+    for step in steps(ledger, encounter, track, "exporting"):
+        seq = step.entry.env.seq
+        if step.amended:
+            first = pending.pop(seq, None)
+            yield Reading(first or step, step.payload,
+                          first.entry.env.data if first else None)
+            continue
+        for held in pending.values():
+            yield Reading(held, held.entry.env.data, None)
+        pending.clear()
+        if step.payload is None and step.entry.amended_by is not None \
+                and step.entry.undone_by is None:
+            pending[seq] = step  # its amended reading follows
+            continue
+        yield Reading(step, step.entry.env.data, None)
+    for held in pending.values():
+        yield Reading(held, held.entry.env.data, None)
+
+
+def _who(data) -> str | None:
+    return getattr(data, "combatant", None) or getattr(data, "slot", None) \
+        or getattr(data, "id", None)
+
+
+def _person(state, cid: str | None) -> tuple[str, str, str]:
+    """name, side and group of a combatant or slot ('' when unknown)."""
+    if cid is None:
+        return "", "", ""
+    c = state.combatants.get(cid)
+    if c is not None:
+        return c.name, c.side, c.group or ""
+    if cid in state.groups:
+        return cid, state.side_of(cid) or "", cid
+    return "", "", ""
+
+
+def _cost(data) -> tuple:
+    if isinstance(data, (APSpent, InterruptTaken)):
+        return data.cost, data.category
+    if isinstance(data, FreeActionTaken):
+        return 0, "free"
+    return "", ""
 
 
 def write_jsonl(ledger: Ledger, encounter: str, out: TextIO, track: Track = no_track) -> int:
-    """One event per line; returns how many were written."""
-    head, _ = ledger.store.head(encounter)
+    """One event per line in the shape of `log --json`, plus where it was
+    declared and whom it is about (round, pass, turn, combatant, name, side,
+    group) and, for an amended event, its reading in force (`effective`)."""
     encode = msgspec.json.Encoder().encode
     n = 0
-    for env, undone in track(ledger.events(encounter), head, "exporting"):
-        out.write(json_safe(encode(envelope_dict(env, undone)).decode()) + "\n")
+    for r in readings(ledger, encounter, track):
+        entry = r.step.entry
+        env = entry.env
+        who = _who(r.effective)
+        name, side, group = _person(r.step.state, who)
+        round_, pass_, turn = where(r.step)
+        line = envelope_dict(env, entry.undone_by is not None)
+        line.update({"round": round_, "pass": pass_, "turn": turn, "combatant": who,
+                     "name": name or None, "side": side or None, "group": group or None,
+                     "amended_by": entry.amended_by})
+        if r.original is not None:
+            line["effective"] = {"type": type(r.effective).__name__,
+                                 "data": data_of(r.effective)}
+        out.write(json_safe(encode(line).decode()) + "\n")
         n += 1
     return n
 
 
 def write_csv(ledger: Ledger, encounter: str, out: TextIO, track: Track = no_track) -> int:
-    """One row per stored event (CSV_COLUMNS); returns how many were written."""
+    """One row per stored event (CSV_COLUMNS) with its values in force;
+    returns how many were written."""
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)  # every cell through csv_cell: no formula, no control
     n = 0
-    for step in steps(ledger, encounter, track, "exporting"):
-        if step.amended:
-            continue  # the amended reading: the row of the original says so
-        entry, env = step.entry, step.entry.env
-        data = env.data
-        round_, pass_, turn = where(step)
-        cost = category = ""
-        if isinstance(data, (APSpent, InterruptTaken)):
-            cost, category = data.cost, data.category
-        elif isinstance(data, FreeActionTaken):
-            cost, category = 0, "free"
+    for r in readings(ledger, encounter, track):
+        entry = r.step.entry
+        env, data = entry.env, r.effective
+        round_, pass_, turn = where(r.step)
+        who = _who(data)
+        cost, category = _cost(data)
+        original = ["", "", "", "", ""]
+        if r.original is not None:
+            o_cost, o_category = _cost(r.original)
+            original = [type(r.original).__name__, _who(r.original) or "", o_cost,
+                        o_category, getattr(r.original, "label", "")]
         writer.writerow([csv_cell(cell) for cell in (
-            env.seq, env.at, env.actor, round_, pass_, turn or "", env.type,
-            entry.who or "", cost, category, getattr(data, "label", ""),
+            env.seq, env.at, env.actor, round_, pass_, turn or "",
+            type(data).__name__ if r.original is not None else env.type,
+            who or "", *_person(r.step.state, who), cost, category,
+            getattr(data, "label", ""),
             "true" if entry.undone_by else "false", env.batch,
             entry.undone_by[0] if entry.undone_by else "", entry.amended_by or "",
-            describe(data),
+            *original, describe(data),
         )])
         n += 1
     return n
@@ -146,22 +226,30 @@ def stats_markdown(numbers: dict) -> list[str]:
     lines = ["## Stats", "", "### Combatants", ""]
     lines += _table(
         ["combatant", "turns", "AP in turns", "AP on interrupts", *CATEGORIES,
-         "interrupts", "AP unspent", "seizes", "Grit spent"],
+         "interrupts", "AP unspent", "seizes", "Grit spent", "Grit gained", "time in turns"],
         [[c["name"], c["turns"], c["ap_in_turns"], c["ap_on_interrupts"],
           *(c["actions"][k] for k in CATEGORIES), c["interrupts"], c["ap_unspent"],
-          c["seizes"], c["grit_spent"]] for c in numbers["combatants"]])
+          c["seizes"], c["grit_spent"], c["grit_gained"], duration(c["turn_seconds"])]
+         for c in numbers["combatants"]])
     if numbers["rounds"]:
         lines += ["### Rounds", ""]
         lines += _table(
             ["round", "passes", "turns per pass", "AP spent", "interrupts", "seizes",
-             "AP unspent"],
+             "AP unspent", "time"],
             [[r["round"], r["passes"], " / ".join(map(str, r["turns_per_pass"])),
               r["ap_spent"], r["interrupts"], ", ".join(r["seizes"]) or "-",
-              "-" if r["ap_unspent"] is None else r["ap_unspent"]]
+              "-" if r["ap_unspent"] is None else r["ap_unspent"], duration(r["seconds"])]
              for r in numbers["rounds"]])
+    if numbers["slowest_turns"]:
+        lines += ["### Slowest turns", ""]
+        lines += _table(["combatant", "round", "pass", "AP spent", "time"],
+                        [[t["name"], t["round"], t["pass"], t["ap_spent"],
+                          duration(t["seconds"])] for t in numbers["slowest_turns"]])
     t = numbers["totals"]
     lines += ["### Encounter", ""]
-    lines += _table(["", "total"], [[label, t[key]] for key, label in TOTALS])
+    lines += _table(["", "total"], [[label, t[key]] for key, label in TOTALS]
+                    + [["time from the first event to the last", duration(t["duration_seconds"])],
+                       ["time in turns", duration(t["turn_seconds"])]])
     return lines
 
 
@@ -169,5 +257,6 @@ TOTALS = (("rounds", "rounds"), ("passes", "passes"), ("turns", "turns"),
           ("ap_spent", "AP spent"), ("ap_in_turns", "AP in turns"),
           ("ap_on_interrupts", "AP on interrupts"), ("interrupts", "interrupts"),
           ("ap_unspent", "AP left unspent"), ("seizes", "seizes"),
-          ("grit_spent", "Grit spent"), ("events", "events in the log"),
+          ("grit_spent", "Grit spent"), ("grit_gained", "Grit gained"),
+          ("events", "events in the log"),
           ("undone", "events undone or retracted"), ("amended", "declarations amended"))

@@ -1,82 +1,188 @@
-"""`export --format html`: the post-game report as one self-contained page
-(inline CSS and SVG charts, no script, nothing fetched from the network),
-rendered with Jinja2 from the same fold as `stats` and the md export."""
+"""`export --format html` and `combat report`: the post-game report as one
+self-contained page (inline CSS and SVG charts drawn by matplotlib, no
+script, nothing fetched from the network), rendered with Jinja2 from the
+same fold as `stats` and the md export. Three pages: the GM's report of an
+encounter, the players' summary of it (`--for players`: the PCs'
+highlights, nothing GM-only such as the reasons of overrides), and a
+campaign report across encounters."""
 from __future__ import annotations
 
 from pathlib import Path
 from typing import TextIO
 
-from projections.reports.charts import Series, bar_chart, series
-from projections.reports.exports import TOTALS, review
 from projections.ledger import Ledger
+from projections.reports.exports import TOTALS, review
 from projections.reports.stats import CATEGORIES
 from projections.reports.story import Chapter
+from projections.reports.timing import duration
 from projections.reports.walk import Track, no_track
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
-CATEGORY_COLORS = {"free": "#bab0ac", "minor": "#76b7b2", "major": "#4e79a7",
-                   "custom": "#b07aa1"}
+OPEN_ROUNDS = 12  # up to this many rounds the narrative starts unfolded
 
 
-def charts(numbers: dict) -> list[dict]:
-    """The report's charts: id, title, caption and the <svg> itself."""
+def charts(numbers: dict) -> list:
+    """The report's charts (charts.Chart: id, title, caption, svg)."""
+    from projections.reports import charts as ch
     people = numbers["combatants"]
     names = [c["name"] for c in people]
     rounds = numbers["rounds"]
-    round_names = [f"Round {r['round']}" for r in rounds]
-    out = []
+    labels = [f"R{r['round']}" for r in rounds]
+    numbers_of = [r["round"] for r in rounds]
+    seconds: dict[tuple[str, int], float] = {}
+    for t in numbers["turns"]:
+        key = (t["combatant"], t["round"])
+        seconds[key] = seconds.get(key, 0.0) + t["seconds"]
+    passes = max([r["passes"] for r in rounds] or [1])
+    return [
+        ch.heatmap("chart-ap-per-round", "AP spent per combatant per round",
+                   "AP spent in turns and on interrupts: a row per combatant, a column per round.",
+                   names, numbers_of,
+                   [[r["ap_by_combatant"].get(c["id"], 0) for r in rounds] for c in people], "AP"),
+        ch.heatmap("chart-time-per-round", "Time in turns per combatant per round",
+                   "Seconds each combatant's turns took in each round (see Time).",
+                   names, numbers_of,
+                   [[round(seconds.get((c["id"], r["round"]), 0.0)) for r in rounds]
+                    for c in people], "seconds"),
+        ch.columns("chart-turns-per-pass", "Turns per round, by pass",
+                   "Turns taken in each pass of each round.", labels,
+                   [ch.Series(f"pass {p}", [r["turns_per_pass"][p - 1] if p <= r["passes"] else 0
+                                            for r in rounds]) for p in range(1, passes + 1)],
+                   "turns"),
+        ch.rows("chart-actions", "Actions by category",
+                "Free, minor (1 AP), major (2 AP) and custom-cost actions, in turns and as interrupts.",
+                names, [ch.Series(k, [c["actions"][k] for c in people]) for k in CATEGORIES],
+                "actions"),
+        ch.rows("chart-interrupts-seizes", "Interrupts and seizes",
+                "Interrupt Actions taken out of turn (R19) and moments seized for Grit (R10).",
+                names, [ch.Series("interrupts", [c["interrupts"] for c in people]),
+                        ch.Series("seizes", [c["seizes"] for c in people])], "times",
+                stacked=False),
+        ch.columns("chart-ap-use", "AP used and lost per round",
+                   "AP spent in turns, on interrupts, and left unspent when the round ended (R15).",
+                   labels, [ch.Series("in turns", [r["ap_in_turns"] for r in rounds]),
+                            ch.Series("on interrupts", [r["ap_on_interrupts"] for r in rounds]),
+                            ch.Series("unspent", [r["ap_unspent"] or 0 for r in rounds])], "AP"),
+    ]
 
-    def add(chart_id: str, title: str, caption: str, svg: str) -> None:
-        out.append({"id": chart_id, "title": title, "caption": caption, "svg": svg})
 
-    add("chart-ap-per-round", "AP spent per combatant per round",
-        "AP spent in turns and on interrupts, by round.",
-        bar_chart("chart-ap-per-round-svg", "AP spent per combatant per round", round_names,
-                  series([(c["name"], [r["ap_by_combatant"].get(c["id"], 0) for r in rounds])
-                          for c in people]), "AP"))
-    passes = [(r["round"], p, n) for r in rounds for p, n in enumerate(r["turns_per_pass"], 1)]
-    add("chart-turns-per-pass", "Turns per pass",
-        "Turns taken in each pass of each round (R1 P2: round 1, pass 2).",
-        bar_chart("chart-turns-per-pass-svg", "Turns per pass",
-                  [f"R{r} P{p}" for r, p, _ in passes],
-                  [Series("turns", [n for _, _, n in passes], "#59a14f")], "turns"))
-    add("chart-actions", "Actions by category",
-        "Free, minor (1 AP), major (2 AP) and custom-cost actions, in turns and as interrupts.",
-        bar_chart("chart-actions-svg", "Actions by category", names,
-                  [Series(k, [c["actions"][k] for c in people], CATEGORY_COLORS[k])
-                   for k in CATEGORIES], "actions", stacked=True))
-    add("chart-interrupts-seizes", "Interrupts and seizes",
-        "Interrupt Actions taken out of turn (R19) and moments seized for Grit (R10).",
-        bar_chart("chart-interrupts-seizes-svg", "Interrupts and seizes", names,
-                  [Series("interrupts", [c["interrupts"] for c in people], "#e15759"),
-                   Series("seizes", [c["seizes"] for c in people], "#edc948")], "times"))
-    add("chart-ap-use", "AP used and lost per round",
-        "AP spent in turns, on interrupts, and left unspent when the round ended (R15).",
-        bar_chart("chart-ap-use-svg", "AP used and lost per round", round_names,
-                  [Series("in turns", [r["ap_in_turns"] for r in rounds], "#4e79a7"),
-                   Series("on interrupts", [r["ap_on_interrupts"] for r in rounds], "#e15759"),
-                   Series("unspent", [r["ap_unspent"] or 0 for r in rounds], "#c7c7c7")],
-                  "AP", stacked=True))
+def order_changes(chapters: list[Chapter]) -> list[dict]:
+    """The initiative order of the first round, then only of the rounds
+    where it differs from the round before (with the rounds it held for).
+    Rounds are compared by the order they began with: a seize moves the
+    seizer to the top for its round only (R11), which the narrative and the
+    rounds table tell. Each entry shows the order its first round was played
+    in (a tie ordered during the round, R3, as it was played; its seizers
+    tagged)."""
+    out: list[dict] = []
+    previous = None
+    for chapter in chapters:
+        if chapter.round is None:
+            continue
+        key = ([(p.slot, p.label, p.total) for p in chapter.planned],
+               [(p.slot, p.total) for p in chapter.joined])
+        if key == previous and out:
+            out[-1]["last"] = chapter.round
+            continue
+        previous = key
+        out.append({"chapter": chapter, "order": chapter.order, "first": chapter.round,
+                    "last": chapter.round})
     return out
 
 
-def render_html(numbers: dict, chapters: list[Chapter], head_hash: str) -> str:
-    import jinja2  # only the html export needs it (STYLE.md: keep start-up light)
-    from markupsafe import Markup
+def highlights(numbers: dict) -> list[dict]:
+    """The players' summary: each PC's share of the spotlight (turns and time),
+    biggest turn, seizes and interrupts."""
+    turns = numbers["turns"]
+    all_turns = len(turns) or 1
+    all_time = sum(t["seconds"] for t in turns) or 0
+    out = []
+    for c in numbers["combatants"]:
+        if c["side"] != "pc":
+            continue
+        own = [t for t in turns if t["combatant"] == c["id"]]
+        best = max(own, key=lambda t: (t["ap_spent"], -t["turn"]), default=None)
+        out.append({
+            "id": c["id"], "name": c["name"], "turns": c["turns"],
+            "turn_share": round(100 * len(own) / all_turns),
+            "time_share": round(100 * c["turn_seconds"] / all_time) if all_time else None,
+            "ap_spent": c["ap_spent"], "seizes": c["seizes"], "interrupts": c["interrupts"],
+            "biggest": best, "grit_spent": c["grit_spent"], "grit_gained": c["grit_gained"],
+        })
+    return out
+
+
+def _environment():
+    import jinja2  # only the html report needs it (STYLE.md: keep start-up light)
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(TEMPLATES), autoescape=True,
         undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True)
-    template = env.get_template("report.html.j2")
+    env.filters["duration"] = duration
+    return env
+
+
+def _marked(chart_list: list) -> list[dict]:
+    from markupsafe import Markup
+    return [{"id": c.id, "title": c.title, "caption": c.caption, "svg": Markup(c.svg)}
+            for c in chart_list]
+
+
+def render_html(numbers: dict, chapters: list[Chapter], head_hash: str,
+                audience: str = "gm") -> str:
+    template = _environment().get_template("report.html.j2")
     return template.render(
         numbers=numbers, totals=numbers["totals"], chapters=chapters,
-        charts=[{**c, "svg": Markup(c["svg"])} for c in charts(numbers)],
-        categories=CATEGORIES, totals_rows=TOTALS, head_hash=head_hash,
+        charts=_marked(charts(numbers)), categories=CATEGORIES, totals_rows=TOTALS,
+        head_hash=head_hash, orders=order_changes(chapters), players=audience == "players",
+        highlights=highlights(numbers), open_rounds=len(numbers["rounds"]) <= OPEN_ROUNDS,
     )
 
 
-def write_html(ledger: Ledger, encounter: str, out: TextIO, track: Track = no_track) -> int:
+def write_html(ledger: Ledger, encounter: str, out: TextIO, track: Track = no_track,
+               audience: str = "gm") -> int:
     numbers, chapters = review(ledger, encounter, track)
     _, head_hash = ledger.store.head(encounter)
     from eventlog.text import neutral
-    out.write(neutral(render_html(numbers, chapters, head_hash), keep="\n"))  # no control reaches `cat`
+    page = render_html(numbers, chapters, head_hash, audience)
+    out.write(neutral(page, keep="\n"))  # no control reaches `cat`
     return numbers["totals"]["events"]
+
+
+def campaign_charts(view: dict) -> list:
+    from projections.reports import charts as ch
+    fights = view["encounters"]
+    labels = [f["encounter"] for f in fights]
+    people = view["combatants"]
+    return [
+        ch.rows("chart-campaign-combatants", "Per combatant across fights",
+                "Turns, AP in turns, interrupts and seizes, summed over the encounters.",
+                [p["name"] for p in people],
+                [ch.Series(k.replace("ap_in_turns", "AP in turns"), [p[k] for p in people])
+                 for k in ("turns", "ap_in_turns", "interrupts", "seizes")], "count",
+                stacked=False),
+        ch.rows("chart-campaign-sides", "AP per turn by side",
+                "AP spent in turns divided by turns taken, per side.",
+                [s["side"] for s in view["sides"]],
+                [ch.Series("AP per turn", [s["ap_per_turn"] or 0 for s in view["sides"]])], "AP"),
+        ch.rows("chart-campaign-fights", "Seizes and interrupts per encounter",
+                "Moments seized (R10) and Interrupt Actions (R19) in each fight.", labels,
+                [ch.Series("seizes", [f["seizes"] for f in fights]),
+                 ch.Series("interrupts", [f["interrupts"] for f in fights])], "times",
+                stacked=False),
+        ch.rows("chart-campaign-time", "Time per encounter",
+                "Minutes from the first event to the last, and in turns.", labels,
+                [ch.Series("duration", [round(f["duration_seconds"] / 60, 1) for f in fights]),
+                 ch.Series("in turns", [round(f["turn_seconds"] / 60, 1) for f in fights])],
+                "minutes", stacked=False),
+    ]
+
+
+def write_campaign(ledger: Ledger, encounters: list[str], out: TextIO,
+                   track: Track = no_track) -> int:
+    from eventlog.text import neutral
+    from projections.reports.campaign import campaign
+    view = campaign(ledger, encounters, track)
+    template = _environment().get_template("campaign.html.j2")
+    page = template.render(view=view, charts=_marked(campaign_charts(view)))
+    out.write(neutral(page, keep="\n"))
+    return sum(f["totals"]["events"] for f in view["fights"])

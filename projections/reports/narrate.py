@@ -38,8 +38,10 @@ def describe(e: Payload, who: Callable[[str], str] = str) -> str:
         case GroupBonusSet(group=g, bonus=b):
             return f"Group {g} gets initiative bonus {_signed(b)}"
         case InitiativeRolled(slot=slot, die=die, bonus=b, total=total, manual=manual):
-            how = "enters a rolled" if manual else "rolls"
-            return f"{who(slot)} {how} {die} {_signed(b)} = {total} for initiative"
+            if manual:  # a physical die, entered by hand (R1)
+                return (f"{who(slot)} rolled {die} at the table, {_signed(b)} = {total} "
+                        "for initiative")
+            return f"{who(slot)} rolls {die} {_signed(b)} = {total} for initiative"
         case InitiativeOverridden(slot=slot, total=total, reason=reason):
             return f"GM sets the initiative of {who(slot)} to {total}{_because(reason)}"
         case OrderDeclared(slots=slots, context=context):

@@ -24,6 +24,7 @@ from eventlog.events import (
 
 from projections.ledger import Ledger
 from projections.domain.state import State
+from projections.reports.timing import Timing, seconds_between, turn_dict
 from projections.reports.walk import Before, Step, Track, in_turn, no_track, steps
 
 CATEGORIES = ("free", "minor", "major", "custom")
@@ -73,12 +74,14 @@ class Stats:
         self.events = self.undone = 0
         self.amended: set[int] = set()
         self.first_at = self.last_at = ""
+        self.timing = Timing()
 
     def feed(self, step: Step) -> None:
         self._record_event(step)
         if step.payload is None:
             return
         p, before, after = step.payload, step.before, step.state
+        env = step.entry.env
         match p:
             case CombatantJoined(id=cid):
                 self.combatants[cid] = Tally()
@@ -86,10 +89,12 @@ class Stats:
                     self._round(after.round).present.append(cid)
             case RoundStarted(round=n):
                 self._round_ends(before)
+                self.timing.round_started(n, before.round, env.at)
                 self._round(n).present.extend(
                     c.id for c in after.combatants.values() if c.active)
             case EncounterEnded():
                 self._round_ends(before)
+                self.timing.encounter_ended(before.round, env.at)
             case MomentSeized(combatant=cid):
                 self.combatants[cid].seizes += 1
                 self.combatants[cid].grit_spent += 1
@@ -109,7 +114,10 @@ class Stats:
                     tally.grit_spent -= delta
                 else:
                     tally.grit_gained += delta
-        self._turns_closed(p, before, after)
+        closed = self._turns_closed(p, before, after, env.at, env.seq)
+        self.timing.after(after.turn if after.running else None, getattr(p, "combatant", None),
+                          bool(closed) or (after.round, after.pass_) != (before.round, before.pass_),
+                          env.at, env.seq)
         if after.round:
             r = self._round(after.round)
             r.passes = max(r.passes, after.pass_)
@@ -145,7 +153,7 @@ class Stats:
             tally.ap_in_turns += cost
             r.ap_in_turns += cost
 
-    def _turns_closed(self, p, before: Before, after: State) -> None:
+    def _turns_closed(self, p, before: Before, after: State, at: str, seq: int) -> int:
         """Count the turns this declaration ended (see the module's doc)."""
         was, now = before.turn, in_turn(after)
         closed = []
@@ -159,6 +167,8 @@ class Stats:
             tally.turns += 1
             tally.empty_turns += spent == 0
             self._round(before.round).turns_per_pass[before.pass_] += 1
+            self.timing.turn_closed(cid, before.round, before.pass_, spent, at, seq)
+        return len(closed)
 
     def _round_ends(self, before: Before) -> None:
         if before.round == 0 or before.ended:
@@ -174,6 +184,7 @@ class Stats:
 
     def result(self, state: State) -> dict:
         combatants = []
+        seconds = self.timing.per_combatant()
         for cid, t in self.combatants.items():
             c = state.combatants[cid]
             combatants.append({
@@ -184,6 +195,8 @@ class Stats:
                 "actions": dict(t.actions), "interrupts": t.interrupts,
                 "ap_unspent": t.ap_unspent, "seizes": t.seizes,
                 "grit_spent": t.grit_spent, "grit_gained": t.grit_gained,
+                "turn_seconds": seconds.get(cid, 0.0),
+                "seconds_per_turn": round(seconds.get(cid, 0.0) / t.turns, 3) if t.turns else None,
             })
         rounds = []
         for n in sorted(self.rounds):
@@ -197,6 +210,7 @@ class Stats:
                 "actions": dict(r.actions), "interrupts": r.interrupts,
                 "seizes": list(r.seizes), "ap_unspent": r.ap_unspent,
                 "ap_by_combatant": {cid: r.ap_by_combatant[cid] for cid in r.present},
+                "seconds": self.timing.round_seconds(n, self.last_at),
             })
 
         def total(key: str) -> int:
@@ -215,10 +229,14 @@ class Stats:
             "grit_gained": total("grit_gained"),
             "events": self.events, "undone": self.undone, "amended": len(self.amended),
             "first_at": self.first_at or None, "last_at": self.last_at or None,
+            "duration_seconds": round(seconds_between(self.first_at, self.last_at), 3),
+            "turn_seconds": round(sum(seconds.values()), 3),
         }
+        names = {c["id"]: c["name"] for c in combatants}
         return {"encounter": state.encounter, "title": state.title, "seq": state.seq,
                 "phase": state.phase, "totals": totals, "combatants": combatants,
-                "rounds": rounds}
+                "rounds": rounds, "slowest_turns": self.timing.slowest(names),
+                "turns": [turn_dict(t, names) for t in self.timing.turns]}
 
 
 def stats(ledger: Ledger, encounter: str, track: Track = no_track) -> dict:

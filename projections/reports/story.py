@@ -7,9 +7,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from eventlog.events import (
-    CORRECTIONS, APAdjusted, APSpent, CombatantJoined, CombatantRejoined,
+    CORRECTIONS, Amended, APAdjusted, APSpent, CombatantJoined, CombatantRejoined,
     GritAdjusted, InitiativeOverridden, InitiativeRolled, InterruptTaken,
-    MomentSeized, OrderDeclared, Payload, RoundStarted, TurnEnded,
+    MomentSeized, OrderDeclared, Payload, Redone, RoundStarted, TurnEnded, Undone,
 )
 
 from projections.reports.narrate import describe
@@ -54,6 +54,7 @@ class Chapter:
     passes: list[Pass] = field(default_factory=list)
     order: list[Placed] = field(default_factory=list)
     joined: list[Placed] = field(default_factory=list)  # placed later in the round
+    planned: list[Placed] = field(default_factory=list)  # the order as the round began
 
     def pass_(self, number: int) -> Pass:
         if not self.passes or self.passes[-1].number != number:
@@ -129,11 +130,18 @@ class Story:
         self._placed: dict[int, set[str]] = {}
         self._passes: dict[int, int] = {}  # round -> the last pass it reached
         self._visited: dict[int, list[Placed]] = {}  # round -> slots as their turns came
+        self._amended: list[tuple[Line, int]] = []  # lines that name an amendment
+        self._reasons: dict[int, str] = {}  # amendment seq -> its reason
 
     @property
     def chapters(self) -> list[Chapter]:
         """The chapters told so far; a pass in which nobody acted is listed
         too, with no lines."""
+        for line, marker in self._amended:  # the reason is known once the amendment is read
+            reason = self._reasons.get(marker)
+            said = f"amended at seq {marker}"
+            if reason and said + ":" not in line.note:
+                line.note = line.note.replace(said, f"{said}: {reason}", 1)
         for chapter in self._chapters:
             if chapter.round is None:
                 continue
@@ -155,7 +163,8 @@ class Story:
     def feed(self, step: Step) -> None:
         env, entry = step.entry.env, step.entry
         if env.type in CORRECTIONS:
-            return  # the lines they correct say it
+            self._correction(step)
+            return
         if step.payload is None:
             if entry.amended_by is None and entry.undone_by is None:
                 return
@@ -176,12 +185,39 @@ class Story:
         if step.payload is not None and step.state.round:
             r = step.state.round
             self._passes[r] = max(self._passes.get(r, 1), step.state.pass_)
-        round_, pass_, _ = where(step)
-        self._chapter(round_, ended).pass_(pass_ if round_ and not ended else 0).lines.append(line)
+        if entry.amended_by is not None:
+            self._amended.append((line, entry.amended_by))
+        self._place(step, line, ended)
         if step.payload is not None:
             self._follow_order(step)
             if isinstance(step.payload, (APSpent, TurnEnded)):
                 self._visit(step)
+
+    def _place(self, step: Step, line: Line, ended: bool) -> None:
+        round_, pass_, _ = where(step)
+        self._chapter(round_, ended).pass_(pass_ if round_ and not ended else 0).lines.append(line)
+
+    def _correction(self, step: Step) -> None:
+        """An amendment's reason goes beside the lines it corrected; an undo
+        and a redo are told where they were said, so that a pair of them is
+        on the record (a retraction and an amendment are told by the lines
+        they struck)."""
+        env = step.entry.env
+        data = env.data
+        if isinstance(data, Amended):
+            self._reasons[env.seq] = data.reason
+            return
+        if isinstance(data, Undone) and data.kind != "undo":
+            return
+        if not isinstance(data, (Undone, Redone)):
+            return
+        text = describe(data)
+        if isinstance(data, Redone):
+            text = f"Redo of seq {data.batch}: it stands again"
+        line = Line(env.seq, text, env.type, env.actor, env.at)
+        if env.actor != "gm":
+            line.note = f"declared by {env.actor}"
+        self._place(step, line, step.state.ended)
 
     def _visit(self, step: Step) -> None:
         """A turn action: its slot's turn has come in this round."""
@@ -216,7 +252,7 @@ class Story:
         n = step.payload.round
         chapter = self._chapter(n, False)
         chapter.pass_(1)
-        chapter.order = self._order(step.state)
+        chapter.order = chapter.planned = self._order(step.state)
         self._placed[n] = {p.slot for p in chapter.order}
 
     def _follow_order(self, step: Step) -> None:

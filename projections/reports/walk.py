@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Callable, Iterable, Iterator, TypeVar
 
 from eventlog.events import (
-    APSpent, Payload, RoundStarted, TurnEnded,
+    APSpent, EncounterEnded, Payload, RoundStarted, TurnEnded,
 )
 
 from projections.history import batches
@@ -40,7 +40,11 @@ class Pool:
 
 @dataclass(frozen=True)
 class Before:
-    """What a projection needs of the state just before a declaration."""
+    """What a projection needs of the state just before a declaration.
+    `pools`: every combatant's before a round starts or the encounter ends
+    (the AP those lose, R15), otherwise only the one the declaration is
+    about (copying every pool at every step was most of a long report's
+    fold)."""
     round: int
     pass_: int
     running: bool
@@ -51,13 +55,17 @@ class Before:
     pools: dict[str, Pool]
 
     @classmethod
-    def of(cls, s: State) -> "Before":
+    def of(cls, s: State, payload: Payload) -> "Before":
         running = s.running
+        if isinstance(payload, (RoundStarted, EncounterEnded)):
+            people = s.combatants.values()
+        else:
+            one = s.combatants.get(getattr(payload, "combatant", None))
+            people = (one,) if one is not None else ()
         return cls(s.round, s.pass_, running, s.ended, running and s.window,
                    s.turn if running else None,
                    s.turn if running and s.turn_started else None,
-                   {c.id: Pool(c.ap, c.spent_this_turn, c.grit, c.active)
-                    for c in s.combatants.values()})
+                   {c.id: Pool(c.ap, c.spent_this_turn, c.grit, c.active) for c in people})
 
 
 @dataclass
@@ -118,7 +126,7 @@ def steps(ledger: Ledger, encounter: str, track: Track = no_track,
                 state.seq = envs[0].seq
                 same = len(b.payloads) == len(entries)  # each reading in its own seq
                 for i, payload in enumerate(b.payloads):
-                    before = Before.of(state)
+                    before = Before.of(state, payload)
                     state.evolve(payload)
                     yield Step(entries[i if same else 0], payload, before, state,
                                amended=True)
@@ -126,7 +134,7 @@ def steps(ledger: Ledger, encounter: str, track: Track = no_track,
             continue
         for env in envs:
             e = entry(env)
-            before = Before.of(state)
+            before = Before.of(state, env.data)
             state.seq = env.seq
             state.evolve(env.data)
             yield Step(e, env.data, before, state)

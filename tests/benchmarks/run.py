@@ -12,6 +12,9 @@ Prints a table (or one JSON object) of:
                         typer, msgspec, sqlite3") and render_floor_ms (plus
                         rich.console, rich.table)
   peak_rss_mb           folding the largest encounter, in a fresh process
+  export_*_s            `export --format json` and `--format html -o FILE` of a
+                        20k-event encounter, each a fresh `combat` process
+                        (the html one imports matplotlib and draws six charts)
 Times are medians of interleaved runs; compare the ratios, not the seconds.
 """
 from __future__ import annotations
@@ -136,6 +139,7 @@ def measure(work: Path, sizes: list[int], repeat: int, cli_repeat: int) -> dict:
                 timings.setdefault(f"{name}@{n}", []).append(
                     run_ms(COMBAT + ["--encounter", f"bench-{n}"] + args, env))
     results["cli"] = {name: round(statistics.median(v), 1) for name, v in timings.items()}
+    results["export"] = export_seconds(store, work, env, 3 if cli_repeat < 15 else 5)
     cli = results["cli"]
     results["targets"] = {
         "fold/floor >= 0.5 at 100k+": all(results["sizes"][n]["ratio"] >= 0.5
@@ -146,8 +150,24 @@ def measure(work: Path, sizes: list[int], repeat: int, cli_repeat: int) -> dict:
             max(cli["cli_status_ms@1000"], cli["cli_act_ms@1000"]) <= 1.3 * cli["render_floor_ms"],
         "10k within 10% of 1k": all(cli[f"{c}@10000"] <= 1.1 * cli[f"{c}@1000"] for c in commands),
         "peak rss <= 200 MB": results["peak_rss_mb"] <= 200,
+        "html export < 2x json export (20k)": results["export"]["html_over_json"] < 2,
     }
     return results
+
+
+def export_seconds(store: Store, work: Path, env: dict, repeat: int) -> dict:
+    """json and html exports of one 20k-event encounter, interleaved."""
+    build(store, "bench-export", 20_000)
+    times: dict[str, list[float]] = {"json": [], "html": []}
+    for _ in range(repeat):
+        for fmt in times:
+            out = work / f"export.{fmt}"
+            times[fmt].append(run_ms(COMBAT + ["--encounter", "bench-export", "export",
+                                               "--format", fmt, "-o", str(out), "--force"],
+                                     env) / 1000)
+    json_s, html_s = (round(statistics.median(times[f]), 2) for f in ("json", "html"))
+    return {"events": 20_000, "export_json_s": json_s, "export_html_s": html_s,
+            "html_over_json": round(html_s / json_s, 2)}
 
 
 def main() -> None:
@@ -173,6 +193,9 @@ def main() -> None:
     print(f"peak_rss_mb folding {results['peak_rss_events']} events: {results['peak_rss_mb']}\n")
     for name, value in results["cli"].items():
         print(f"{name:<28} {value:>7} ms")
+    e = results["export"]
+    print(f"\nexport of {e['events']} events: json {e['export_json_s']} s, html "
+          f"{e['export_html_s']} s ({e['html_over_json']}x json; the issue's target: under 2x)")
     print()
     for target, ok in results["targets"].items():
         print(f"{'met ' if ok else 'MISS'} {target}")

@@ -1,0 +1,78 @@
+"""A campaign: the stats of many encounters of one store, side by side and
+summed (`stats --all`, `stats --encounters a,b`, `report --all`).
+
+Combatants are matched across fights by their id (the same `rook` in every
+encounter is one person); the name shown is the one of the latest fight.
+"""
+from __future__ import annotations
+
+from typing import Iterable
+
+from projections.ledger import Ledger
+from projections.reports.stats import stats
+from projections.reports.walk import Track, no_track
+
+SUMMED = ("turns", "ap_spent", "ap_in_turns", "ap_on_interrupts", "interrupts",
+          "seizes", "grit_spent", "grit_gained", "ap_unspent")
+TURN_COLUMNS = ("encounter", "turn", "round", "pass", "combatant", "name", "side",
+                "group", "ap_spent", "seconds", "started_at", "ended_at",
+                "start_seq", "end_seq")
+
+
+def per_turn(numbers: dict) -> Iterable[list]:
+    """The rows of the tidy turns table (TURN_COLUMNS) of one encounter."""
+    people = {c["id"]: c for c in numbers["combatants"]}
+    for t in numbers["turns"]:
+        c = people[t["combatant"]]
+        yield [numbers["encounter"], t["turn"], t["round"], t["pass"], t["combatant"],
+               c["name"], c["side"], c["group"] or "", t["ap_spent"], t["seconds"],
+               t["started_at"], t["ended_at"], t["start_seq"], t["end_seq"]]
+
+
+def _ratio(a: float, b: float) -> float | None:
+    return round(a / b, 3) if b else None
+
+
+def campaign(ledger: Ledger, encounters: list[str], track: Track = no_track) -> dict:
+    """The campaign view of `encounters` (in the order given)."""
+    fights = [stats(ledger, eid, track) for eid in encounters]
+    people: dict[str, dict] = {}
+    sides: dict[str, dict] = {}
+    for numbers in fights:
+        turn_ap = {}
+        for t in numbers["turns"]:
+            turn_ap.setdefault(t["combatant"], []).append(t["ap_spent"])
+        for c in numbers["combatants"]:
+            p = people.setdefault(c["id"], {"id": c["id"], "side": c["side"],
+                                            "encounters": 0, "turn_seconds": 0.0,
+                                            **{k: 0 for k in SUMMED}})
+            p["name"] = c["name"]
+            p["encounters"] += 1
+            p["turn_seconds"] = round(p["turn_seconds"] + c["turn_seconds"], 3)
+            for k in SUMMED:
+                p[k] += c[k]
+            s = sides.setdefault(c["side"], {"side": c["side"], "turns": 0,
+                                             "ap_in_turns": 0, "interrupts": 0,
+                                             "seizes": 0, "turn_seconds": 0.0})
+            for k in ("turns", "ap_in_turns", "interrupts", "seizes"):
+                s[k] += c[k]
+            s["turn_seconds"] = round(s["turn_seconds"] + c["turn_seconds"], 3)
+    for p in people.values():
+        p["ap_per_turn"] = _ratio(p["ap_in_turns"], p["turns"])
+        p["seconds_per_turn"] = _ratio(p["turn_seconds"], p["turns"])
+    for s in sides.values():
+        s["ap_per_turn"] = _ratio(s["ap_in_turns"], s["turns"])
+        s["seconds_per_turn"] = _ratio(s["turn_seconds"], s["turns"])
+    rows = [{"encounter": n["encounter"], "title": n["title"], "phase": n["phase"],
+             "first_at": n["totals"]["first_at"],
+             "duration_seconds": n["totals"]["duration_seconds"],
+             **{k: n["totals"][k] for k in ("rounds", "turns", "ap_spent", "interrupts",
+                                            "seizes", "turn_seconds")}}
+            for n in fights]
+    totals = {k: sum(r[k] for r in rows) for k in ("rounds", "turns", "ap_spent",
+                                                   "interrupts", "seizes")}
+    totals["duration_seconds"] = round(sum(r["duration_seconds"] for r in rows), 3)
+    totals["encounters"] = len(rows)
+    return {"encounters": rows, "totals": totals,
+            "combatants": sorted(people.values(), key=lambda p: (p["side"] != "pc", p["id"])),
+            "sides": [sides[k] for k in sorted(sides)], "fights": fights}

@@ -1,0 +1,214 @@
+"""The html report in headless Chromium (driven by Playwright, the system
+`chromium`), measured from the DOM at a desktop and a phone width: the demo,
+a 20-round fight of 10 combatants (one with a very long name) and a
+200-round fight. No chart text under 10 px, nothing wider than the viewport
+outside a box that scrolls, no two series of a chart in one colour."""
+from __future__ import annotations
+
+import shutil
+import struct
+import zlib
+from collections import Counter
+
+import pytest
+
+from eventlog.stores.sqlite import Store
+from projections.ledger import Ledger
+from projections.reports.charts import palette
+from projections.reports.html import write_campaign, write_html
+
+from conftest import street_fight
+from fights import LONG_NAME, play_rounds
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no chromium installed (.ci/run installs it)")
+WIDTHS = (1280, 390)
+
+MEASURE = """() => {
+  const out = {small: [], overflow: [], series: {}, charts: 0};
+  const vw = document.documentElement.clientWidth;
+  for (const svg of document.querySelectorAll('svg.chart')) {
+    out.charts += 1;
+    const scale = svg.getScreenCTM().a;
+    for (const t of svg.querySelectorAll('text')) {
+      const px = parseFloat(getComputedStyle(t).fontSize) * scale;
+      if (t.textContent.trim() && !(px >= 10)) out.small.push([svg.id, t.textContent, px]);
+    }
+    const colours = {};
+    for (const g of svg.querySelectorAll('g.mark')) {
+      const path = [...g.querySelectorAll('path, use')].find(e => !e.closest('defs'));
+      const fill = path ? getComputedStyle(path).fill : 'none';
+      if (fill === 'none' || fill === 'rgba(0, 0, 0, 0)') continue;
+      const s = g.id.match(/-s(\\d+)-c\\d+$/)[1];
+      (colours[s] = colours[s] || []).includes(fill) || colours[s].push(fill);
+    }
+    out.series[svg.id] = colours;
+  }
+  for (const el of document.body.querySelectorAll('*')) {
+    if (el.parentElement && el.parentElement.closest('.scroll, .tables')) continue;
+    const r = el.getBoundingClientRect();
+    if (r.width && (r.right > vw + 0.5 || r.left < -0.5))
+      out.overflow.push(`${el.tagName}#${el.id}.${el.className} ${r.left}-${r.right}`);
+  }
+  out.pageWidth = document.documentElement.scrollWidth;
+  out.viewport = vw;
+  return out;
+}"""
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from playwright.sync_api import sync_playwright
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=[
+            "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"])
+        yield b
+        b.close()
+
+
+@pytest.fixture(scope="module")
+def reports(tmp_path_factory) -> dict:
+    """The three reports, written once for every test here."""
+    folder = tmp_path_factory.mktemp("reports")
+    out = {}
+    store = Store(street_fight(folder / "demo")["COMBAT_DB"])
+    out["demo"] = _write(Ledger(store), "demo-1", folder / "demo.html")
+    store.close()
+    store = Store(folder / "long.db")
+    play_rounds(store, "twenty", 20)
+    play_rounds(store, "two-hundred", 200, seed=11)
+    out["twenty"] = _write(Ledger(store), "twenty", folder / "twenty.html")
+    out["two-hundred"] = _write(Ledger(store), "two-hundred", folder / "two-hundred.html")
+    with (folder / "campaign.html").open("w", encoding="utf-8") as f:
+        write_campaign(Ledger(store), ["twenty", "two-hundred"], f)
+    out["campaign"] = folder / "campaign.html"
+    store.close()
+    return out
+
+
+def _write(ledger, eid, path):
+    with path.open("w", encoding="utf-8") as f:
+        write_html(ledger, eid, f)
+    return path
+
+
+def measured(browser, path, width: int) -> dict:
+    page = browser.new_page(viewport={"width": width, "height": 900})
+    try:
+        page.goto(path.as_uri())
+        return page.evaluate(MEASURE)
+    finally:
+        page.close()
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+@pytest.mark.parametrize("fight", ["demo", "twenty", "two-hundred"])
+def test_report_reads_at_any_size_and_width(browser, reports, fight, width):
+    m = measured(browser, reports[fight], width)
+    assert m["charts"] == 6
+    assert m["small"] == [], m["small"][:5]          # no chart text under 10 px
+    assert m["overflow"] == [], m["overflow"][:5]    # wide things scroll in their box
+    assert m["pageWidth"] <= m["viewport"]
+    for chart, series in m["series"].items():
+        assert all(len(fills) == 1 for fills in series.values()), (chart, series)
+        fills = [f[0] for f in series.values()]
+        assert len(set(fills)) == len(fills), (chart, series)  # no colour twice in a chart
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_campaign_report_reads_at_any_width(browser, reports, width):
+    m = measured(browser, reports["campaign"], width)
+    assert m["charts"] == 4 and m["small"] == [] and m["overflow"] == []
+    assert m["pageWidth"] <= m["viewport"]
+    for chart, series in m["series"].items():
+        fills = [f[0] for f in series.values()]
+        assert len(set(fills)) == len(fills), (chart, series)
+
+
+def test_report_of_twenty_rounds_has_a_cell_per_combatant_and_round(reports):
+    html = reports["twenty"].read_text(encoding="utf-8")
+    assert html.count('<path class="cell"') == 2 * 20 * 10  # two heatmaps
+    assert LONG_NAME in html  # whole in the tables; cut in the charts
+    assert LONG_NAME[:23] + "…" in html
+
+
+def test_report_shows_the_order_only_where_it_changed(reports):
+    html = reports["two-hundred"].read_text(encoding="utf-8")
+    assert html.count('class="round-order"') < 40  # not once per round
+    assert html.count("<details class=\"chapter\"") == 201  # setup + 200 rounds
+    assert "<details class=\"chapter\" id=\"round-1\">" in html  # folded: too many to unfold
+
+
+def test_report_in_dark_mode_and_print(browser, reports):
+    page = browser.new_page(viewport={"width": 390, "height": 900}, color_scheme="dark")
+    try:
+        page.goto(reports["demo"].as_uri())
+        background = page.evaluate("getComputedStyle(document.body).backgroundColor")
+        assert background == "rgb(18, 22, 29)"
+        page.emulate_media(media="print")
+        assert page.evaluate("getComputedStyle(document.querySelector('nav')).display") == "none"
+        pdf_page = browser.new_page()
+        pdf_page.goto(reports["demo"].as_uri())
+        pdf = pdf_page.pdf(format="A4")
+        pdf_page.close()
+        assert pdf.count(b"/Type /Page\n") + pdf.count(b"/Type /Page ") + pdf.count(b"/Type/Page") <= 6
+    finally:
+        page.close()
+
+
+def png_pixels(raw: bytes) -> tuple[int, int, Counter]:
+    """Width, height and a count of the colours of a PNG (8-bit RGB or RGBA,
+    not interlaced, as Chromium writes them), decoded with the standard library."""
+    assert raw[:8] == b"\x89PNG\r\n\x1a\n"
+    pos, chunks = 8, []
+    while pos < len(raw):
+        size, kind = struct.unpack(">I4s", raw[pos:pos + 8])
+        body = raw[pos + 8:pos + 8 + size]
+        if kind == b"IHDR":
+            width, height, depth, colour, _, _, interlace = struct.unpack(">IIBBBBB", body)
+            assert depth == 8 and colour in (2, 6) and interlace == 0
+        elif kind == b"IDAT":
+            chunks.append(body)
+        pos += 12 + size
+    bpp = 3 if colour == 2 else 4
+    stride = width * bpp
+    data = zlib.decompress(b"".join(chunks))
+    colours: Counter = Counter()
+    prev = bytearray(stride)
+    for y in range(height):
+        start = y * (stride + 1)
+        kind, line = data[start], bytearray(data[start + 1:start + 1 + stride])
+        if kind == 1:
+            for i in range(bpp, stride):
+                line[i] = (line[i] + line[i - bpp]) & 255
+        elif kind == 2:
+            line = bytearray((a + b) & 255 for a, b in zip(line, prev))
+        elif kind == 3:
+            for i in range(stride):
+                left = line[i - bpp] if i >= bpp else 0
+                line[i] = (line[i] + ((left + prev[i]) >> 1)) & 255
+        elif kind == 4:
+            for i in range(stride):
+                a = line[i - bpp] if i >= bpp else 0
+                b, c = prev[i], (prev[i - bpp] if i >= bpp else 0)
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+        colours.update(bytes(line[i:i + 3]).hex() for i in range(0, stride, bpp))
+        prev = line
+    return width, height, colours
+
+
+def test_report_charts_are_painted(browser, reports):
+    """The marks are drawn, in their series' colours: a screenshot of the
+    actions chart holds many pixels of each category's colour."""
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    try:
+        page.goto(reports["twenty"].as_uri())
+        shot = page.locator("#chart-actions .scroll").screenshot()
+    finally:
+        page.close()
+    width, height, colours = png_pixels(shot)
+    assert width > 300 and height > 200
+    for colour in palette(3):  # free, minor, major: each drawn
+        assert colours[colour.lstrip("#")] > 300, (colour, colours.most_common(8))
