@@ -154,20 +154,29 @@ class Ledger:
     # -- executing -------------------------------------------------------
 
     def execute(self, encounter: str | None, command: c.Command, actor: str = "gm",
-                dice=roll_d10) -> Outcome:
+                dice=roll_d10, permit=None, gm: bool | None = None) -> Outcome:
         """Execute `command` in `encounter` as `actor`: the one path every
-        client takes. Refusal when the rules forbid it (nothing appended)."""
+        client takes. Refusal when the rules forbid it (nothing appended).
+
+        `permit(state, command)`, when given, runs on the very state the
+        command is decided on, before anything is appended, and raises to
+        refuse it (the table server: which combatants a token declares for,
+        `decide.who`). `gm` says whether the actor is the GM (a token's role);
+        by default the actor named gm is (R3c)."""
         if isinstance(command, c.New):
             return self._new(command, actor)
         if encounter is None:
             raise LedgerError("no current encounter: start one with `combat new ID`")
         if isinstance(command, c.CORRECTING):
             return self._correct(encounter, command, actor)
+        deciding = "gm" if gm else actor
         for _ in range(MAX_ATTEMPTS):
             with self.store.reading():
                 state = self.state(encounter)
                 from projections.domain.decide import decide
-                payloads = decide(state, command, dice, actor)
+                if permit is not None:
+                    permit(state, command)
+                payloads = decide(state, command, dice, deciding)
                 after = apply(state, payloads)
             after.seq = state.seq + len(payloads)
             try:
