@@ -25,8 +25,8 @@ class LedgerGroup(TyperGroup):
     depth = 0  # the demo and play mode run commands inside a command
 
     def invoke(self, ctx):
-        from eventlog.stores.sqlite import Store
-        commits = Store.commits
+        from eventlog.stores import commits
+        before = commits()
         LedgerGroup.depth += 1
         try:
             result = super().invoke(ctx)
@@ -36,7 +36,7 @@ class LedgerGroup(TyperGroup):
         except (typer.Exit, typer.Abort, CLICK_ERROR, KeyboardInterrupt):
             raise
         except Exception as exc:
-            code = self.failed(ctx, exc, Store.commits > commits)
+            code = self.failed(ctx, exc, commits() > before)
             raise typer.Exit(code) from None
         finally:
             LedgerGroup.depth -= 1

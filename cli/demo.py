@@ -13,8 +13,6 @@ import contextlib
 import shlex
 from pathlib import Path
 
-import typer
-
 from eventlog.errors import InvalidFile, LedgerError
 
 from cli.render import console, escape
@@ -84,10 +82,9 @@ def play(session: Session, script: Path | None = None) -> None:
     from projections.ledger import envelope
     from projections.reports.narrate import describe
 
-    from cli.app import app
+    from cli.lines import parse
     path = (script or default_script()).resolve()
     lines = script_lines(path)
-    command = typer.main.get_command(app)
     eid = fresh_id(session)
     # The script is the GM's (it orders NPCs, R3c); its lines may name another actor.
     quiet = Session(Path(session.db).resolve(), eid, "gm", quiet=True)
@@ -96,10 +93,15 @@ def play(session: Session, script: Path | None = None) -> None:
     def run(args: list[str]) -> None:
         console.print(f"[bold]$ combat {escape(shlex.join(args))}[/bold]")
         seen = store.head(eid)[0] if args[0] != "new" else 0
-        code = command.main(args=args, obj=quiet, standalone_mode=False, prog_name="combat")
-        if code:  # a refusal was printed: the script no longer fits the rules
-            raise LedgerError(f"the demo stopped at `combat {shlex.join(args)}` "
-                              f"({path.name})")
+        stopped = f"the demo stopped at `combat {shlex.join(args)}` ({path.name})"
+        try:
+            line = parse(args, quiet)
+            if line.command is not None:
+                (quiet.as_actor(line.actor) if line.actor else quiet).run(line.command)
+        except LedgerError as exc:  # the script no longer fits the rules
+            raise LedgerError(f"{stopped}: {exc}") from None
+        if line.code:  # a read's error was shown
+            raise LedgerError(stopped)
         for row in store.rows(eid, after=seen):
             console.print(f"  [green]✓[/green] {escape(describe(envelope(row).data))}")
 

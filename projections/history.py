@@ -14,7 +14,8 @@ from eventlog.stores.contract import EventStore, StoredEvent
 from eventlog.events import CORRECTIONS, EVENT_TYPES, Payload
 from eventlog.undo import Corrections
 
-from projections.domain.state import HANDLERS, State
+from projections.domain.evolve import HANDLERS
+from projections.domain.state import State
 
 # Events that change nothing in the folded state: a fold need not read them.
 INERT = tuple(sorted(set(EVENT_TYPES) - set(HANDLERS)))

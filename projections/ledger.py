@@ -169,27 +169,25 @@ class Ledger:
             raise LedgerError("no current encounter: start one with `combat new ID`")
         if isinstance(command, c.CORRECTING):
             return self._correct(encounter, command, actor)
+        from projections.domain.decide import decide
         deciding = "gm" if gm else actor
-        for _ in range(MAX_ATTEMPTS):
-            with self.store.reading():
-                state = self.state(encounter)
-                from projections.domain.decide import decide
-                if permit is not None:
-                    permit(state, command)
-                payloads = decide(state, command, dice, deciding)
-                after = apply(state, payloads)
-            after.seq = state.seq + len(payloads)
-            try:
-                envs = self.store.append(encounter, state.seq, payloads, actor,
-                                         self._maker(encounter, after))
-            except Conflict:
-                continue
-            return Outcome(after, envs, [], state)
-        raise self._too_fast(encounter)
+
+        def decided(state: State) -> list[Payload]:
+            if permit is not None:
+                permit(state, command)
+            return decide(state, command, dice, deciding)
+        state, after, envs = self._decided(encounter, decided, actor)
+        return Outcome(after, envs, [], state)
 
     def declare(self, encounter: str, decide, actor: str) -> tuple[State, list[Envelope]]:
         """Judge and append the payloads `decide(state)` gives (bulk loads,
         tests): execute's path for events already decided."""
+        _, after, envs = self._decided(encounter, decide, actor)
+        return after, envs
+
+    def _decided(self, encounter: str, decide, actor: str) -> tuple[State, State, list[Envelope]]:
+        """Fold, decide, judge and append in one read snapshot; on a Conflict
+        start again from the fold. (state decided on, state after, appended)"""
         for _ in range(MAX_ATTEMPTS):
             with self.store.reading():
                 state = self.state(encounter)
@@ -201,7 +199,7 @@ class Ledger:
                                          self._maker(encounter, after))
             except Conflict:
                 continue
-            return after, envs
+            return state, after, envs
         raise self._too_fast(encounter)
 
     def _new(self, command: c.New, actor: str) -> Outcome:

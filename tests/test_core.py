@@ -16,7 +16,8 @@ from eventlog.events import CORRECTIONS, EVENT_TYPES, NoteAdded, Redone, RoundSt
 from projections.domain import commands as c
 from projections.domain.decide import decide
 from projections.domain.rules import _CHECKS
-from projections.domain.state import _HANDLERS, State
+from projections.domain.evolve import _HANDLERS
+from projections.domain.state import State
 from projections.ledger import Ledger
 from projections.reports.views import status
 from projections.snapshot import FOLD_VERSION

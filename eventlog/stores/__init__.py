@@ -18,3 +18,17 @@ def open_store(target: str | os.PathLike):
         return PostgresStore(str(target))
     from eventlog.stores.sqlite import Store
     return Store(target)
+
+
+# Write transactions committed in this process, by any store: once one is,
+# a command succeeds whatever happens to its output (cli/base.py).
+_commits = 0
+
+
+def count_commit() -> None:
+    global _commits
+    _commits += 1
+
+
+def commits() -> int:
+    return _commits

@@ -10,6 +10,7 @@ from itertools import islice
 from typing import Callable, Iterable, Iterator, Sequence, TypeVar
 
 from eventlog.codec import GENESIS, Envelope, encode_data, event_hash, utc_now
+from eventlog.stores import count_commit
 from eventlog.stores.contract import EncounterInfo, Snapshot, SnapshotMaker, StoredEvent, Token
 from eventlog.errors import Conflict, Refusal, UnknownEncounter
 from eventlog.events import CORRECTIONS, EncounterCreated, Payload
@@ -130,6 +131,7 @@ class MemoryStore:
             self._local.seen = self._version
 
     def _wrote(self) -> None:
+        count_commit()
         with self._changed:
             self._version += 1
             self._changed.notify_all()

@@ -17,6 +17,7 @@ from itertools import islice
 from typing import Callable, Iterable, Iterator, Sequence, TypeVar
 
 from eventlog.codec import GENESIS, Envelope, encode_data, event_hash, utc_now
+from eventlog.stores import count_commit
 from eventlog.stores.contract import EncounterInfo, Snapshot, SnapshotMaker, StoredEvent
 from eventlog.errors import Conflict, Refusal, StoreError, UnknownEncounter
 from eventlog.events import EncounterCreated, Payload
@@ -82,7 +83,6 @@ class Store(TokensMixin):
     """One ledger file (the EventStore contract, eventlog/contract.py). Every
     method is one short transaction, or part of the one `reading()` holds."""
 
-    commits = 0  # write transactions committed in this process (cli/output.py)
 
     def __init__(self, path: str | Path):
         self.path = Path(path)
@@ -324,7 +324,7 @@ class Store(TokensMixin):
         try:
             result = work()
             self.db.execute("COMMIT")
-            Store.commits += 1
+            count_commit()
             return result
         except BaseException as exc:
             try:

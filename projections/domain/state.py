@@ -1,5 +1,6 @@
 """The encounter state, folded from the log (decider pattern: `evolve` only
-sets fields; the rules that judge a declaration live in `rules.py`).
+sets fields, one step per event type in `evolve.py`; the rules that judge a
+declaration live in `rules.py`).
 
 Whose turn it is, which pass, and who may still act are derived here and never
 stored as events. The pass is a cursor walking the order from the top: a slot
@@ -9,13 +10,7 @@ next pass (R23).
 """
 from __future__ import annotations
 
-from eventlog.events import (
-    APAdjusted, APSpent, CombatantJoined, CombatantLeft, CombatantRejoined,
-    EffectApplied, EffectEnded, EncounterCreated, EncounterEnded, FreeActionTaken, GritAdjusted,
-    GroupBonusSet, InitiativeOverridden, InitiativeRolled, InterruptTaken,
-    MaxAPChanged, MomentSeized, NoteAdded, OrderDeclared, Payload, RoundStarted,
-    TurnEnded,
-)
+from eventlog.events import Payload
 
 import msgspec
 
@@ -23,6 +18,8 @@ from projections.domain import ties
 
 TURN_LIMIT = 4  # R17
 SIDE_RANK = {"pc": 0, "npc": 1}  # R3, R12: PCs first
+# Each event type's evolve step, filled in by projections/domain/evolve.py.
+BY_TYPE: dict[type, object] = {}
 
 
 class Combatant(msgspec.Struct, gc=False):
@@ -221,7 +218,7 @@ class State(msgspec.Struct, dict=True):
 
     def evolve(self, e: Payload) -> None:
         """Apply one effective event. Events are legal: the judge saw them."""
-        handler = _HANDLERS.get(type(e))
+        handler = BY_TYPE.get(type(e))
         if handler is not None:
             handler(self, e)
 
@@ -287,194 +284,4 @@ class State(msgspec.Struct, dict=True):
             return
 
 
-def _created(s: State, e: EncounterCreated) -> None:
-    s.created, s.title = True, e.title
-    s.encounter = s.encounter or e.encounter
-
-
-def _joined(s: State, e: CombatantJoined) -> None:
-    s.combatants[e.id] = Combatant(e.id, e.name, e.side, e.bonus, e.max_ap, e.max_ap,
-                                   e.grit, e.group, s._next_key(), in_force=e.max_ap)
-    if e.group is not None:
-        group = s.groups.get(e.group)
-        if group is None:
-            group = s.groups[e.group] = Group(e.group, s._next_key())
-        group.members.append(e.id)
-    s._reorder()
-    s._advance()
-
-
-def _group_bonus(s: State, e: GroupBonusSet) -> None:
-    group = s.groups.get(e.group)
-    if group is None:
-        group = s.groups[e.group] = Group(e.group, s._next_key())
-    group.bonus = e.bonus
-
-
-def _rolled(s: State, e: InitiativeRolled) -> None:
-    joined = (s.groups[e.slot] if e.slot in s.groups else s.combatants[e.slot]).joined
-    s.slots[e.slot] = Slot(e.slot, e.die, e.bonus, e.total, e.manual, joined,
-                           s.side_of(e.slot))
-    s._reorder()
-    s._place(e.slot)
-    s._advance()
-
-
-def _overridden(s: State, e: InitiativeOverridden) -> None:
-    slot = s.slots.get(e.slot)
-    entering = slot is None
-    if entering:
-        joined = (s.groups[e.slot] if e.slot in s.groups else s.combatants[e.slot]).joined
-        slot = s.slots[e.slot] = Slot(e.slot, None, None, e.total, False, joined,
-                                      s.side_of(e.slot))
-    slot.total = e.total
-    s._reorder()
-    if entering:  # it enters the order: above the cursor, it waits (R23b)
-        s._place(e.slot)
-    s._advance()
-
-
-def _order_declared(s: State, e: OrderDeclared) -> None:
-    if e.context == "seize":
-        keys = sorted(s.seizers[c] for c in e.slots)
-        for cid, key in zip(e.slots, keys):
-            s.seizers[cid] = key
-    else:
-        s.tie_rules = ties.declare(s.tie_rules, e.slots)
-    s._reorder(initiative=e.context == "tie")
-    s._advance()
-
-
-def _round_started(s: State, e: RoundStarted) -> None:
-    s.round, s.pass_ = e.round, 1
-    s.round_complete, s.window = False, True
-    for c in s.combatants.values():
-        c.seized = False
-        c.spent_this_turn = 0
-        if c.active:
-            c.ap = c.in_force = s.max_ap_of(c.id)  # R15, with this round's effects (R14)
-    if s.seizers:  # last round's seizers go back to their places (R11)
-        s.seizers.clear()
-        s._reorder(initiative=False)
-    s.passed.clear()
-    s.done.clear()
-    s.turn, s.turn_started, s.current = None, False, None
-    s.spent_in_pass = 0
-    s.auto_ended = None
-    s._advance()
-
-
-def _seized(s: State, e: MomentSeized) -> None:
-    c = s.combatants[e.combatant]
-    c.grit -= 1
-    c.seized = True
-    s.seizers[c.id] = s._next_key()
-    s.passed.discard(c.id)  # no turn action yet this round: the seizer goes first
-    s._reorder(initiative=False)
-    s._advance()
-
-
-def _spent(s: State, e: APSpent) -> None:
-    c = s.combatants[e.combatant]
-    cost = e.cost
-    c.ap -= cost
-    c.spent_this_turn += cost
-    s.spent_in_pass += cost
-    s.window = False
-    if c.ap and c.spent_this_turn < TURN_LIMIT:
-        s.turn = c.id
-        s.turn_started = True
-        s.auto_ended = None
-    else:  # R21: nothing more can be spent in this turn
-        s.done.add(c.id)
-        c.spent_this_turn = 0
-        s.turn, s.turn_started = None, False
-        s.auto_ended = c.id
-        s._advance()
-
-
-def _interrupted(s: State, e: InterruptTaken) -> None:
-    s.combatants[e.combatant].ap -= e.cost  # R19: not toward the turn limit
-    if s.turn is None:  # an open group slot may have nobody left to act
-        s._advance()
-
-
-def _turn_ended(s: State, e: TurnEnded) -> None:
-    s.window = False
-    s.auto_ended = None
-    s._end_turn(e.combatant)
-    s._advance()
-
-
-def _left(s: State, e: CombatantLeft) -> None:
-    s.combatants[e.combatant].active = False
-    if s.turn == e.combatant:  # R22: if it was their turn, it ends
-        s._end_turn(e.combatant)
-    s._reorder()
-    s._advance()
-
-
-def _rejoined(s: State, e: CombatantRejoined) -> None:
-    s.combatants[e.combatant].active = True
-    s._reorder()
-    s._place(s.slot_of(e.combatant))
-    s._advance()
-
-
-def _max_ap(s: State, e: MaxAPChanged) -> None:
-    s.combatants[e.combatant].max_ap = e.max_ap  # R14: applies at the next restore
-
-
-def _adjusted(s: State, e: APAdjusted) -> None:
-    c = s.combatants[e.combatant]
-    c.ap += e.delta
-    if s.turn == c.id and c.ap == 0:  # R21
-        s._end_turn(c.id)
-        s.auto_ended = c.id
-    s._advance()
-
-
-def _grit(s: State, e: GritAdjusted) -> None:
-    s.combatants[e.combatant].grit += e.delta
-
-
-def _ended(s: State, e: EncounterEnded) -> None:
-    s.ended = True
-
-
-def _effect(s: State, e: EffectApplied) -> None:
-    first, last = ((s.round, s.round) if e.until_round_end
-                   else (s.round + 1, s.round + (e.rounds or 0)))
-    s.effects[e.effect] = Effect(e.effect, e.combatant, e.name, e.max_ap, first, last)
-    if e.until_round_end:  # it would never reach a restore: it counts now
-        c = s.combatants[e.combatant]
-        c.in_force = max(0, c.in_force + e.max_ap)
-        c.ap = min(max(0, c.ap + e.max_ap), s.max_ap_of(c.id))
-        if s.turn == c.id and c.ap == 0:  # R21
-            s._end_turn(c.id)
-            s.auto_ended = c.id
-        s._advance()
-
-
-def _effect_ended(s: State, e: EffectEnded) -> None:
-    s.effects[e.effect].ended = True
-
-
-def _nothing(s: State, e: Payload) -> None:
-    pass
-
-
-_HANDLERS = {
-    EncounterCreated: _created, CombatantJoined: _joined,
-    GroupBonusSet: _group_bonus, InitiativeRolled: _rolled,
-    InitiativeOverridden: _overridden, OrderDeclared: _order_declared,
-    RoundStarted: _round_started, MomentSeized: _seized, APSpent: _spent,
-    FreeActionTaken: _nothing, InterruptTaken: _interrupted,
-    TurnEnded: _turn_ended, CombatantLeft: _left, CombatantRejoined: _rejoined,
-    MaxAPChanged: _max_ap, APAdjusted: _adjusted, GritAdjusted: _grit,
-    NoteAdded: _nothing, EncounterEnded: _ended,
-    EffectApplied: _effect, EffectEnded: _effect_ended,
-}
-# By event type name, for the fold: types missing here change nothing.
-HANDLERS = {cls.__name__: handler for cls, handler in _HANDLERS.items()
-            if handler is not _nothing}
+from projections.domain import evolve as _steps  # noqa: E402,F401  (fills BY_TYPE)

@@ -1,0 +1,119 @@
+"""The words of play mode: its aliases (`m rook shoots` is `act rook major
+shoots`), its guide, and Tab completion of commands, ids and costs."""
+from __future__ import annotations
+
+from prompt_toolkit.completion import Completer, Completion
+from prompt_toolkit.document import Document
+
+from eventlog.errors import LedgerError
+from projections.domain.decide import acting
+from projections.domain.state import State
+
+# The hot path: `m rook shoots` is `act rook major shoots` (R16).
+COST_ALIASES = {"m": "major", "n": "minor", "f": "free"}
+ALIASES = {"i": "interrupt", "s": "seize", "e": "end-turn", "u": "undo", "r": "redo"}
+QUIT = {"q", "quit", "exit"}
+LAST = {"l", "last"}
+HELP = {"?", "help"}  # `?`: the aliases and keys (24 lines); `help`: every command too
+LAST_LINES = 10
+# Options fixed when the console starts; `--actor` may still change per line.
+FIXED_OPTIONS = ("--db", "--encounter")
+# Commands after which the console follows the store's current encounter.
+SWITCHING = {"new", "use", "import", "demo"}
+NO_IDS = {"new", "add", "note", "list", "round", "undo", "redo", "status", "log",
+          "verify", "export", "import", "demo", "end", "retract", "amend", "play",
+          "u", "r", "l", "last", "q", "quit", "exit"}
+
+GUIDE = [
+    ("m [ID] [LABEL]", "act ID major LABEL: 2 AP; ID defaults to whoever is acting"),
+    ("n [ID] [LABEL]", "act ID minor LABEL: 1 AP"),
+    ("f [ID] [LABEL]", "act ID free LABEL: a free action"),
+    ("i ID COST [LABEL]", "interrupt ID COST LABEL (R19)"),
+    ("s ID", "seize ID (R10)"),
+    ("e [ID]", "end-turn [ID]"),
+    ("u / r", "undo / redo"),
+    ("l [N]", f"the last N log lines (default {LAST_LINES})"),
+    ("help [COMMAND]", "this guide and every command, or one command's help"),
+    ("q", "leave play mode (also Ctrl-D)"),
+]
+KEYS = [("Ctrl-Z", "undo"), ("Ctrl-Y", "redo"), ("Ctrl-L", "the last log lines"),
+        ("Tab", "complete a command, an id or a cost"), ("Up/Down, Ctrl-R", "history")]
+
+
+def expand(words: list[str], state: State | None) -> list[str]:
+    """The command line an alias stands for; other lines are left as typed."""
+    head, rest = words[0], words[1:]
+    if head in COST_ALIASES:
+        if state is None:
+            raise LedgerError("no current encounter: start one with `new ID`")
+        ids = set(state.combatants) | set(state.groups)
+        if rest and rest[0].lower() in ids:
+            cid, rest = rest[0].lower(), rest[1:]
+        else:
+            if rest:  # `m kia shoots`: a slip for kai, never a label (issue 14)
+                from projections.domain.asks import label_word
+                label_word(state, rest[0])
+            cid = acting(state)
+        return ["act", cid, COST_ALIASES[head], *rest]
+    if head in ALIASES:
+        return [ALIASES[head], *rest]
+    return words
+
+
+def _options(words: list[str]) -> tuple[list[str], list[str]]:
+    """Leading global options (`--actor players`) and the command after them."""
+    i = 0
+    while i < len(words) and words[i].startswith("--"):
+        name = words[i].split("=", 1)[0]
+        if name in ("--help",):
+            break
+        i += 1 if "=" in words[i] else 2
+    return words[:i], words[i:]
+
+
+class PlayCompleter(Completer):
+    """Tab: command names and aliases, then ids of the encounter, cost words,
+    and a command's options."""
+
+    def __init__(self, play):
+        self.play = play
+
+    def get_completions(self, document: Document, complete_event):
+        text = document.text_before_cursor
+        words = text.split()
+        current = "" if not text or text[-1].isspace() else words.pop()
+        _, words = _options(words)
+        for word, meta in self.candidates(words, current):
+            if word.startswith(current):
+                yield Completion(word, start_position=-len(current), display_meta=meta)
+
+    def candidates(self, before: list[str], current: str) -> list[tuple[str, str]]:
+        commands = self.play.command.commands
+        if not before:
+            named = [(name, cmd.get_short_help_str(limit=40))
+                     for name, cmd in commands.items() if name != "play"]
+            aliases = [(a.split()[0], m) for a, m in GUIDE if len(a.split()[0]) == 1]
+            return named + aliases
+        head = ALIASES.get(before[0], before[0])
+        if current.startswith("-"):
+            cmd = commands.get(head)
+            if cmd is None:
+                return []
+            opts = [o for p in cmd.params for o in p.opts if o.startswith("--")]
+            return [(o, "") for o in opts + ["--help"]]
+        if before[-1] == "--group":
+            return [(g, "group") for g in self._state_ids("groups")]
+        if head in ("help", "?"):
+            return [(name, "") for name in commands]
+        if head == "use":
+            return [(eid, title) for eid, title, _, _ in self.play.store.encounters()]
+        if head in ("act", "interrupt") and len(before) == 2:
+            return [("major", "2 AP"), ("minor", "1 AP"), ("free", "0 AP")]
+        if head in NO_IDS:
+            return []
+        return [(cid, "combatant") for cid in self._state_ids("combatants")] + \
+            [(gid, "group") for gid in self._state_ids("groups")]
+
+    def _state_ids(self, kind: str) -> list[str]:
+        state = self.play.state
+        return list(getattr(state, kind)) if state is not None else []
