@@ -180,6 +180,27 @@ def build(open_store) -> Starlette:
             raise BadInput(f"not a command: {one_line(exc)} (see /api/schema)") from None
         return await declare(request, command, token, encounter)
 
+    def read_line(raw: bytes) -> c.Command:
+        """The GM's command box: one play-mode line, read by the CLI's own
+        grammar (cli/lines.py) into the command struct, no typer run."""
+        from cli.lines import BadLine, parse_line
+        try:
+            line = msgspec.json.decode(raw, type=dict[str, str]).get("line", "")
+        except (msgspec.ValidationError, msgspec.DecodeError) as exc:
+            raise BadInput(f'not a line: send {{"line": "act rook major"}} ({one_line(exc)})') from None
+        try:
+            return parse_line(line).command
+        except BadLine as exc:
+            raise BadInput(one_line(exc)) from None
+
+    async def line(request: Request):
+        token, encounter = await reading(request)
+        if token.role == "view":
+            raise auth.Forbidden(f"{token.name}'s token is a view: it reads only")
+        raw = await body_of(request)
+        command = await run(read_line, raw)
+        return await declare(request, command, token, encounter)
+
     # -- the stream --------------------------------------------------------------
 
     async def stream(request: Request):
@@ -256,6 +277,7 @@ def build(open_store) -> Starlette:
         Route(f"{api}/status", guarded(status_of)),
         Route(f"{api}/log", guarded(log_of)),
         Route(f"{api}/commands", guarded(commands), methods=["POST"]),
+        Route(f"{api}/line", guarded(line), methods=["POST"]),
         Route(f"{api}/stream", guarded(stream)),
         Route("/api/schema", guarded(schema)),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),

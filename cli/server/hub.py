@@ -24,7 +24,8 @@ from projections import snapshot as snapshots
 from projections.history import fold
 from projections.reports.views import status
 
-TICK_S = 1.0  # the watcher looks at the store at least this often
+TICK_S = 1.0  # a stream rechecks its token at least this often
+WATCH_S = 0.25  # the watcher looks at the store at least this often (and stops within it)
 
 
 class Message(NamedTuple):
@@ -174,7 +175,7 @@ class Hub:
         ledger = self.handles.ledger()
         store = ledger.store
         while not self.stopping.is_set():
-            store.wait_changes(TICK_S)
+            store.wait_changes(WATCH_S)
             try:
                 self.look(ledger)
             except Exception:  # a damaged encounter must not stop every stream
