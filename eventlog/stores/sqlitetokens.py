@@ -107,11 +107,11 @@ class TokensMixin:
                 watch = sqlite3.connect(self.path, timeout=self.timeout,
                                         isolation_level=None, check_same_thread=False)
                 self._watch = watch
-                self._seen = watch.execute("PRAGMA data_version").fetchone()[0]
+                self._seen = watch.execute("PRAGMA data_version").fetchall()[0][0]
             deadline = time.monotonic() + timeout
             while True:
                 try:
-                    now = watch.execute("PRAGMA data_version").fetchone()[0]
+                    now = watch.execute("PRAGMA data_version").fetchall()[0][0]
                 except sqlite3.DatabaseError:
                     now = self._seen  # (locked for a moment: ask again)
                 if now != self._seen:
