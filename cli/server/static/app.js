@@ -66,7 +66,7 @@ function combatantLine(c, cls) {
   if (c.seized) tags.push("seized");
   if (!c.active) tags.push("left");
   return el("div", { class: cls + (status.up.includes(c.id) ? " up" : ""), data: { id: c.id } },
-            el("span", { class: "who" }, c.name, tags.map((t) => el("span", { class: "tag" }, t))),
+            el("span", { class: "who" }, c.name, ...tags.map((t) => el("span", { class: "tag" }, t))),
             el("span", {}, pips(c), " ", el("span", { class: "init" }, "grit " + c.grit)));
 }
 
@@ -176,7 +176,7 @@ function summary(e) {
   const d = e.data || {};
   const what = Object.entries(d).filter(([, v]) => v !== "" && v !== null)
     .map(([k, v]) => k + "=" + (Array.isArray(v) ? v.join(",") : v)).join(" ");
-  return e.seq + " " + e.actor + " " + e.type + (what ? " " + what : "");
+  return e.actor + " · " + e.type + (what ? " " + what : "");
 }
 
 let logTimer = null;
