@@ -12,7 +12,7 @@ import msgspec
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import FileResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
@@ -54,9 +54,17 @@ def one_line(exc: BaseException) -> str:
     return " ".join(str(exc).splitlines())
 
 
-def failure(exc: LedgerError) -> JSONResponse:
+class JSON(Response):
+    """JSON by msgspec (a status is encoded once, for the answer and the stream)."""
+    media_type = "application/json"
+
+    def render(self, content) -> bytes:
+        return content if isinstance(content, bytes) else msgspec.json.encode(content)
+
+
+def failure(exc: LedgerError) -> JSON:
     code = next(code for kind, code in CODES if isinstance(exc, kind))
-    return JSONResponse({"error": one_line(exc)}, status_code=code)
+    return JSON({"error": one_line(exc)}, status_code=code)
 
 
 def build(open_store) -> Starlette:
@@ -98,7 +106,7 @@ def build(open_store) -> Starlette:
 
     async def me(request: Request):
         token = await token_of(request)
-        return JSONResponse({"name": token.name, "role": token.role, "owns": list(token.owns),
+        return JSON({"name": token.name, "role": token.role, "owns": list(token.owns),
                              "encounter": token.encounter})
 
     async def encounters(request: Request):
@@ -113,11 +121,11 @@ def build(open_store) -> Starlette:
                     out.append({"id": info.id, "title": info.title, "phase": state.phase,
                                 "seq": state.seq})
             return out
-        return JSONResponse(await run(listed))
+        return JSON(await run(listed))
 
     async def status_of(request: Request):
         _, encounter = await reading(request)
-        return JSONResponse(await run(lambda: status(ledger().state(encounter))))
+        return JSON(await run(lambda: status(ledger().state(encounter))))
 
     async def log_of(request: Request):
         _, encounter = await reading(request)
@@ -128,12 +136,12 @@ def build(open_store) -> Starlette:
         def events():
             ledger().store.head(encounter)  # (an unknown encounter: 404)
             return ledger().event_dicts(encounter, int(after))
-        return JSONResponse(await run(events))
+        return JSON(await run(events))
 
     async def schema(request: Request):
         await token_of(request)
         from projections.reports.schema import command_schema, event_schema
-        return JSONResponse({"commands": command_schema(), "events": event_schema()})
+        return JSON({"commands": command_schema(), "events": event_schema()})
 
     # -- declarations ----------------------------------------------------------
 
@@ -149,8 +157,9 @@ def build(open_store) -> Starlette:
             chunks.append(chunk)
         return b"".join(chunks)
 
-    def execute(token, encounter: str, command: c.Command) -> dict:
+    def execute(token, encounter: str, command: c.Command) -> bytes:
         lg = ledger()
+        auth.check_may_declare(token, command)
         if isinstance(command, c.New):
             if command.id != encounter:
                 raise BadInput(f"`new {command.id}` starts encounter {command.id}: "
@@ -159,26 +168,32 @@ def build(open_store) -> Starlette:
             lg.store.head(encounter)  # (an unknown encounter: 404, before any check)
         out = lg.execute(None if isinstance(command, c.New) else encounter, command,
                          token.name, permit=auth.permit_for(token), gm=token.role == "gm")
-        view = status(out.state)
+        view = encode(status(out.state))
         if out.events:
             hub.appended(encounter, out.events[0].seq - 1, out.events[-1].seq, view)
-        return {"seq": out.state.seq, "events": [envelope_dict(e, False) for e in out.events],
-                "status": view}
+        events = msgspec.json.encode([envelope_dict(e, False) for e in out.events]).decode()
+        return f'{{"seq":{out.state.seq},"events":{events},"status":{view}}}'.encode()
 
-    async def declare(request: Request, command: c.Command, token, encounter: str):
-        auth.check_may_declare(token, command)
-        return JSONResponse(await run(execute, token, encounter, command))
-
-    async def commands(request: Request):
-        token, encounter = await reading(request)
+    def declaring(request: Request, raw: bytes, read) -> bytes:
+        """On one worker thread: the token, its reach and role, the command
+        read from `raw`, and its execution."""
+        token = auth.identify(ledger().store, auth.presented(request.headers,
+                                                             request.query_params))
+        encounter = request.path_params["encounter"]
+        auth.check_reach(token, encounter)
         if token.role == "view":
             raise auth.Forbidden(f"{token.name}'s token is a view: it reads only")
-        raw = await body_of(request)
+        return execute(token, encounter, read(raw))
+
+    def read_command(raw: bytes) -> c.Command:
         try:
-            command = c.decode(raw)
+            return c.decode(raw)
         except (msgspec.ValidationError, msgspec.DecodeError) as exc:
             raise BadInput(f"not a command: {one_line(exc)} (see /api/schema)") from None
-        return await declare(request, command, token, encounter)
+
+    async def commands(request: Request):
+        raw = await body_of(request)
+        return JSON(await run(declaring, request, raw, read_command))
 
     def read_line(raw: bytes) -> c.Command:
         """The GM's command box: one play-mode line, read by the CLI's own
@@ -194,12 +209,8 @@ def build(open_store) -> Starlette:
             raise BadInput(one_line(exc)) from None
 
     async def line(request: Request):
-        token, encounter = await reading(request)
-        if token.role == "view":
-            raise auth.Forbidden(f"{token.name}'s token is a view: it reads only")
         raw = await body_of(request)
-        command = await run(read_line, raw)
-        return await declare(request, command, token, encounter)
+        return JSON(await run(declaring, request, raw, read_line))
 
     # -- the stream --------------------------------------------------------------
 
@@ -265,7 +276,7 @@ def build(open_store) -> Starlette:
             handles.close()
 
     async def unexpected(request: Request, exc: Exception):
-        return JSONResponse({"error": f"unexpected failure ({type(exc).__name__}); "
+        return JSON({"error": f"unexpected failure ({type(exc).__name__}); "
                                       "the declaration may not have been recorded: "
                                       "check the log"}, status_code=500)
 

@@ -125,9 +125,9 @@ class Hub:
             for listener in targets:
                 listener.send(message)
 
-    def appended(self, encounter: str, before: int, seq: int, view: dict) -> None:
+    def appended(self, encounter: str, before: int, seq: int, view: str) -> None:
         """The server appended the batch (before, seq] and knows the status
-        after it: out at once (earlier unseen batches first)."""
+        after it (as JSON): out at once (earlier unseen batches first)."""
         with self._lock(encounter):
             known = self.published.get(encounter)
             if known is None:  # (an encounter the hub has not seen yet)
@@ -136,10 +136,10 @@ class Hub:
                 self.published[encounter] = max(known, seq)
                 return  # (out already, or nobody can have listened)
             if known == before:
-                messages = [Message(seq, encode(view))]
+                messages = [Message(seq, view)]
             else:
                 messages = [m for m in batch_statuses(self.handles.ledger(), encounter, known)
-                            if m.seq <= seq] or [Message(seq, encode(view))]
+                            if m.seq <= seq] or [Message(seq, view)]
             self.published[encounter] = messages[-1].seq
             self._fan_out(encounter, messages)
 

@@ -63,8 +63,11 @@ class TokensMixin:
         return read_only(self.path) and not has_wal(self.path)
 
     def _has_tokens(self) -> bool:
-        return bool(self._query(
-            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'tokens'"))
+        """(A store read without its migration has none; once there, it stays.)"""
+        if not self.__dict__.get("_tokens_table"):
+            self._tokens_table = bool(self._query(
+                "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'tokens'"))
+        return self._tokens_table
 
     # -- tokens ----------------------------------------------------------
 

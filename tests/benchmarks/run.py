@@ -12,6 +12,8 @@ Prints a table (or one JSON object) of:
                         typer, msgspec, sqlite3") and render_floor_ms (plus
                         rich.console, rich.table)
   peak_rss_mb           folding the largest encounter, in a fresh process
+  the table server's    a declaration through the API beside the bare append,
+  figures (server.py)   commit to the last of 100 listeners, 10 tables at once
 Times are medians of interleaved runs; compare the ratios, not the seconds.
 """
 from __future__ import annotations
@@ -161,6 +163,8 @@ def main() -> None:
     work = Path(tempfile.mkdtemp(prefix="combat-bench-"))
     try:
         results = measure(work, sizes, repeat, cli_repeat)
+        from server import measure as measure_server
+        results["server"] = measure_server(work, opts.quick)
     finally:
         shutil.rmtree(work, ignore_errors=True)  # the 1M-event store is ~300 MB
     if opts.json:
@@ -173,6 +177,8 @@ def main() -> None:
     print(f"peak_rss_mb folding {results['peak_rss_events']} events: {results['peak_rss_mb']}\n")
     for name, value in results["cli"].items():
         print(f"{name:<28} {value:>7} ms")
+    from server import show
+    show(results["server"])
     print()
     for target, ok in results["targets"].items():
         print(f"{'met ' if ok else 'MISS'} {target}")
