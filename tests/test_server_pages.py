@@ -156,3 +156,15 @@ def test_user_text_is_shown_as_text_never_as_markup(tmp_path):
         card = opened.locator('[data-card="evil"] h2')
         expect(card).to_contain_text("<img src=x onerror=alert(1)>")
         assert opened.locator("img").count() == 0
+
+
+def test_the_readmes_screenshots_are_made_by_their_script(tmp_path):
+    import struct
+
+    from screenshots import PAGES, WIDTHS, shoot
+    made = shoot(tmp_path / "screens")
+    assert sorted(p.name for p in made) == sorted(
+        f"{kind}-{width}.png" for kind in PAGES for width in WIDTHS)
+    for shot in made:
+        width = struct.unpack(">I", shot.read_bytes()[16:20])[0]
+        assert width == int(shot.stem.split("-")[1])
