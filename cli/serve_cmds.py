@@ -19,6 +19,9 @@ def serve(ctx: typer.Context,
     from eventlog.stores import open_store
     from eventlog.text import neutral
     from cli.session import default_db
+    if not host.strip():
+        raise LedgerError("--host is empty: give the address to listen on, e.g. "
+                          "127.0.0.1 (this machine) or 0.0.0.0 (the table's network)")
     target = ctx.find_root().params.get("db") or str(default_db())
     open_store(target).close()  # (a store that cannot be opened: one line, now)
     from cli.server.run import serve as run

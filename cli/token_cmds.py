@@ -11,7 +11,7 @@ token_app = typer.Typer(
     help="Tokens of the table server (`combat serve`): who may read and declare, "
          "by a secret link, never by a claimed name.\n\n"
          "Example: combat token add ana --player --owns rook        combat token list",
-    no_args_is_help=True)
+)
 app.add_typer(token_app, name="token")
 
 

@@ -156,3 +156,20 @@ def test_a_revoked_token_is_cut_off_mid_stream(server):
     assert events[0][0] == "status"
     assert events[-1] == ("refused", json.dumps(
         {"error": "unknown or revoked token: ask the GM for a new link"}, separators=(",", ":")))
+
+
+def test_a_listener_far_behind_is_told_to_reconnect_and_catch_up():
+    import asyncio
+
+    from cli.server.hub import Listener, Message
+
+    async def fall_behind():
+        listener = Listener(E, "digest")
+        listener.BACKLOG = 3
+        for seq in range(1, 6):
+            listener.send(Message(seq, "{}"))
+            await asyncio.sleep(0)
+        return listener
+    listener = asyncio.run(fall_behind())
+    assert listener.behind  # the stream ends; EventSource resumes from Last-Event-ID
+    assert listener.queue.qsize() == 5 and listener.queue.get_nowait().seq == 1

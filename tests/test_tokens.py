@@ -155,3 +155,9 @@ def test_serve_on_a_taken_port_is_one_line(tmp_path):
     finally:
         taken.close()
     assert code == 1 and err.startswith("error: cannot listen on 127.0.0.1:") and err.count("\n") == 1
+
+
+def test_serve_with_an_empty_host_is_one_line(tmp_path):
+    code, _, err = run(tmp_path / "t.db", "serve", "--host", "")
+    assert (code, err) == (1, "error: --host is empty: give the address to listen on, e.g. "
+                              "127.0.0.1 (this machine) or 0.0.0.0 (the table's network)\n")

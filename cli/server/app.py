@@ -107,7 +107,7 @@ def build(open_store) -> Starlette:
     async def me(request: Request):
         token = await token_of(request)
         return JSON({"name": token.name, "role": token.role, "owns": list(token.owns),
-                             "encounter": token.encounter})
+                     "encounter": token.encounter})
 
     async def encounters(request: Request):
         token = await token_of(request)
@@ -258,6 +258,8 @@ def build(open_store) -> Starlette:
                         yield {"event": "refused", "data": encode(
                             {"error": "unknown or revoked token: ask the GM for a new link"})}
                         return
+                    if listener.behind:
+                        return  # (the browser reconnects with Last-Event-ID and catches up)
                     if message is not None and message.seq > sent:
                         yield {"id": str(message.seq), "event": "status", "data": message.data}
                         sent = message.seq

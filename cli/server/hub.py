@@ -77,15 +77,26 @@ def batch_statuses(ledger, encounter: str, after: int) -> list[Message]:
 
 
 class Listener:
-    """One open stream: messages arrive on its event loop's queue."""
+    """One open stream: messages arrive on its event loop's queue. A listener
+    that falls BACKLOG messages behind (a phone asleep with its socket
+    open) is told to end its response; the browser reconnects with
+    Last-Event-ID and reads what it missed from the store."""
+
+    BACKLOG = 1000
 
     def __init__(self, encounter: str, digest: str):
         self.encounter, self.digest = encounter, digest
         self.loop = asyncio.get_running_loop()
         self.queue: asyncio.Queue[Message | None] = asyncio.Queue()
+        self.behind = False
 
     def send(self, message: Message | None) -> None:
-        self.loop.call_soon_threadsafe(self.queue.put_nowait, message)
+        if self.queue.qsize() >= self.BACKLOG:
+            self.behind, message = True, None
+        try:
+            self.loop.call_soon_threadsafe(self.queue.put_nowait, message)
+        except RuntimeError:  # (its loop has closed: the server is stopping)
+            pass
 
 
 class Hub:
