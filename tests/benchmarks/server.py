@@ -2,7 +2,8 @@
 
   api_declare_ms / append_floor_ms   one declaration through the API (token
                  check, fold from the snapshot, judge, append, status, fan-out,
-                 HTTP) beside a bare append of the same event to the same store
+                 HTTP) beside a bare append of the same event to the same store,
+                 and core_execute_ms: Ledger.execute alone, in process
   sse_p99_ms     from sending a declaration to the last of 100 listeners
                  receiving its status (p50 and p99)
   tables_dps     declarations per second, 10 tables declaring at once
@@ -49,6 +50,21 @@ def _floor_ms(db: Path, repeat: int) -> float:
         store.append("t0", head, [FreeActionTaken(combatant="rook", label="floor")], "gm")
         times.append((time.perf_counter() - start) * 1000)
     store.close()
+    return statistics.median(times)
+
+
+def _core_ms(db: Path, repeat: int) -> float:
+    """The same declaration through Ledger.execute in this process, no HTTP."""
+    from eventlog.stores import open_store
+    from projections.domain import commands as c
+    from projections.ledger import Ledger
+    ledger = Ledger(open_store(db))
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        ledger.execute("t0", c.Act(id="rook", cost="free", label="core"), "gm")
+        times.append((time.perf_counter() - start) * 1000)
+    ledger.store.close()
     return statistics.median(times)
 
 
@@ -150,9 +166,10 @@ def measure(work: Path, quick: bool) -> dict:
         with httpx.Client(base_url=running.url, headers={"Authorization": f"Bearer {gm}"},
                           timeout=60) as http:
             _declare_ms(http, 3)  # (warm: each worker thread opens its store)
-            api, floor = [], []
-            for _ in range(3):  # interleaved: both see the same machine
+            api, core, floor = [], [], []
+            for _ in range(3):  # interleaved: all see the same machine
                 api.append(_declare_ms(http, repeat))
+                core.append(_core_ms(db, repeat))
                 floor.append(_floor_ms(db, repeat))
             latencies = sorted(_fan_out(running.url, view, http, rounds))
         dps = _tables_dps(running.url, [gm] * 10, each)
@@ -160,6 +177,7 @@ def measure(work: Path, quick: bool) -> dict:
     api_ms, floor_ms = statistics.median(api), statistics.median(floor)
     return {"api_declare_ms": round(api_ms, 2), "append_floor_ms": round(floor_ms, 2),
             "api_ratio": round(api_ms / floor_ms, 2),
+            "core_execute_ms": round(statistics.median(core), 2),
             "sse_listeners": LISTENERS, "sse_samples": len(latencies),
             "sse_p50_ms": round(p(0.5), 1) if latencies else None,
             "sse_p99_ms": round(p(0.99), 1) if latencies else None,
@@ -168,7 +186,8 @@ def measure(work: Path, quick: bool) -> dict:
 
 def show(r: dict) -> None:
     print(f"\napi_declare_ms {r['api_declare_ms']} beside append_floor_ms "
-          f"{r['append_floor_ms']} (x{r['api_ratio']}; goal <= 1.5)")
+          f"{r['append_floor_ms']} (x{r['api_ratio']}; goal <= 1.5); the core alone "
+          f"(Ledger.execute, no HTTP): {r['core_execute_ms']}")
     print(f"sse to the last of {r['sse_listeners']} listeners: p50 {r['sse_p50_ms']} ms, "
           f"p99 {r['sse_p99_ms']} ms over {r['sse_samples']} declarations (goal p99 <= 100)")
     print(f"10 tables declaring at once: {r['tables_dps']} declarations/s")
