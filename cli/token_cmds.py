@@ -39,7 +39,8 @@ def add(ctx: typer.Context,
     what = token.role + (f", owns {', '.join(token.owns)}" if token.owns else "")
     what += f", encounter {token.encounter}" if token.encounter else ""
     write(f"token for {neutral(token.name)} ({what}), shown once: {secret}\n"
-          f"link: {neutral(url.rstrip('/'))}/?token={secret}\n")
+          f"link: {neutral(url.rstrip('/'))}/?token={secret}"
+          + (f"&encounter={token.encounter}" if token.encounter else "") + "\n")
 
 
 @token_app.command("list")

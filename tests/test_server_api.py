@@ -281,6 +281,9 @@ def test_the_gms_command_box_declares_a_line(server):
         usage = gm.post(f"/api/encounters/{E}/line", json={"line": "act"})
     assert answer.status_code == 200
     assert answer.json()["events"][0]["data"]["label"] == "shoots twice"
+    with as_(server, "gm") as gm:
+        made = gm.post(f"/api/encounters/{E}/line", json={"line": "new docks --title 'The docks'"})
+    assert made.status_code == 200 and made.json()["status"]["title"] == "The docks"
     assert refused.status_code == 422 and "declares nothing" in refused.json()["error"]
     assert usage.status_code == 422
 

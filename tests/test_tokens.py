@@ -44,7 +44,10 @@ def test_token_list_shows_names_roles_and_owns_never_tokens(tmp_path):
                             ["tv", "--view", "--encounter", "alley"])]
     code, out, _ = run(db, "token", "list")
     assert code == 0
-    lines = [line.split("\t")[:4] for line in out.splitlines()]
+    assert run(db, "token", "add", "tv2", "--view", "--encounter", "alley")[1].endswith(
+        "&encounter=alley\n")
+    code, out, _ = run(db, "token", "list")
+    lines = [line.split("\t")[:4] for line in out.splitlines() if not line.startswith("tv2")]
     assert lines == [["ana", "player", "owns rook", "encounter *"],
                      ["gm", "gm", "owns -", "encounter *"],
                      ["tv", "view", "owns -", "encounter alley"]]

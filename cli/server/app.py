@@ -160,10 +160,8 @@ def build(open_store) -> Starlette:
     def execute(token, encounter: str, command: c.Command) -> bytes:
         lg = ledger()
         auth.check_may_declare(token, command)
-        if isinstance(command, c.New):
-            if command.id != encounter:
-                raise BadInput(f"`new {command.id}` starts encounter {command.id}: "
-                               f"send it to /api/encounters/{command.id}/commands")
+        if isinstance(command, c.New):  # (it names the encounter it starts)
+            encounter = command.id
         else:
             lg.store.head(encounter)  # (an unknown encounter: 404, before any check)
         out = lg.execute(None if isinstance(command, c.New) else encounter, command,

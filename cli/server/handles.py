@@ -1,8 +1,11 @@
 """One store handle per worker thread: a SQLite connection serves only the
-thread that opened it, and the server's requests run on a pool of threads."""
+thread that opened it, and the server's requests run on a pool of threads.
+A handle lives as long as its thread (the pool retires idle threads), and
+whatever is still open is closed when the server stops."""
 from __future__ import annotations
 
 import threading
+import weakref
 from typing import Callable
 
 from projections.ledger import Ledger
@@ -12,7 +15,7 @@ class Handles:
     def __init__(self, open_store: Callable[[], object]):
         self._open = open_store
         self._local = threading.local()
-        self._all: list = []
+        self._all: weakref.WeakSet = weakref.WeakSet()
         self._lock = threading.Lock()
 
     def ledger(self) -> Ledger:
@@ -21,7 +24,7 @@ class Handles:
         if ledger is None:
             ledger = self._local.ledger = Ledger(self._open())
             with self._lock:
-                self._all.append(ledger.store)
+                self._all.add(ledger.store)
         return ledger
 
     def store(self):
@@ -29,7 +32,7 @@ class Handles:
 
     def close(self) -> None:
         with self._lock:
-            stores, self._all = self._all, []
+            stores, self._all = list(self._all), weakref.WeakSet()
         for store in stores:
             try:
                 store.close()

@@ -167,8 +167,18 @@ function gmButtons() {
     const line = $("line").value.trim();
     if (!line) return;
     const path = "/api/encounters/" + encodeURIComponent(encounter) + "/line";
-    api(path, { line }).then((answer) => { say(""); $("line").value = ""; render(answer.status); },
-                             (err) => say(err.message));
+    api(path, { line }).then((answer) => {
+      say("");
+      $("line").value = "";
+      if (answer.status.encounter !== encounter) { // (`new ID`: the GM goes there)
+        encounter = answer.status.encounter;
+        const pick = $("encounter");
+        pick.append(el("option", { value: encounter }, encounter));
+        pick.value = encounter;
+        listen();
+      }
+      render(answer.status);
+    }, (err) => say(err.message));
   });
 }
 
