@@ -61,3 +61,12 @@ def log(db: Path, encounter: str = E) -> list[dict]:
         return ledger.event_dicts(encounter)
     finally:
         ledger.store.close()
+
+
+def messages(source):
+    """The real messages of a stream. (httpx-sse dispatches an empty event,
+    under the last id, after each keep-alive comment, unlike a browser's
+    EventSource: those are left out.)"""
+    for message in source.iter_sse():
+        if message.data or message.event not in ("message", ""):
+            yield message

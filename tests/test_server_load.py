@@ -14,7 +14,7 @@ from httpx_sse import connect_sse
 from eventlog.stores import open_store
 from projections.domain import commands as c
 from projections.ledger import Ledger
-from serverkit import client, post, served, token
+from serverkit import client, messages, post, served, token
 
 pytestmark = pytest.mark.sqlite
 TABLES, PLAYERS, EACH, LISTENERS = 10, 6, 5, 100
@@ -48,7 +48,7 @@ def test_ten_tables_of_six_players_and_a_hundred_listeners(tmp_path):
             with client(running, view) as http, connect_sse(
                     http, "GET", f"/api/encounters/{table}/stream",
                     timeout=httpx.Timeout(60)) as source:
-                for message in source.iter_sse():
+                for message in messages(source):
                     got.append((int(message.id), message.data))
                     if len(got) == 1:
                         ready.wait()

@@ -18,7 +18,7 @@ from httpx_sse import connect_sse
 from eventlog.stores import open_store
 from projections.ledger import Ledger
 from projections.reports.views import status as status_view
-from serverkit import E, client, log, post, served, table, token
+from serverkit import E, client, log, messages, post, served, table, token
 
 pytestmark = pytest.mark.sqlite
 STREAM = f"/api/encounters/{E}/stream"
@@ -53,7 +53,7 @@ def read(http, until: int, headers=None, seen=None, limit: float = 15) -> list:
     got = [] if seen is None else seen
     with connect_sse(http, "GET", STREAM, headers=headers or {},
                      timeout=httpx.Timeout(limit)) as source:
-        for message in source.iter_sse():
+        for message in messages(source):
             assert message.event == "status"
             got.append((int(message.id), json.loads(message.data)))
             if int(message.id) >= until:
@@ -141,7 +141,7 @@ def test_a_revoked_token_is_cut_off_mid_stream(server):
     with client(server, server.secrets["ash"]) as http:
         def listen():
             with connect_sse(http, "GET", STREAM, timeout=httpx.Timeout(15)) as source:
-                for message in source.iter_sse():
+                for message in messages(source):
                     events.append((message.event, message.data))
         listener = threading.Thread(target=listen)
         listener.start()
@@ -173,3 +173,27 @@ def test_a_listener_far_behind_is_told_to_reconnect_and_catch_up():
     listener = asyncio.run(fall_behind())
     assert listener.behind  # the stream ends; EventSource resumes from Last-Event-ID
     assert listener.queue.qsize() == 5 and listener.queue.get_nowait().seq == 1
+
+
+def test_keep_alive_pings_neither_end_nor_double_a_stream(server, monkeypatch):
+    import cli.server.app
+    monkeypatch.setattr(cli.server.app, "PING_S", 0.1)
+    got: list = []
+    raw: list = []
+    with client(server, server.secrets["gm"]) as http:
+        def listen():
+            with connect_sse(http, "GET", STREAM, timeout=httpx.Timeout(15)) as source:
+                for message in source.iter_sse():
+                    raw.append(message)
+                    if message.data:
+                        got.append(int(message.id))
+                    if len(got) == 3:
+                        return
+        listener = threading.Thread(target=listen)
+        listener.start()
+        for text in ("a", "b"):
+            time.sleep(0.4)
+            post(http, {"command": "note", "text": text})
+        listener.join(10)
+    assert got == [6, 7, 8]
+    assert any(not m.data for m in raw)  # (pings were sent, and are not messages)

@@ -26,6 +26,7 @@ from cli.server.handles import Handles
 from cli.server.hub import TICK_S, Hub, Listener, Message, batch_statuses, encode
 
 STATIC = Path(__file__).parent / "static"
+PING_S = 15  # a keep-alive comment on an idle stream (proxies, phones' NAT)
 MAX_BODY = 64 * 1024  # one command is a few hundred bytes; a roster a few KiB
 PAGE_HEADERS = {
     # The token rides in the page's address: never send it on to another site.
@@ -264,7 +265,7 @@ def build(open_store) -> Starlette:
             finally:
                 hub.unsubscribe(listener)
 
-        return EventSourceResponse(messages(), ping=15, headers={"Cache-Control": "no-store"})
+        return EventSourceResponse(messages(), ping=PING_S, headers={"Cache-Control": "no-store"})
 
     @asynccontextmanager
     async def lifespan(app):

@@ -92,6 +92,8 @@ def _fan_out(url: str, view: str, http, rounds: int) -> list[float]:
                                 headers={"Authorization": f"Bearer {view}"}) as source:
             first = True
             async for message in source.aiter_sse():
+                if not message.data:
+                    continue  # (httpx-sse's empty event after a keep-alive comment)
                 if first:
                     connected()
                     first = False
