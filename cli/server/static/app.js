@@ -194,7 +194,7 @@ function refreshLog() {
   clearTimeout(logTimer);
   logTimer = setTimeout(() => {
     api("/api/encounters/" + encodeURIComponent(encounter) + "/log").then((events) => {
-      $("log").replaceChildren(...events.slice(-12).map((e) =>
+      $("log").replaceChildren(...events.slice(-12).reverse().map((e) =>
         el("li", { class: e.undone ? "undone" : "", value: String(e.seq) }, summary(e))));
     }, () => {});
   }, 50);
