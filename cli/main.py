@@ -18,6 +18,8 @@ MODULES = {
     "record_cmds": ("status", "log", "verify", "head", "export", "import", "demo"),
     "review_cmds": ("stats", "report", "replay", "schema"),
     "play_cmds": ("play",),
+    "token_cmds": ("token",),
+    "serve_cmds": ("serve",),
 }
 COMMANDS = {name: module for module, names in MODULES.items() for name in names}
 

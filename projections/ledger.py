@@ -154,9 +154,15 @@ class Ledger:
     # -- executing -------------------------------------------------------
 
     def execute(self, encounter: str | None, command: c.Command, actor: str = "gm",
-                dice=roll_d10) -> Outcome:
+                dice=roll_d10, permit=None, gm: bool | None = None) -> Outcome:
         """Execute `command` in `encounter` as `actor`: the one path every
-        client takes. Refusal when the rules forbid it (nothing appended)."""
+        client takes. Refusal when the rules forbid it (nothing appended).
+
+        `permit(state, command)`, when given, runs on the very state the
+        command is decided on, before anything is appended, and raises to
+        refuse it (the table server: which combatants a token declares for,
+        `decide.who`). `gm` says whether the actor is the GM (a token's role);
+        by default the actor named gm is (R3c)."""
         if isinstance(command, c.New):
             return self._new(command, actor)
         if encounter is None:
@@ -164,8 +170,13 @@ class Ledger:
         if isinstance(command, c.CORRECTING):
             return self._correct(encounter, command, actor)
         from projections.domain.decide import decide
-        state, after, envs = self._decided(
-            encounter, lambda state: decide(state, command, dice, actor), actor)
+        deciding = "gm" if gm else actor
+
+        def decided(state: State) -> list[Payload]:
+            if permit is not None:
+                permit(state, command)
+            return decide(state, command, dice, deciding)
+        state, after, envs = self._decided(encounter, decided, actor)
         return Outcome(after, envs, [], state)
 
     def declare(self, encounter: str, decide, actor: str) -> tuple[State, list[Envelope]]:

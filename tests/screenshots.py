@@ -18,6 +18,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE))
 
+from browser import chromium  # noqa: E402
 from conftest import cli_env, in_process  # noqa: E402
 from eventlog.stores.sqlite import Store  # noqa: E402
 from fights import play_rounds  # noqa: E402
@@ -36,7 +37,6 @@ def report(ledger: Ledger, encounter: str, path: Path) -> Path:
 
 
 def main() -> None:
-    from playwright.sync_api import sync_playwright
     work = Path(tempfile.mkdtemp(prefix="combat-shots-"))
     try:
         env = cli_env(work / "demo.db")
@@ -49,9 +49,7 @@ def main() -> None:
         fight = report(Ledger(store), "twenty", work / "twenty.html")
         store.close()
         (EXAMPLES / "charts").mkdir(exist_ok=True)
-        with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=shutil.which("chromium"), args=[
-                "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"])
+        with chromium() as browser:
             page = browser.new_page(viewport={"width": 1200, "height": 1500})
             page.goto(demo.as_uri())
             page.screenshot(path=EXAMPLES / "report.png")
@@ -60,7 +58,6 @@ def main() -> None:
                 target = EXAMPLES / "charts" / f"{chart.removeprefix('chart-')}.png"
                 page.locator(f"#{chart} .scroll").screenshot(path=target)
                 print(f"wrote {target.relative_to(HERE.parent)}")
-            browser.close()
         print(f"wrote {(EXAMPLES / 'report.png').relative_to(HERE.parent)}")
     finally:
         shutil.rmtree(work, ignore_errors=True)

@@ -211,6 +211,8 @@ def test_the_entry_point_knows_which_module_registers_each_command():
     from cli.main import COMMANDS
     registered = {c.name or c.callback.__name__.replace("_", "-"): c.callback.__module__
                   for c in app.registered_commands}
+    registered.update({g.name: g.typer_instance.registered_commands[0].callback.__module__
+                       for g in app.registered_groups})  # `combat token ...`
     assert {name: f"cli.{module}" for name, module in COMMANDS.items()} == registered
 
 

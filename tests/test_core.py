@@ -213,3 +213,42 @@ def test_r30_a_changed_snapshot_is_never_believed_and_verify_names_it(ledger):
     with pytest.raises(Refusal, match=r"R17"):
         ledger.execute(E, c.Act(id="rook", cost=3))
     assert "changed behind the ledger's back" in ledger.snapshot_problem(E)
+
+
+# -- who a command is for, and the table server's permit hook -------------------
+
+def test_who_names_the_combatants_a_command_is_for_as_decide_works_them_out():
+    from projections.domain.decide import who
+    s = given(pc("ash", grit=1), pc("bo"), rolled("ash", 9), rolled("bo", 3), RoundStarted(round=1))
+    assert who(s, c.EndTurn()) == ["ash"]  # the turn in progress (R21)
+    assert who(given(pc("ash"), npc("boss"), rolled("ash", 9)), c.Roll()) == ["boss"]  # R1
+    assert who(s, c.Act(id="bo", cost="minor")) == ["bo"]
+    assert who(s, c.Round()) == [] and who(s, c.Note(text="x")) == []
+
+
+def test_r3c_execute_runs_permit_on_the_state_it_decides_on_before_appending(ledger):
+    ledger.new(E, "", "gm")
+    for cmd in (c.Add(name="Ash", pc=True), c.Add(name="Bo", pc=True),
+                c.Roll(slots=["ash"], die=9), c.Roll(slots=["bo"], die=3), c.Round()):
+        ledger.execute(E, cmd, "gm")
+    seen = []
+
+    def permit(state, command):
+        from projections.domain.decide import who
+        seen.append((state.seq, who(state, command)))
+        raise Refusal("bo's player may not end ash's turn")
+    head = ledger.store.head(E)[0]
+    with pytest.raises(Refusal):
+        ledger.execute(E, c.EndTurn(), "ben", permit=permit)
+    assert seen == [(head, ["ash"])] and ledger.store.head(E)[0] == head
+
+
+def test_r3c_a_gm_of_another_name_orders_npcs_when_execute_is_told(ledger):
+    ledger.new(E, "", "gm")
+    for cmd in (c.Add(name="Boss"), c.Add(name="Thug"),
+                c.Roll(slots=["boss"], die=5), c.Roll(slots=["thug"], die=5)):
+        ledger.execute(E, cmd, "gm")
+    with pytest.raises(Refusal, match="R3c"):
+        ledger.execute(E, c.Order(slots=["thug", "boss"]), "lead")
+    out = ledger.execute(E, c.Order(slots=["thug", "boss"]), "lead", gm=True)
+    assert out.events[0].actor == "lead"  # R29: the record keeps who declared it

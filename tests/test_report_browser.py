@@ -5,7 +5,6 @@ a 20-round fight of 10 combatants (one with a very long name) and a
 outside a box that scrolls, no two series of a chart in one colour."""
 from __future__ import annotations
 
-import shutil
 import struct
 import zlib
 from collections import Counter
@@ -17,10 +16,10 @@ from projections.ledger import Ledger
 from projections.reports.charts import palette
 from projections.reports.html import write_campaign, write_html
 
+from browser import CHROMIUM, chromium
 from conftest import street_fight
 from fights import LONG_NAME, play_rounds
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no chromium installed (.ci/run installs it)")
 WIDTHS = (1280, 390)
 
@@ -58,12 +57,8 @@ MEASURE = """() => {
 
 @pytest.fixture(scope="module")
 def browser():
-    from playwright.sync_api import sync_playwright
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=[
-            "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"])
+    with chromium() as b:
         yield b
-        b.close()
 
 
 @pytest.fixture(scope="module")

@@ -383,3 +383,24 @@ def test_store_state_after_other_writer_equals_fold_from_start(ledger, tmp_path)
     assert status(ledger.state(E)) == status(other.state(E)) == \
         status(ledger.state(E, at=head))
     other_store.close()
+
+
+def test_store_a_second_handle_keeps_the_first_one_seeing_other_programs(tmp_path):
+    """Opening a second handle must not drop the process's locks on the file
+    (closing any descriptor of it would): another program's close would then
+    delete the WAL under the first handle, which would never see a change
+    again (the table server opens one handle per thread)."""
+    import subprocess
+    import sys
+    db = tmp_path / "two.db"
+    first = Store(db)
+    first.create("e", EncounterCreated(encounter="e", title=""), "gm")
+    second = Store(db)
+    code = ("import sys; from eventlog.stores.sqlite import Store; "
+            "from eventlog.events import NoteAdded; s = Store(sys.argv[1]); "
+            "s.append('e', s.head('e')[0], [NoteAdded(text='from another program')], 'gm'); s.close()")
+    for n in (2, 3):
+        subprocess.run([sys.executable, "-c", code, str(db)], check=True, timeout=60)
+        assert first.head("e")[0] == second.head("e")[0] == n
+    first.close()
+    second.close()

@@ -170,3 +170,67 @@ def test_contract_an_import_is_all_or_nothing(store, tmp_path):
     seen = store.import_log("copy", "Copy", iter(envs), lambda rows: [r[0] for r in rows])
     assert seen == [1, 2, 3]
     assert store.head("copy") == source.head("src")
+
+
+# -- tokens of the table server and the change hint ----------------------
+
+def _token(name="ash", role="player", owns=("ash",), encounter=None, digest=None):
+    from eventlog.stores.contract import Token
+    return Token(name, role, owns, encounter, digest or name.encode().hex().ljust(64, "0"),
+                 "2026-12-03T12:00:00.000000Z")
+
+
+def test_contract_tokens_are_kept_by_name_and_found_by_digest(store):
+    gm, ash = _token("gm", "gm", ()), _token("ash", owns=("ash", "bo"), encounter="fight")
+    store.add_token(gm)
+    store.add_token(ash)
+    assert store.tokens() == [ash, gm]
+    assert store.token(ash.digest) == ash and store.token(ash.digest).owns == ("ash", "bo")
+    assert store.token("0" * 64) is None
+
+
+def test_contract_a_taken_token_name_is_refused(store):
+    store.add_token(_token("ash"))
+    with pytest.raises(Refusal, match="named 'ash' exists already"):
+        store.add_token(_token("ash", digest="f" * 64))
+    assert [t.digest for t in store.tokens()] == [_token("ash").digest]
+
+
+def test_contract_a_revoked_token_is_gone_at_once(store):
+    ash = _token("ash")
+    store.add_token(ash)
+    other = another_handle(store)
+    assert other.revoke_token("ash") is True
+    assert store.token(ash.digest) is None and store.tokens() == []
+    assert store.revoke_token("ash") is False
+
+
+def test_contract_wait_changes_wakes_on_another_writer(store):
+    import time
+    _created(store)
+    store.wait_changes(0)  # (what this handle has seen so far)
+    start = time.monotonic()
+    store.wait_changes(0.05)
+    assert time.monotonic() - start >= 0.04  # nothing changed: the timeout
+    woke = []
+
+    def waiter():
+        begun = time.monotonic()
+        store.wait_changes(10)
+        woke.append(time.monotonic() - begun)
+    thread = threading.Thread(target=waiter)
+    thread.start()
+    time.sleep(0.1)
+    another_handle(store).append(E, 1, _notes("from another program"), "gm")
+    thread.join(10)
+    assert woke and woke[0] < 5
+
+
+def test_contract_wait_changes_returns_at_once_for_a_change_made_meanwhile(store):
+    import time
+    _created(store)
+    store.wait_changes(0)
+    another_handle(store).append(E, 1, _notes("while nobody waited"), "gm")
+    start = time.monotonic()
+    store.wait_changes(10)
+    assert time.monotonic() - start < 5

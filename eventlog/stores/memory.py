@@ -11,7 +11,7 @@ from typing import Callable, Iterable, Iterator, Sequence, TypeVar
 
 from eventlog.codec import GENESIS, Envelope, encode_data, event_hash, utc_now
 from eventlog.stores import count_commit
-from eventlog.stores.contract import EncounterInfo, Snapshot, SnapshotMaker, StoredEvent
+from eventlog.stores.contract import EncounterInfo, Snapshot, SnapshotMaker, StoredEvent, Token
 from eventlog.errors import Conflict, Refusal, UnknownEncounter
 from eventlog.events import CORRECTIONS, EncounterCreated, Payload
 
@@ -36,6 +36,9 @@ class MemoryStore:
         self._logs: dict[str, _Log] = {}
         self._lock = threading.RLock()
         self._local = threading.local()  # the heads a reading() pinned
+        self._tokens: dict[str, Token] = {}
+        self._changed = threading.Condition(self._lock)
+        self._version = 0  # writes so far: wait_changes wakes when it moves
 
     def close(self) -> None:
         pass
@@ -118,6 +121,45 @@ class MemoryStore:
             return None
         return snap
 
+    def wait_changes(self, timeout: float) -> None:
+        """Return when a write happened since this thread last asked (at
+        once if one did meanwhile), or after `timeout` seconds."""
+        with self._changed:
+            seen = getattr(self._local, "seen", None)
+            seen = self._version if seen is None else seen
+            self._changed.wait_for(lambda: self._version != seen, timeout)
+            self._local.seen = self._version
+
+    def _wrote(self) -> None:
+        count_commit()
+        with self._changed:
+            self._version += 1
+            self._changed.notify_all()
+
+    # -- tokens of the table server ----------------------------------------
+
+    def tokens(self) -> list[Token]:
+        with self._lock:
+            return sorted(self._tokens.values())
+
+    def token(self, digest: str) -> Token | None:
+        with self._lock:
+            return next((t for t in self._tokens.values() if t.digest == digest), None)
+
+    def add_token(self, token: Token) -> None:
+        with self._lock:
+            if token.name in self._tokens:
+                raise Refusal(f"a token named {token.name!r} exists already: "
+                              "revoke it first or choose another name")
+            self._tokens[token.name] = token._replace(owns=tuple(token.owns))
+        self._wrote()
+
+    def revoke_token(self, name: str) -> bool:
+        with self._lock:
+            found = self._tokens.pop(name, None) is not None
+        self._wrote()
+        return found
+
     # -- writing ---------------------------------------------------------
 
     def create(self, encounter: str, created: EncounterCreated, actor: str) -> Envelope:
@@ -175,6 +217,7 @@ class MemoryStore:
                 raise Refusal(f"encounter {encounter!r} already exists")
             log = self._logs[encounter] = _Log(title, utc_now())
             log.events = staged
+            self._wrote()
         return result
 
     def _judged_against(self, encounter: str, expected_seq: int) -> _Log:
@@ -197,5 +240,5 @@ class MemoryStore:
             prev = digest
         log.events.extend(StoredEvent(e.seq, e.batch, e.type, e.at, e.actor,
                                       encode_data(e.data), e.prev_hash, e.hash) for e in envs)
-        count_commit()
+        self._wrote()
         return envs

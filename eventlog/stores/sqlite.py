@@ -24,9 +24,10 @@ from eventlog.events import EncounterCreated, Payload
 from eventlog.stores.sqlitefile import (
     APPLICATION_ID, check_path, has_wal, read_only, recognised, schema_version,
 )
+from eventlog.stores.sqlitetokens import TokensMixin
 from eventlog.text import check_actor, check_payload
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: the table server's tokens (sqlitetokens.MIGRATIONS)
 EVENT_VERSION = 1
 BUSY_TIMEOUT_S = 5.0
 IMPORT_CHUNK = 1000  # events staged per statement by import_log
@@ -78,7 +79,7 @@ _ROW = "seq, batch, type, at, actor, data, prev_hash, hash"
 T = TypeVar("T")
 
 
-class Store:
+class Store(TokensMixin):
     """One ledger file (the EventStore contract, eventlog/contract.py). Every
     method is one short transaction, or part of the one `reading()` holds."""
 
@@ -140,6 +141,7 @@ class Store:
                     for statement in _SCHEMA.split(";"):
                         if statement.strip():
                             self.db.execute(statement)
+                    self._create_current()
                     self.db.execute("INSERT INTO meta VALUES ('schema_version', ?)",
                                     (str(SCHEMA_VERSION),))
                     self.db.execute("INSERT INTO meta VALUES ('store_id', ?)",
@@ -159,6 +161,8 @@ class Store:
         if version > SCHEMA_VERSION:
             raise StoreError(f"{self.path} was written by a newer combat-ledger "
                              f"(schema {version}; this one reads {SCHEMA_VERSION})")
+        if version < SCHEMA_VERSION:
+            self._migrate(version, SCHEMA_VERSION)
         if tables and "snapshots" not in tables:  # a store from before snapshots
             self._write(lambda: self.db.execute(_SCHEMA[_SCHEMA.index("CREATE TABLE snapshots"):]))
         self.indexed = bool(self.db.execute(
@@ -171,6 +175,7 @@ class Store:
         self.identity = f"sqlite:{row[0] if row else ''}:{self.path.resolve()}"
 
     def close(self) -> None:
+        self.close_watch()
         self.db.close()
 
     # -- reading ---------------------------------------------------------

@@ -62,11 +62,13 @@ def read_only(path: Path) -> bool:
     """An existing file this process may not write (its mode, a read-only
     file system), or in a folder where SQLite may not put its -wal and -shm
     files; opening it for writing changes nothing in it."""
-    try:
-        os.close(os.open(path, os.O_RDWR))
-    except FileNotFoundError:
+    # (Asked with access(2), never by opening the file: closing any descriptor
+    # of a database drops every POSIX lock this process holds on it, so a
+    # second handle opened beside a first (the table server's threads) would
+    # let another program's close delete the WAL under the first one.)
+    if not path.exists():
         return False
-    except OSError:
+    if not os.access(path, os.W_OK):
         return path.is_file()
     return not os.access(path.parent, os.W_OK)
 

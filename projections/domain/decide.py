@@ -41,6 +41,27 @@ def decide(state: State, command: c.Command, dice: Dice, actor: str = "gm") -> l
     return handler(state, command, dice)
 
 
+def who(state: State, command: c.Command) -> list[str]:
+    """The combatants or slots `command` declares for, as decide works them
+    out on `state` (a bare `end-turn` ends the turn the core picks, a bare
+    `roll` rolls every unrolled slot); [] for a command about none (`round`,
+    `note`). Whoever checks who may declare what (the table server's tokens)
+    asks here rather than re-deriving the rules."""
+    match command:
+        case c.EndTurn():
+            return [turn_to_end(state, command.id, command.careful).combatant]
+        case c.Roll():
+            return list(command.slots) or unrolled(state)
+        case c.Order():
+            return list(command.slots)
+        case c.SetInitiative():
+            return [command.slot]
+        case c.Act() | c.Interrupt() | c.Seize() | c.Leave() | c.Rejoin() | c.MaxAP() \
+                | c.AdjustAP() | c.Grit() | c.Effect():
+            return [command.id]
+    return []
+
+
 def _new(s: State, cmd: c.New, dice: Dice) -> list[Payload]:
     return [EncounterCreated(encounter=cmd.id, title=cmd.title)]
 

@@ -15,6 +15,8 @@ Prints a table (or one JSON object) of:
   export_*_s            `export --format json` and `--format html -o FILE` of a
                         20k-event encounter, each a fresh `combat` process
                         (the html one imports matplotlib and draws six charts)
+  the table server's    a declaration through the API beside the bare append,
+  figures (server.py)   commit to the last of 100 listeners, 10 tables at once
 Times are medians of interleaved runs; compare the ratios, not the seconds.
 """
 from __future__ import annotations
@@ -181,6 +183,8 @@ def main() -> None:
     work = Path(tempfile.mkdtemp(prefix="combat-bench-"))
     try:
         results = measure(work, sizes, repeat, cli_repeat)
+        from server import measure as measure_server
+        results["server"] = measure_server(work, opts.quick)
     finally:
         shutil.rmtree(work, ignore_errors=True)  # the 1M-event store is ~300 MB
     if opts.json:
@@ -196,6 +200,8 @@ def main() -> None:
     e = results["export"]
     print(f"\nexport of {e['events']} events: json {e['export_json_s']} s, html "
           f"{e['export_html_s']} s ({e['html_over_json']}x json; the issue's target: under 2x)")
+    from server import show
+    show(results["server"])
     print()
     for target, ok in results["targets"].items():
         print(f"{'met ' if ok else 'MISS'} {target}")

@@ -1,0 +1,32 @@
+"""`combat serve`: the store on the table's network (INTERFACE.md, "Table
+server"). The server's libraries are imported here only, when it starts."""
+import typer
+
+from cli.base import app
+
+
+@app.command()
+def serve(ctx: typer.Context,
+          host: str = typer.Option("127.0.0.1", "--host", help="The address to listen on; 0.0.0.0 opens it to the table's network (see the README)."),
+          port: int = typer.Option(8000, "--port", min=0, max=65535, help="The port (0: any free one).")) -> None:
+    """Serve the store to browsers and scripts until interrupted: players
+    follow the order and declare for their own combatants, by token.
+
+    \b
+    Example: combat serve        combat serve --host 0.0.0.0 --port 8000
+    """
+    from eventlog.errors import LedgerError
+    from eventlog.stores import open_store
+    from eventlog.text import neutral
+    from cli.session import default_db
+    if not host.strip():
+        raise LedgerError("--host is empty: give the address to listen on, e.g. "
+                          "127.0.0.1 (this machine) or 0.0.0.0 (the table's network)")
+    target = ctx.find_root().params.get("db") or str(default_db())
+    open_store(target).close()  # (a store that cannot be opened: one line, now)
+    from cli.server.run import serve as run
+    try:
+        run(lambda: open_store(target), host, port,
+            lambda url: print(neutral(f"serving {target} at {url} (Ctrl-C stops)"), flush=True))
+    except OSError as exc:
+        raise LedgerError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None

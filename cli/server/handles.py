@@ -1,0 +1,40 @@
+"""One store handle per worker thread: a SQLite connection serves only the
+thread that opened it, and the server's requests run on a pool of threads.
+A handle lives as long as its thread (the pool retires idle threads), and
+whatever is still open is closed when the server stops."""
+from __future__ import annotations
+
+import threading
+import weakref
+from typing import Callable
+
+from projections.ledger import Ledger
+
+
+class Handles:
+    def __init__(self, open_store: Callable[[], object]):
+        self._open = open_store
+        self._local = threading.local()
+        self._all: weakref.WeakSet = weakref.WeakSet()
+        self._lock = threading.Lock()
+
+    def ledger(self) -> Ledger:
+        """This thread's ledger over its own store handle."""
+        ledger = getattr(self._local, "ledger", None)
+        if ledger is None:
+            ledger = self._local.ledger = Ledger(self._open())
+            with self._lock:
+                self._all.add(ledger.store)
+        return ledger
+
+    def store(self):
+        return self.ledger().store
+
+    def close(self) -> None:
+        with self._lock:
+            stores, self._all = list(self._all), weakref.WeakSet()
+        for store in stores:
+            try:
+                store.close()
+            except Exception:  # (another thread's connection: it goes with the process)
+                pass

@@ -1,0 +1,209 @@
+"""The live stream: one message per appended batch, `id:` its last seq, the
+status JSON after it (INTERFACE.md, "Table server"), fanned out to every
+listener of the encounter.
+
+One watcher thread per server waits on the store's change hint
+(`wait_changes`: another process's append, a revoked token) and publishes
+each encounter's new batches in order; an append made by the server itself
+is published at once by the request that made it. Per encounter the hub
+remembers the last seq it published, so every batch goes out once, in
+order, whoever notices it first. A listener subscribes before it reads what
+it missed, then skips live messages it has already sent: nothing is missed,
+nothing doubled.
+"""
+from __future__ import annotations
+
+import asyncio
+import threading
+from typing import NamedTuple
+
+import msgspec
+
+from eventlog.events import CORRECTIONS
+from projections import snapshot as snapshots
+from projections.history import fold
+from projections.reports.views import status
+
+TICK_S = 1.0  # a stream rechecks its token at least this often
+WATCH_S = 0.25  # the watcher looks at the store at least this often (and stops within it)
+
+
+class Message(NamedTuple):
+    seq: int
+    data: str  # the status JSON after the batch ending at seq
+
+
+def encode(view: dict) -> str:
+    return msgspec.json.encode(view).decode()
+
+
+def batch_statuses(ledger, encounter: str, after: int) -> list[Message]:
+    """The status after each batch that ends after seq `after`, in order,
+    read in one snapshot. Folds forward batch by batch; a correction (undo,
+    redo, amend) refolds, as its effect reaches back."""
+    store = ledger.store
+    out: list[Message] = []
+    with store.reading():
+        head = store.head(encounter)[0]
+        if head <= after:
+            return out
+        ends: list[tuple[int, int, str]] = []  # (batch, last seq, first type)
+        for row in store.fold_rows(encounter, after=after, upto=head):
+            seq, batch, type_name = row[0], row[1], row[2]
+            if ends and ends[-1][0] == batch:
+                ends[-1] = (batch, seq, ends[-1][2])
+            else:
+                ends.append((batch, seq, type_name))
+        if ends:  # (inert events are left out of fold_rows: stretch to the head)
+            ends = [(b, store.batch_end(encounter, last), t) for b, last, t in ends]
+        if not ends or ends[-1][1] < head:
+            ends.append((head, head, ""))
+        state = None
+        prev = after
+        for _, end, first in ends:
+            if end <= prev:
+                continue
+            if end == head:
+                state = ledger.state(encounter)
+            elif state is None or first in CORRECTIONS:
+                state = ledger.state(encounter, at=end)
+            else:
+                state = fold(store, encounter, ledger.corrections(encounter, end),
+                             snapshots.clone(state), upto=end, after=prev)
+                state.seq = end
+            out.append(Message(end, encode(status(state))))
+            prev = end
+    return out
+
+
+class Listener:
+    """One open stream: messages arrive on its event loop's queue. A listener
+    that falls BACKLOG messages behind (a phone asleep with its socket
+    open) is told to end its response; the browser reconnects with
+    Last-Event-ID and reads what it missed from the store."""
+
+    BACKLOG = 1000
+
+    def __init__(self, encounter: str, digest: str):
+        self.encounter, self.digest = encounter, digest
+        self.loop = asyncio.get_running_loop()
+        self.queue: asyncio.Queue[Message | None] = asyncio.Queue()
+        self.behind = False
+
+    def send(self, message: Message | None) -> None:
+        if self.queue.qsize() >= self.BACKLOG:
+            self.behind, message = True, None
+        try:
+            self.loop.call_soon_threadsafe(self.queue.put_nowait, message)
+        except RuntimeError:  # (its loop has closed: the server is stopping)
+            pass
+
+
+class Hub:
+    def __init__(self, handles):
+        self.handles = handles
+        self.published: dict[str, int] = {}
+        self.locks: dict[str, threading.Lock] = {}
+        self.listeners: dict[str, set[Listener]] = {}
+        self.digests: frozenset[str] = frozenset()
+        self.guard = threading.Lock()
+        self.stopping = threading.Event()
+        self.thread: threading.Thread | None = None
+
+    # -- listeners ---------------------------------------------------------
+
+    def subscribe(self, listener: Listener) -> None:
+        with self.guard:
+            self.listeners.setdefault(listener.encounter, set()).add(listener)
+
+    def unsubscribe(self, listener: Listener) -> None:
+        with self.guard:
+            self.listeners.get(listener.encounter, set()).discard(listener)
+
+    def valid(self, digest: str) -> bool:
+        return digest in self.digests
+
+    # -- publishing --------------------------------------------------------
+
+    def _lock(self, encounter: str) -> threading.Lock:
+        with self.guard:
+            return self.locks.setdefault(encounter, threading.Lock())
+
+    def _fan_out(self, encounter: str, messages: list[Message]) -> None:
+        with self.guard:
+            targets = list(self.listeners.get(encounter, ()))
+        for message in messages:
+            for listener in targets:
+                listener.send(message)
+
+    def appended(self, encounter: str, before: int, seq: int, view: str) -> None:
+        """The server appended the batch (before, seq] and knows the status
+        after it (as JSON): out at once (earlier unseen batches first)."""
+        with self._lock(encounter):
+            known = self.published.get(encounter)
+            if known is None:  # (an encounter the hub has not seen yet)
+                known = 0 if self.listeners.get(encounter) else seq
+            if known >= seq:
+                self.published[encounter] = max(known, seq)
+                return  # (out already, or nobody can have listened)
+            if known == before:
+                messages = [Message(seq, view)]
+            else:
+                messages = [m for m in batch_statuses(self.handles.ledger(), encounter, known)
+                            if m.seq <= seq] or [Message(seq, view)]
+            self.published[encounter] = messages[-1].seq
+            self._fan_out(encounter, messages)
+
+    def catch_up(self, ledger, encounter: str, head: int) -> None:
+        """Publish what was appended to `encounter` up to `head`, by anyone."""
+        with self._lock(encounter):
+            known = self.published.get(encounter)
+            if known is None:  # (a new encounter: only a listener already there needs it)
+                known = 0 if self.listeners.get(encounter) else head
+                self.published[encounter] = known
+            if head <= known:
+                return
+            messages = [m for m in batch_statuses(ledger, encounter, known) if m.seq <= head]
+            if messages:
+                self.published[encounter] = messages[-1].seq
+                self._fan_out(encounter, messages)
+
+    # -- the watcher ---------------------------------------------------------
+
+    def start(self) -> None:
+        ledger = self.handles.ledger()  # (the heads before any request)
+        self.published = {e.id: e.events for e in ledger.store.encounters()}
+        self.digests = frozenset(t.digest for t in ledger.store.tokens())
+        self.thread = threading.Thread(target=self._watch, name="combat-hub", daemon=True)
+        self.thread.start()
+
+    def stop(self) -> None:
+        self.stopping.set()
+        if self.thread is not None:
+            self.thread.join(5)
+
+    def _watch(self) -> None:
+        ledger = self.handles.ledger()
+        store = ledger.store
+        while not self.stopping.is_set():
+            store.wait_changes(WATCH_S)
+            try:
+                self.look(ledger)
+            except Exception:  # a damaged encounter must not stop every stream
+                continue
+
+    def look(self, ledger) -> None:
+        store = ledger.store
+        digests = frozenset(t.digest for t in store.tokens())
+        if digests != self.digests:
+            gone = self.digests - digests
+            self.digests = digests
+            if gone:  # every listener rechecks its token at once
+                with self.guard:
+                    everyone = [x for group in self.listeners.values() for x in group]
+                for listener in everyone:
+                    if listener.digest in gone:
+                        listener.send(None)
+        for info in store.encounters():
+            if info.events > self.published.get(info.id, -1):
+                self.catch_up(ledger, info.id, info.events)

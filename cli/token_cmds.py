@@ -1,0 +1,73 @@
+"""The table server's tokens: `combat token add|list|revoke` (INTERFACE.md,
+"Table server"). A token is 256 random bits, printed once with its link;
+the store keeps only its SHA-256 digest."""
+from typing import Optional
+
+import typer
+
+from cli.base import app, session
+
+token_app = typer.Typer(
+    help="Tokens of the table server (`combat serve`): who may read and declare, "
+         "by a secret link, never by a claimed name.\n\n"
+         "Example: combat token add ana --player --owns rook        combat token list",
+)
+app.add_typer(token_app, name="token")
+
+
+@token_app.command("add")
+def add(ctx: typer.Context,
+        name: str = typer.Argument(..., help="Who holds it; recorded as the actor of what it declares (R29)."),
+        gm: bool = typer.Option(False, "--gm", help="The GM: every command."),
+        player: bool = typer.Option(False, "--player", help="A player: declares for the combatants it owns."),
+        view: bool = typer.Option(False, "--view", help="Reads only (a TV at the table)."),
+        owns: Optional[str] = typer.Option(None, "--owns", metavar="ID[,ID...]", help="The combatants a player declares for."),
+        encounter: Optional[str] = typer.Option(None, "--encounter", help="Reach this encounter only (default: every one)."),
+        url: str = typer.Option("http://127.0.0.1:8000", "--url", help="Where `combat serve` is reached, for the link.")) -> None:
+    """Make a token and print it once, with the link that opens its page.
+
+    \b
+    Example: combat token add ana --player --owns rook
+             combat token add tv --view --encounter warehouse
+    """
+    from cli.tokens import make
+    roles = [r for r, on in (("gm", gm), ("player", player), ("view", view)) if on]
+    secret, token = make(name, roles, owns, encounter)
+    session(ctx).store.add_token(token)
+    from cli.output import write
+    from eventlog.text import neutral
+    what = token.role + (f", owns {', '.join(token.owns)}" if token.owns else "")
+    what += f", encounter {token.encounter}" if token.encounter else ""
+    write(f"token for {neutral(token.name)} ({what}), shown once: {secret}\n"
+          f"link: {neutral(url.rstrip('/'))}/?token={secret}"
+          + (f"&encounter={token.encounter}" if token.encounter else "") + "\n")
+
+
+@token_app.command("list")
+def list_(ctx: typer.Context) -> None:
+    """Names, roles, owned combatants and encounter of every token (never the tokens).
+
+    Example: combat token list
+    """
+    from cli.output import write
+    from eventlog.text import neutral
+    tokens = session(ctx).store.tokens()
+    if not tokens:
+        write("no tokens: make one with `combat token add NAME --gm|--player --owns ID|--view`\n")
+    for t in tokens:
+        write(f"{neutral(t.name)}\t{t.role}\towns {','.join(t.owns) or '-'}\t"
+              f"encounter {t.encounter or '*'}\tsince {t.created_at}\n")
+
+
+@token_app.command("revoke")
+def revoke(ctx: typer.Context, name: str = typer.Argument(..., help="The token's name.")) -> None:
+    """End a token at once: its pages and streams are refused from now on.
+
+    Example: combat token revoke ana
+    """
+    from eventlog.errors import LedgerError
+    from eventlog.text import neutral
+    if not session(ctx).store.revoke_token(name):
+        raise LedgerError(f"no token named {neutral(name)!r}: `combat token list` shows them")
+    from cli.output import write
+    write(f"revoked {neutral(name)}\n")

@@ -1,0 +1,195 @@
+"""The table server's figures (issue 17), on a real uvicorn over loopback:
+
+  api_declare_ms / append_floor_ms   one declaration through the API (token
+                 check, fold from the snapshot, judge, append, status, fan-out,
+                 HTTP) beside a bare append of the same event to the same store,
+                 and core_execute_ms: Ledger.execute alone, in process
+  sse_p99_ms     from sending a declaration to the last of 100 listeners
+                 receiving its status (p50 and p99)
+  tables_dps     declarations per second, 10 tables declaring at once
+"""
+from __future__ import annotations
+
+import asyncio
+import statistics
+import sys
+import threading
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+
+LISTENERS = 100
+
+
+def _setup(db: Path, tables: int, events: int) -> None:
+    from eventlog.events import FreeActionTaken
+    from eventlog.stores import open_store
+    from projections.domain import commands as c
+    from projections.ledger import Ledger
+    ledger = Ledger(open_store(db))
+    for t in range(tables):
+        ledger.execute(None, c.New(id=f"t{t}"), "gm")
+        ledger.execute(f"t{t}", c.Add(name="Rook", pc=True), "gm")
+        head = ledger.store.head(f"t{t}")[0]
+        ledger.store.append_batches(f"t{t}", head, [[FreeActionTaken(combatant="rook", label="x")]]
+                                    * events, "gm")
+        ledger.execute(f"t{t}", c.Note(text="snapshot"), "gm")
+    ledger.store.close()
+
+
+def _floor_ms(db: Path, repeat: int) -> float:
+    from eventlog.events import FreeActionTaken
+    from eventlog.stores import open_store
+    store = open_store(db)
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        head = store.head("t0")[0]
+        store.append("t0", head, [FreeActionTaken(combatant="rook", label="floor")], "gm")
+        times.append((time.perf_counter() - start) * 1000)
+    store.close()
+    return statistics.median(times)
+
+
+def _core_ms(db: Path, repeat: int) -> float:
+    """The same declaration through Ledger.execute in this process, no HTTP."""
+    from eventlog.stores import open_store
+    from projections.domain import commands as c
+    from projections.ledger import Ledger
+    ledger = Ledger(open_store(db))
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        ledger.execute("t0", c.Act(id="rook", cost="free", label="core"), "gm")
+        times.append((time.perf_counter() - start) * 1000)
+    ledger.store.close()
+    return statistics.median(times)
+
+
+def _declare_ms(http, repeat: int) -> float:
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        answer = http.post("/api/encounters/t0/commands",
+                           json={"command": "act", "id": "rook", "cost": "free", "label": "api"})
+        assert answer.status_code == 200, answer.text
+        times.append((time.perf_counter() - start) * 1000)
+    return statistics.median(times)
+
+
+def _fan_out(url: str, view: str, http, rounds: int) -> list[float]:
+    """Latencies (ms) from sending each declaration to its last listener."""
+    import httpx
+    from httpx_sse import aconnect_sse
+    received: dict[int, list[float]] = {}
+    ready = threading.Event()
+    done = threading.Event()
+
+    async def listen(client, connected):
+        async with aconnect_sse(client, "GET", "/api/encounters/t1/stream",
+                                headers={"Authorization": f"Bearer {view}"}) as source:
+            first = True
+            async for message in source.aiter_sse():
+                if not message.data:
+                    continue  # (httpx-sse's empty event after a keep-alive comment)
+                if first:
+                    connected()
+                    first = False
+                    continue
+                received.setdefault(int(message.id), []).append(time.perf_counter())
+                if done.is_set():
+                    return
+
+    async def everyone():
+        count = 0
+
+        def connected():
+            nonlocal count
+            count += 1
+            if count == LISTENERS:
+                ready.set()
+        limits = httpx.Limits(max_connections=LISTENERS + 10)
+        async with httpx.AsyncClient(base_url=url, timeout=60, limits=limits) as client:
+            tasks = [asyncio.create_task(listen(client, connected)) for _ in range(LISTENERS)]
+            while not done.is_set():
+                await asyncio.sleep(0.05)
+            await asyncio.sleep(0.2)
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+
+    thread = threading.Thread(target=lambda: asyncio.run(everyone()), daemon=True)
+    thread.start()
+    ready.wait(60)
+    sent: dict[int, float] = {}
+    for _ in range(rounds):
+        start = time.perf_counter()
+        answer = http.post("/api/encounters/t1/commands",
+                           json={"command": "act", "id": "rook", "cost": "free", "label": "fan"})
+        sent[answer.json()["seq"]] = start
+        time.sleep(0.02)
+    time.sleep(0.5)
+    done.set()
+    thread.join(10)
+    return [(max(received[seq]) - start) * 1000 for seq, start in sent.items()
+            if len(received.get(seq, ())) == LISTENERS]
+
+
+def _tables_dps(url: str, secrets: list[str], each: int) -> float:
+    import httpx
+
+    def declare(t: int) -> None:
+        with httpx.Client(base_url=url, headers={"Authorization": f"Bearer {secrets[t]}"},
+                          timeout=60) as http:
+            for _ in range(each):
+                http.post(f"/api/encounters/t{t}/commands",
+                          json={"command": "act", "id": "rook", "cost": "free", "label": "busy"})
+    threads = [threading.Thread(target=declare, args=(t,)) for t in range(len(secrets))]
+    start = time.perf_counter()
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return len(secrets) * each / (time.perf_counter() - start)
+
+
+def measure(work: Path, quick: bool) -> dict:
+    import httpx
+
+    from serverkit import served, token
+    db = work / "server.db"
+    _setup(db, 10, 1_000)
+    gm = token(db, "gm", "gm")
+    view = token(db, "tv", "view")
+    repeat, rounds, each = (20, 20, 10) if quick else (100, 100, 40)
+    with served(db) as running:
+        with httpx.Client(base_url=running.url, headers={"Authorization": f"Bearer {gm}"},
+                          timeout=60) as http:
+            _declare_ms(http, 3)  # (warm: each worker thread opens its store)
+            api, core, floor = [], [], []
+            for _ in range(3):  # interleaved: all see the same machine
+                api.append(_declare_ms(http, repeat))
+                core.append(_core_ms(db, repeat))
+                floor.append(_floor_ms(db, repeat))
+            latencies = sorted(_fan_out(running.url, view, http, rounds))
+        dps = _tables_dps(running.url, [gm] * 10, each)
+    p = lambda q: latencies[min(len(latencies) - 1, int(q * len(latencies)))] if latencies else None
+    api_ms, floor_ms = statistics.median(api), statistics.median(floor)
+    return {"api_declare_ms": round(api_ms, 2), "append_floor_ms": round(floor_ms, 2),
+            "api_ratio": round(api_ms / floor_ms, 2),
+            "core_execute_ms": round(statistics.median(core), 2),
+            "sse_listeners": LISTENERS, "sse_samples": len(latencies),
+            "sse_p50_ms": round(p(0.5), 1) if latencies else None,
+            "sse_p99_ms": round(p(0.99), 1) if latencies else None,
+            "tables_dps": round(dps)}
+
+
+def show(r: dict) -> None:
+    print(f"\napi_declare_ms {r['api_declare_ms']} beside append_floor_ms "
+          f"{r['append_floor_ms']} (x{r['api_ratio']}; goal <= 1.5); the core alone "
+          f"(Ledger.execute, no HTTP): {r['core_execute_ms']}")
+    print(f"sse to the last of {r['sse_listeners']} listeners: p50 {r['sse_p50_ms']} ms, "
+          f"p99 {r['sse_p99_ms']} ms over {r['sse_samples']} declarations (goal p99 <= 100)")
+    print(f"10 tables declaring at once: {r['tables_dps']} declarations/s")

@@ -1,0 +1,72 @@
+"""The table server for tests: a real uvicorn on 127.0.0.1 (port 0) in a
+thread over a SQLite file, its tokens, and an httpx client per token."""
+from __future__ import annotations
+
+from contextlib import contextmanager
+from pathlib import Path
+
+import httpx
+
+from cli.server.run import Running
+from cli.tokens import make
+from eventlog.stores import open_store
+from projections.domain import commands as c
+from projections.ledger import Ledger
+
+E = "raid"
+
+
+def token(db: Path, name: str, role: str, owns: str | None = None,
+          encounter: str | None = None) -> str:
+    store = open_store(db)
+    try:
+        secret, kept = make(name, [role], owns, encounter)
+        store.add_token(kept)
+    finally:
+        store.close()
+    return secret
+
+
+def table(db: Path, encounter: str = E) -> None:
+    """Ash and Bo (PCs, Ash with Grit), a lone NPC boss and two gangers in a
+    group; nothing rolled yet."""
+    ledger = Ledger(open_store(db))
+    for command in (c.New(id=encounter, title="Warehouse raid"),
+                    c.Add(name="Ash", pc=True, bonus=2, grit=2),
+                    c.Add(name="Bo", pc=True, bonus=2, grit=1),
+                    c.Add(name="Boss", bonus=1),
+                    c.Add(name="Ganger", group="gangers", count=2)):
+        ledger.execute(None if isinstance(command, c.New) else encounter, command, "gm")
+    ledger.store.close()
+
+
+@contextmanager
+def served(db: Path):
+    with Running(lambda: open_store(db)) as running:
+        yield running
+
+
+def client(running: Running, secret: str | None, **kw) -> httpx.Client:
+    headers = {"Authorization": f"Bearer {secret}"} if secret else {}
+    return httpx.Client(base_url=running.url, headers=headers, timeout=10, **kw)
+
+
+def post(http: httpx.Client, command: dict, encounter: str = E) -> httpx.Response:
+    return http.post(f"/api/encounters/{encounter}/commands", json=command)
+
+
+def log(db: Path, encounter: str = E) -> list[dict]:
+    ledger = Ledger(open_store(db))
+    try:
+        return ledger.event_dicts(encounter)
+    finally:
+        ledger.store.close()
+
+
+def messages(source):
+    """The real messages of a stream. (httpx-sse dispatches an empty event,
+    under the last id, after each keep-alive comment, unlike a browser's
+    EventSource: those are left out.)"""
+    for message in source.iter_sse():
+        if message.data or message.event not in ("message", ""):
+            yield message
