@@ -12,7 +12,7 @@ sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent))
 
 from browser import chromium, page  # noqa: E402
-from serverkit import E, client, post, served, table, token  # noqa: E402
+from serverkit import client, post, served, table, token  # noqa: E402
 
 PAGES = {"player": ("ana", "player", "ash"), "view": ("tv", "view", None), "gm": ("gm", "gm", None)}
 WIDTHS = {390: 844, 1280: 800}

@@ -161,7 +161,7 @@ def test_user_text_is_shown_as_text_never_as_markup(tmp_path):
 def test_the_readmes_screenshots_are_made_by_their_script(tmp_path):
     import struct
 
-    from screenshots import PAGES, WIDTHS, shoot
+    from screenshots_server import PAGES, WIDTHS, shoot
     made = shoot(tmp_path / "screens")
     assert sorted(p.name for p in made) == sorted(
         f"{kind}-{width}.png" for kind in PAGES for width in WIDTHS)
