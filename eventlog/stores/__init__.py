@@ -1,9 +1,13 @@
 """The event stores: one contract (contract.py), several implementations."""
 from __future__ import annotations
 
+import math
 import os
 
+from eventlog.errors import Refusal
+
 URL_SCHEMES = ("postgresql://", "postgres://")
+BUSY_TIMEOUT_S = 5.0  # how long a write waits for another writer's lock
 
 
 def is_url(target: str | os.PathLike) -> bool:
@@ -32,3 +36,27 @@ def count_commit() -> None:
 
 def commits() -> int:
     return _commits
+
+
+def busy_timeout() -> float:
+    """Seconds to wait for another program's lock before giving up with a
+    clear error: $COMBAT_BUSY_TIMEOUT, else BUSY_TIMEOUT_S (a value that is
+    not a number of seconds is ignored: a typo must not stop the table)."""
+    try:
+        seconds = float(os.environ.get("COMBAT_BUSY_TIMEOUT", BUSY_TIMEOUT_S))
+    except ValueError:
+        return BUSY_TIMEOUT_S
+    return seconds if math.isfinite(seconds) and seconds >= 0 else BUSY_TIMEOUT_S
+
+
+def not_text(exc: UnicodeError) -> Refusal:
+    """Text SQLite cannot take (an argument in another encoding than UTF-8),
+    shown with its bad bytes escaped so that the message itself prints."""
+    text = exc.object if isinstance(exc.object, str) else ""
+    try:
+        raw = text.encode("utf-8", "surrogateescape")
+    except UnicodeError:
+        raw = text.encode("utf-8", "backslashreplace")
+    shown = raw.decode("utf-8", "backslashreplace")
+    return Refusal(f"'{shown}' is not valid UTF-8 text (check the encoding "
+                   "of the terminal or the file it came from)")

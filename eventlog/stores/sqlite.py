@@ -7,30 +7,26 @@ runs under BEGIN IMMEDIATE, so two writers never interleave inside a batch.
 """
 from __future__ import annotations
 
-import math
 import os
 from contextlib import contextmanager
 import shutil
 import sqlite3
 from pathlib import Path
-from itertools import islice
-from typing import Callable, Iterable, Iterator, Sequence, TypeVar
+from typing import Iterator, Sequence
 
 from eventlog.codec import GENESIS, Envelope, encode_data, event_hash, utc_now
-from eventlog.stores import count_commit
+from eventlog.stores import BUSY_TIMEOUT_S, busy_timeout, count_commit, not_text as _not_text  # noqa: F401
 from eventlog.stores.contract import EncounterInfo, Snapshot, SnapshotMaker, StoredEvent
 from eventlog.errors import Conflict, Refusal, StoreError, UnknownEncounter
 from eventlog.events import EncounterCreated, Payload
 from eventlog.stores.sqlitefile import (
     APPLICATION_ID, check_path, has_wal, read_only, recognised, schema_version,
 )
+from eventlog.stores.sqliteimport import EVENT_VERSION, ROW as _ROW, ImportMixin
 from eventlog.stores.sqlitetokens import TokensMixin
 from eventlog.text import check_actor, check_payload
 
 SCHEMA_VERSION = 2  # 2: the table server's tokens (sqlitetokens.MIGRATIONS)
-EVENT_VERSION = 1
-BUSY_TIMEOUT_S = 5.0
-IMPORT_CHUNK = 1000  # events staged per statement by import_log
 DISK_FULL_BELOW = 1 << 20  # bytes free: an I/O error with less than this is a full disk
 
 _SCHEMA = """
@@ -51,35 +47,7 @@ CREATE TABLE snapshots (
 """
 
 
-def busy_timeout() -> float:
-    """Seconds to wait for another program's lock before giving up with a
-    clear error: $COMBAT_BUSY_TIMEOUT, else BUSY_TIMEOUT_S (a value that is
-    not a number of seconds is ignored: a typo must not stop the table)."""
-    try:
-        seconds = float(os.environ.get("COMBAT_BUSY_TIMEOUT", BUSY_TIMEOUT_S))
-    except ValueError:
-        return BUSY_TIMEOUT_S
-    return seconds if math.isfinite(seconds) and seconds >= 0 else BUSY_TIMEOUT_S
-
-
-def _not_text(exc: UnicodeError) -> Refusal:
-    """Text SQLite cannot take (an argument in another encoding than UTF-8),
-    shown with its bad bytes escaped so that the message itself prints."""
-    text = exc.object if isinstance(exc.object, str) else ""
-    try:
-        raw = text.encode("utf-8", "surrogateescape")
-    except UnicodeError:
-        raw = text.encode("utf-8", "backslashreplace")
-    shown = raw.decode("utf-8", "backslashreplace")
-    return Refusal(f"'{shown}' is not valid UTF-8 text (check the encoding "
-                   "of the terminal or the file it came from)")
-
-
-_ROW = "seq, batch, type, at, actor, data, prev_hash, hash"
-T = TypeVar("T")
-
-
-class Store(TokensMixin):
+class Store(ImportMixin, TokensMixin):
     """One ledger file (the EventStore contract, eventlog/contract.py). Every
     method is one short transaction, or part of the one `reading()` holds."""
 
@@ -414,50 +382,3 @@ class Store(TokensMixin):
         last = envelopes[-1]
         self.db.execute("UPDATE encounters SET head_seq = ?, head_hash = ? WHERE id = ?",
                         (last.seq, last.hash, encounter))
-
-    def import_log(self, encounter: str, title: str, envelopes: Iterable[Envelope],
-                   then: Callable[[Iterator[tuple]], T]) -> T:
-        """Store `envelopes` verbatim as the log of the new encounter, all or
-        nothing, streamed. They are staged a chunk at a
-        time in a temporary table (a file of SQLite's own), so `envelopes` may
-        be checked as they are read and `then(rows)` reads the staged (seq,
-        batch, type, data) rows back in seq order to judge them, without
-        holding the write lock; the log is then copied in one short write
-        transaction. An error raised by either stores nothing. Returns what
-        `then` returns."""
-        db = self.db
-        try:
-            self._refuse_existing(encounter)
-            db.execute("CREATE TEMP TABLE staged (seq INTEGER PRIMARY KEY, batch INTEGER, "
-                       "type TEXT, at TEXT, actor TEXT, data BLOB, prev_hash TEXT, hash TEXT)")
-            try:
-                events = iter(envelopes)
-                while chunk := list(islice(events, IMPORT_CHUNK)):
-                    db.executemany(
-                        "INSERT INTO temp.staged VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                        [(e.seq, e.batch, e.type, e.at, e.actor, encode_data(e.data),
-                          e.prev_hash, e.hash) for e in chunk])
-                rows = db.execute("SELECT seq, batch, type, data FROM temp.staged ORDER BY seq")
-                try:
-                    result = then(rows)
-                finally:
-                    rows.close()  # (a table being read cannot be dropped)
-                self._write(lambda: self._copy_staged(encounter, title))
-                return result
-            finally:
-                db.execute("DROP TABLE temp.staged")
-        except sqlite3.DatabaseError as exc:
-            raise self._wrap(exc) from None
-
-    def _refuse_existing(self, encounter: str) -> None:
-        if self.db.execute("SELECT 1 FROM encounters WHERE id = ?", (encounter,)).fetchone():
-            raise Refusal(f"encounter {encounter!r} already exists")
-
-    def _copy_staged(self, encounter: str, title: str) -> None:
-        self._refuse_existing(encounter)  # (again: another writer may have made it)
-        head = self.db.execute(
-            "SELECT seq, hash FROM temp.staged ORDER BY seq DESC LIMIT 1").fetchone()
-        self.db.execute("INSERT INTO encounters VALUES (?, ?, ?, ?, ?)",
-                        (encounter, title, utc_now(), *(head or (0, GENESIS))))
-        self.db.execute(f"INSERT INTO events SELECT ?, {_ROW}, ? FROM temp.staged ORDER BY seq",
-                        (encounter, EVENT_VERSION))

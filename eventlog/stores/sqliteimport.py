@@ -1,0 +1,65 @@
+"""The SQLite store's import: a whole log stored verbatim as a new
+encounter, all or nothing, streamed through a staging table (a mixin of
+sqlite.Store, which keeps the connection, `_write` and `_wrap`)."""
+from __future__ import annotations
+
+import sqlite3
+from itertools import islice
+from typing import Callable, Iterable, Iterator, TypeVar
+
+from eventlog.codec import GENESIS, Envelope, encode_data, utc_now
+from eventlog.errors import Refusal
+
+IMPORT_CHUNK = 1000  # events staged per statement
+EVENT_VERSION = 1  # of the stored event rows (the events table's last column)
+ROW = "seq, batch, type, at, actor, data, prev_hash, hash"  # a StoredEvent's columns
+T = TypeVar("T")
+
+
+class ImportMixin:
+    def import_log(self, encounter: str, title: str, envelopes: Iterable[Envelope],
+                   then: Callable[[Iterator[tuple]], T]) -> T:
+        """Store `envelopes` verbatim as the log of the new encounter, all or
+        nothing, streamed. They are staged a chunk at a
+        time in a temporary table (a file of SQLite's own), so `envelopes` may
+        be checked as they are read and `then(rows)` reads the staged (seq,
+        batch, type, data) rows back in seq order to judge them, without
+        holding the write lock; the log is then copied in one short write
+        transaction. An error raised by either stores nothing. Returns what
+        `then` returns."""
+        db = self.db
+        try:
+            self._refuse_existing(encounter)
+            db.execute("CREATE TEMP TABLE staged (seq INTEGER PRIMARY KEY, batch INTEGER, "
+                       "type TEXT, at TEXT, actor TEXT, data BLOB, prev_hash TEXT, hash TEXT)")
+            try:
+                events = iter(envelopes)
+                while chunk := list(islice(events, IMPORT_CHUNK)):
+                    db.executemany(
+                        "INSERT INTO temp.staged VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                        [(e.seq, e.batch, e.type, e.at, e.actor, encode_data(e.data),
+                          e.prev_hash, e.hash) for e in chunk])
+                rows = db.execute("SELECT seq, batch, type, data FROM temp.staged ORDER BY seq")
+                try:
+                    result = then(rows)
+                finally:
+                    rows.close()  # (a table being read cannot be dropped)
+                self._write(lambda: self._copy_staged(encounter, title))
+                return result
+            finally:
+                db.execute("DROP TABLE temp.staged")
+        except sqlite3.DatabaseError as exc:
+            raise self._wrap(exc) from None
+
+    def _refuse_existing(self, encounter: str) -> None:
+        if self.db.execute("SELECT 1 FROM encounters WHERE id = ?", (encounter,)).fetchone():
+            raise Refusal(f"encounter {encounter!r} already exists")
+
+    def _copy_staged(self, encounter: str, title: str) -> None:
+        self._refuse_existing(encounter)  # (again: another writer may have made it)
+        head = self.db.execute(
+            "SELECT seq, hash FROM temp.staged ORDER BY seq DESC LIMIT 1").fetchone()
+        self.db.execute("INSERT INTO encounters VALUES (?, ?, ?, ?, ?)",
+                        (encounter, title, utc_now(), *(head or (0, GENESIS))))
+        self.db.execute(f"INSERT INTO events SELECT ?, {ROW}, ? FROM temp.staged ORDER BY seq",
+                        (encounter, EVENT_VERSION))
