@@ -25,8 +25,8 @@ class LedgerGroup(TyperGroup):
     depth = 0  # the demo and play mode run commands inside a command
 
     def invoke(self, ctx):
-        from eventlog.stores.sqlite import Store
-        commits = Store.commits
+        from eventlog.stores import commits as committed
+        commits = committed()
         LedgerGroup.depth += 1
         try:
             result = super().invoke(ctx)
@@ -36,7 +36,7 @@ class LedgerGroup(TyperGroup):
         except (typer.Exit, typer.Abort, CLICK_ERROR, KeyboardInterrupt):
             raise
         except Exception as exc:
-            code = self.failed(ctx, exc, Store.commits > commits)
+            code = self.failed(ctx, exc, committed() > commits)
             raise typer.Exit(code) from None
         finally:
             LedgerGroup.depth -= 1
@@ -109,7 +109,8 @@ def main_options(
     ctx: typer.Context,
     db: Optional[str] = typer.Option(
         None, "--db", envvar="COMBAT_DB", show_envvar=True,
-        help="The SQLite store (default: $XDG_DATA_HOME/combat-ledger/ledger.db)."),
+        help="The store: a SQLite file, or a PostgreSQL URL (postgresql://user@host/db) "
+             "(default: $XDG_DATA_HOME/combat-ledger/ledger.db)."),
     encounter: Optional[str] = typer.Option(
         None, "--encounter", envvar="COMBAT_ENCOUNTER", show_envvar=True,
         help="Act on this encounter instead of the current one."),
@@ -118,10 +119,11 @@ def main_options(
         help="Who declares: gm or a player's name (R29)."),
 ) -> None:
     if ctx.obj is None:
-        if db is not None:
+        from eventlog.stores import is_url
+        if db is not None and not is_url(db):
             from eventlog.stores.sqlitefile import check_path
             check_path(Path(db), db)  # `--db ''` is one clear line, not the folder `.`
-        ctx.obj = Session(Path(db) if db else None, encounter, actor)
+        ctx.obj = Session((db if is_url(db) else Path(db)) if db else None, encounter, actor)
     elif ctx.get_parameter_source("actor").name == "COMMANDLINE":
         ctx.obj = ctx.obj.as_actor(actor)  # a demo line with its own --actor
 

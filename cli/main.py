@@ -17,6 +17,7 @@ MODULES = {
                 "note", "end", "undo", "redo", "retract", "amend", "effect", "end-effect"),
     "record_cmds": ("status", "log", "verify", "head", "export", "import", "demo"),
     "review_cmds": ("stats", "replay", "schema"),
+    "store_cmds": ("copy",),
     "play_cmds": ("play",),
 }
 COMMANDS = {name: module for module, names in MODULES.items() for name in names}

@@ -68,8 +68,20 @@ KEYS = [("Ctrl-Z", "undo"), ("Ctrl-Y", "redo"), ("Ctrl-L", "the last log lines")
 
 
 def history_for(db) -> History:
-    """The typed lines, kept beside the store; in memory if that is not writable."""
-    path = db.with_name(db.name + ".history")
+    """The typed lines, kept beside the store (for a PostgreSQL store, in the
+    user's state folder, by the store's URL); in memory if that is not writable."""
+    from eventlog.stores import is_url, shown
+    if is_url(db):
+        from hashlib import sha256
+
+        from eventlog.userstate import state_dir
+        path = state_dir() / f"history-{sha256(shown(db).encode()).hexdigest()[:16]}"
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError:
+            return InMemoryHistory()
+    else:
+        path = db.with_name(db.name + ".history")
     try:
         with open(path, "a", encoding="utf-8"):
             pass

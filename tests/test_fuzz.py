@@ -744,6 +744,7 @@ LINES = {
     "import": ["import", str(GOLDEN / "v1-alley.json"), "--as", "copy"],
     "demo": ["demo", str(ROOT / "examples/street-fight.combat")], "stats": ["stats"],
     "replay": ["replay"], "schema": ["schema"], "play": ["play"],
+    "copy": ["copy", "--to", "copy.db"],
 }
 
 

@@ -10,6 +10,27 @@ def is_url(target: str | os.PathLike) -> bool:
     return isinstance(target, str) and target.startswith(URL_SCHEMES)
 
 
+def commits() -> int:
+    """Write transactions committed in this process, by every kind of store
+    loaded (a store module never loaded has committed nothing)."""
+    import sys
+    total = 0
+    for name, cls in (("eventlog.stores.sqlite", "Store"),
+                      ("eventlog.stores.postgres", "PostgresStore")):
+        module = sys.modules.get(name)
+        if module is not None:
+            total += getattr(module, cls).commits
+    return total
+
+
+def shown(target: str | os.PathLike) -> str:
+    """How a store is named to the user: a URL without its password."""
+    if is_url(target):
+        from eventlog.stores.pgschema import shown as without_password
+        return without_password(str(target))
+    return str(target)
+
+
 def open_store(target: str | os.PathLike):
     """The store `target` names: a PostgreSQL URL, else a SQLite file path.
     Each store's library is imported only when that kind is used."""

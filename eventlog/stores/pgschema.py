@@ -58,11 +58,13 @@ def shown(url: str) -> str:
     return urlunsplit((parts.scheme, netloc, parts.path, query, ""))
 
 
-def prepare(db, where: str) -> str:
+def prepare(db, where: str, create: bool = True) -> str:
     """Create, recognise or migrate the store in `db`'s current schema; its
     store id. Refuses a database that is not ours, or a newer one, in one
     line, having written nothing to it."""
     if not {r[0] for r in db.execute(_TABLES)}:
+        if not create:
+            raise StoreError(f"{where} holds no store yet")
         with db.transaction():
             db.execute(_LOCK)  # two first opens at once: one creates
             if not db.execute(_TABLES).fetchone():

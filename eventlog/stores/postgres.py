@@ -42,7 +42,7 @@ class PostgresStore:
     commits = 0  # write transactions committed in this process (cli/base.py)
     path = None  # no file: nothing an export could overwrite
 
-    def __init__(self, url: str):
+    def __init__(self, url: str, create: bool = True):
         self.url = url
         self.where = pgschema.shown(url)
         self.timeout = busy_timeout()
@@ -52,7 +52,7 @@ class PostgresStore:
         self._listener: psycopg.Connection | None = None
         db = self._conn()
         try:
-            store_id = pgschema.prepare(db, self.where)
+            store_id = pgschema.prepare(db, self.where, create)
         except psycopg.Error as exc:
             self.close()
             raise self._wrap(exc) from None
