@@ -65,8 +65,9 @@ class Cluster:
 
     def _run(self, name: str, *args: str) -> None:
         assert self.bin is not None
+        # (the server pg_ctl starts writes to its -l log, never to these pipes)
         done = subprocess.run(_as_owner([str(self.bin / name), *args]), capture_output=True,
-                              text=True, cwd=self.folder)
+                              text=True, cwd=self.folder, stdin=subprocess.DEVNULL)
         if done.returncode:
             raise RuntimeError(f"{name} failed: {(done.stderr or done.stdout).strip()}")
 
@@ -84,7 +85,8 @@ class Cluster:
         return self.url
 
     def restart(self) -> None:
-        self._run("pg_ctl", "-D", str(self.data), "-w", "-m", "fast", "restart")
+        self._run("pg_ctl", "-D", str(self.data), "-l", str(self.folder / "log"), "-w",
+                  "-m", "fast", "restart")
 
     def stop(self) -> None:
         if self.data.exists():

@@ -53,8 +53,9 @@ def shown(url: str) -> str:
     if "@" in netloc:
         user, host = netloc.rsplit("@", 1)
         netloc = f"{user.split(':', 1)[0]}@{host}"
-    query = urlencode([(k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True)
-                       if k != "password"], safe="/=")
+    pairs = parse_qsl(parts.query, keep_blank_values=True)
+    query = parts.query if all(k != "password" for k, _ in pairs) else urlencode(
+        [(k, v) for k, v in pairs if k != "password"], safe="/=")
     return urlunsplit((parts.scheme, netloc, parts.path, query, ""))
 
 
