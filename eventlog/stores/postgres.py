@@ -15,8 +15,7 @@ from __future__ import annotations
 
 import threading
 from contextlib import contextmanager
-from itertools import islice
-from typing import Callable, Iterable, Iterator, Sequence, TypeVar
+from typing import Callable, Iterator, Sequence, TypeVar
 
 import psycopg
 
@@ -24,19 +23,22 @@ from eventlog.codec import GENESIS, Envelope, encode_data, event_hash, utc_now
 from eventlog.errors import Conflict, LedgerError, Refusal, StoreError, UnknownEncounter
 from eventlog.events import EncounterCreated, Payload
 from eventlog.stores import pgschema
-from eventlog.stores.contract import EncounterInfo, Snapshot, SnapshotMaker, StoredEvent, Token
+from eventlog.stores.pgduties import CONNECT_TIMEOUT_S, Duties
+from eventlog.stores.contract import EncounterInfo, Snapshot, SnapshotMaker, StoredEvent
 from eventlog.stores.sqlite import EVENT_VERSION, _not_text, busy_timeout
 from eventlog.text import check_actor, check_payload
 
 T = TypeVar("T")
 PAGE = 10_000  # rows fetched per query when a read streams
-IMPORT_CHUNK = 1000
-CONNECT_TIMEOUT_S = 10
 _ROW = "seq, batch, type, at, actor, data, prev_hash, hash"
 _MARKERS = "('Undone', 'Redone', 'Amended')"
 
 
-class PostgresStore:
+class _Moved(Exception):
+    """The head row no longer reads as the append was judged on."""
+
+
+class PostgresStore(Duties):
     """One schema of one PostgreSQL database (the EventStore contract)."""
 
     commits = 0  # write transactions committed in this process (cli/base.py)
@@ -50,6 +52,7 @@ class PostgresStore:
         self._all: list[psycopg.Connection] = []
         self._guard = threading.Lock()
         self._listener: psycopg.Connection | None = None
+        self._heads: dict[str, tuple[int, str]] = {}  # as last read or written here
         db = self._conn()
         try:
             store_id = pgschema.prepare(db, self.where, create)
@@ -147,7 +150,8 @@ class PostgresStore:
                           (encounter,))
         if not row:
             raise UnknownEncounter(f"no encounter {encounter!r} in {self.where}")
-        return tuple(row[0])
+        self._heads[encounter] = head = tuple(row[0])
+        return head
 
     def _pages(self, columns: str, encounter: str, after: int, upto: int | None,
                where: str = "", args: Sequence = ()) -> Iterator[tuple]:
@@ -199,60 +203,6 @@ class PostgresStore:
             "WHERE s.encounter = %s AND s.version = %s", (encounter, version), binary=True)
         return Snapshot._make(row[0]) if row else None
 
-    def wait_changes(self, timeout: float) -> None:
-        """LISTEN on `combat_ledger`; back after a notification or `timeout`
-        (a lost notification, or a lost server, only costs the timeout)."""
-        import time
-        started = time.monotonic()
-        try:
-            with self._guard:
-                if self._listener is None or self._listener.closed or self._listener.broken:
-                    self._listener = psycopg.connect(
-                        self.url, autocommit=True, connect_timeout=CONNECT_TIMEOUT_S)
-                    self._listener.execute(f"LISTEN {pgschema.CHANNEL}")
-                listener = self._listener
-            for _ in listener.notifies(timeout=timeout, stop_after=1):
-                pass
-            for _ in listener.notifies(timeout=0):
-                pass  # the rest of a burst: one wake-up is enough
-        except psycopg.Error:
-            with self._guard:
-                if self._listener is not None:
-                    self._listener.close()
-                self._listener = None
-            time.sleep(max(0.0, timeout - (time.monotonic() - started)))
-
-    # -- tokens of the table server ----------------------------------------
-
-    _TOKEN = "name, role, owns, encounter, digest, created_at"
-
-    def tokens(self) -> list[Token]:
-        return [self._token(r) for r in self._query(
-            f'SELECT {self._TOKEN} FROM tokens ORDER BY name COLLATE "C"')]
-
-    def token(self, digest: str) -> Token | None:
-        row = self._query(f"SELECT {self._TOKEN} FROM tokens WHERE digest = %s", (digest,))
-        return self._token(row[0]) if row else None
-
-    @staticmethod
-    def _token(row) -> Token:
-        name, role, owns, encounter, digest, created_at = row
-        return Token(name, role, tuple(owns), encounter, digest, created_at)
-
-    def add_token(self, token: Token) -> None:
-        def work(db):
-            done = db.execute(
-                "INSERT INTO tokens VALUES (%s, %s, %s, %s, %s, %s) ON CONFLICT DO NOTHING",
-                (token.name, token.role, list(token.owns), token.encounter, token.digest,
-                 token.created_at))
-            if done.rowcount != 1:
-                raise LedgerError(f"a token named {token.name!r} already exists")
-        self._write(work)
-
-    def revoke_token(self, name: str) -> bool:
-        return self._write(lambda db: db.execute(
-            "DELETE FROM tokens WHERE name = %s", (name,)).rowcount > 0)
-
     # -- writing ---------------------------------------------------------
 
     def _write(self, work: Callable[[psycopg.Connection], T]) -> T:
@@ -274,7 +224,10 @@ class PostgresStore:
                               "ON CONFLICT DO NOTHING", (encounter, created.title, at, GENESIS))
             if done.rowcount != 1:
                 raise Refusal(f"encounter {encounter!r} already exists")
-            return self._insert(db, encounter, 0, GENESIS, [[created]], actor, at)[0]
+            envelopes = self._envelopes(0, GENESIS, [[created]], actor, at)
+            with db.pipeline():
+                self._queue(db, encounter, envelopes)
+            return envelopes[0]
         return self._write(work)
 
     def _head_as_judged(self, db, encounter: str, expected_seq: int) -> tuple[int, str]:
@@ -289,22 +242,66 @@ class PostgresStore:
 
     def append(self, encounter: str, expected_seq: int, payloads: list[Payload],
                actor: str, snapshot: tuple[str, SnapshotMaker] | None = None) -> list[Envelope]:
+        known = self._heads.get(encounter)
+        if known is not None and known[0] == expected_seq:
+            return self._append_pipelined(encounter, known, payloads, actor, snapshot)
+
         def work(db):
             head, digest = self._head_as_judged(db, encounter, expected_seq)
-            return self._insert(db, encounter, head, digest, [payloads], actor, utc_now(),
-                                snapshot)
-        return self._write(work)
+            envelopes = self._envelopes(head, digest, [payloads], actor, utc_now())
+            with db.pipeline():
+                self._queue(db, encounter, envelopes, snapshot)
+            return envelopes
+        return self._remember(encounter, self._write(work))
+
+    def _append_pipelined(self, encounter: str, head: tuple[int, str], payloads, actor,
+                          snapshot) -> list[Envelope]:
+        """The append when the head it was judged on is the one this store
+        last read: the head row's lock, the batch, the head, the snapshot and
+        the NOTIFY go to the server in one round trip, and commit only if
+        the locked row still reads (seq, hash). Had another writer moved it,
+        the batch's first seq is taken and the whole transaction fails: the
+        same Conflict as the step-by-step path."""
+        envelopes = self._envelopes(*head, [payloads], actor, utc_now())
+        db = self._conn()
+        try:
+            with db.pipeline() as pipeline, db.transaction():
+                locked = db.execute("SELECT head_seq, head_hash FROM encounters "
+                                    "WHERE id = %s FOR UPDATE", (encounter,))
+                self._queue(db, encounter, envelopes, snapshot)
+                pipeline.sync()
+                if tuple(locked.fetchone() or ()) != tuple(head):
+                    raise _Moved
+        except _Moved:
+            self._heads.pop(encounter, None)
+            now = self.head(encounter)[0]
+            raise Conflict(f"another declaration was appended first "
+                           f"(seq {now}, expected {head[0]})") from None
+        except psycopg.Error as exc:
+            self._heads.pop(encounter, None)
+            raise self._wrap(exc, writing=True) from None
+        except UnicodeEncodeError as exc:
+            raise _not_text(exc) from None
+        PostgresStore.commits += 1
+        return self._remember(encounter, envelopes)
+
+    def _remember(self, encounter: str, envelopes: list[Envelope]) -> list[Envelope]:
+        self._heads[encounter] = (envelopes[-1].seq, envelopes[-1].hash)
+        return envelopes
 
     def append_batches(self, encounter: str, expected_seq: int,
                        batches: list[list[Payload]], actor: str) -> int:
         def work(db):
             head, digest = self._head_as_judged(db, encounter, expected_seq)
-            return self._insert(db, encounter, head, digest, batches, actor, utc_now())[-1].seq
+            envelopes = self._envelopes(head, digest, batches, actor, utc_now())
+            with db.pipeline():
+                self._queue(db, encounter, envelopes)
+            return envelopes[-1].seq
         return self._write(work)
 
-    def _insert(self, db, encounter, head_seq, head_hash, batches, actor, at,
-                snapshot=None) -> list[Envelope]:
-        """Insert `batches`, move the head, keep the snapshot, NOTIFY last."""
+    @staticmethod
+    def _envelopes(head_seq, head_hash, batches, actor, at) -> list[Envelope]:
+        """The batches as events chained on from the head, checked first."""
         check_actor(actor)  # the one door every declaration goes through
         envelopes: list[Envelope] = []
         seq, prev = head_seq, head_hash
@@ -317,22 +314,37 @@ class PostgresStore:
                 digest = event_hash(seq, batch, name, at, actor, payload, prev)
                 envelopes.append(Envelope(seq, batch, name, at, actor, payload, prev, digest))
                 prev = digest
-        with db.pipeline():
-            db.cursor().executemany(
-                "INSERT INTO events VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
-                [(encounter, e.seq, e.batch, e.type, e.at, e.actor, encode_data(e.data),
-                  e.prev_hash, e.hash, EVENT_VERSION) for e in envelopes])
-            self._finish(db, encounter, seq, prev, snapshot)
         return envelopes
 
-    def _finish(self, db, encounter: str, seq: int, digest: str,
-                snapshot: tuple[str, SnapshotMaker] | None = None) -> None:
-        db.execute("UPDATE encounters SET head_seq = %s, head_hash = %s WHERE id = %s",
-                   (seq, digest, encounter))
+    def _queue(self, db, encounter, envelopes: list[Envelope], snapshot=None) -> None:
+        """Insert the events, move the head, keep the snapshot, NOTIFY last:
+        each statement only while the head still reads as the batch chains
+        on from, so a head moved meanwhile makes them write nothing (and the
+        caller rolls back) rather than fail inside a pipeline."""
+        first, last = envelopes[0], envelopes[-1]
+        was = (encounter, first.seq - 1, first.prev_hash)
+        db.execute(
+            f"INSERT INTO events SELECT %s, *, {EVENT_VERSION} FROM unnest("
+            "%s::bigint[], %s::bigint[], %s::text[], %s::text[], %s::text[], %s::bytea[], "
+            "%s::text[], %s::text[]) WHERE EXISTS (SELECT 1 FROM encounters "
+            "WHERE id = %s AND head_seq = %s AND head_hash = %s)",
+            (encounter, [e.seq for e in envelopes], [e.batch for e in envelopes],
+             [e.type for e in envelopes], [e.at for e in envelopes],
+             [e.actor for e in envelopes], [encode_data(e.data) for e in envelopes],
+             [e.prev_hash for e in envelopes], [e.hash for e in envelopes], *was))
+        db.execute("UPDATE encounters SET head_seq = %s, head_hash = %s "
+                   "WHERE id = %s AND head_seq = %s AND head_hash = %s",
+                   (last.seq, last.hash, *was))
+        now = "EXISTS (SELECT 1 FROM encounters WHERE id = %s AND head_seq = %s)"
         if snapshot is not None:
             version, maker = snapshot
-            self._put_snapshot(db, encounter, seq, digest, version, maker(seq, digest))
-        db.execute("SELECT pg_notify(%s, %s)", (pgschema.CHANNEL, f"{encounter}:{seq}"))
+            db.execute(f"INSERT INTO snapshots SELECT %s, %s, %s, %s, %s WHERE {now} "
+                       "ON CONFLICT (encounter) DO UPDATE SET seq = excluded.seq, "
+                       "hash = excluded.hash, version = excluded.version, state = excluded.state",
+                       (encounter, last.seq, last.hash, version, maker(last.seq, last.hash),
+                        encounter, last.seq))
+        db.execute(f"SELECT pg_notify(%s, %s) WHERE {now}",
+                   (pgschema.CHANNEL, f"{encounter}:{last.seq}", encounter, last.seq))
 
     @staticmethod
     def _put_snapshot(db, encounter, seq, digest, version, state: bytes) -> None:
@@ -353,55 +365,3 @@ class PostgresStore:
     def drop_snapshot(self, encounter: str) -> None:
         self._write(lambda db: db.execute("DELETE FROM snapshots WHERE encounter = %s",
                                           (encounter,)))
-
-    def import_log(self, encounter: str, title: str, envelopes: Iterable[Envelope],
-                   then: Callable[[Iterator[tuple]], T]) -> T:
-        """Store `envelopes` verbatim as a new encounter, all or nothing: they
-        are staged in a temporary table of this session, judged by `then`
-        from there, and copied into the log in one short write transaction."""
-        db = self._conn()
-        try:
-            if self._query("SELECT 1 FROM encounters WHERE id = %s", (encounter,)):
-                raise Refusal(f"encounter {encounter!r} already exists")
-            db.execute("CREATE TEMP TABLE IF NOT EXISTS combat_staged (seq bigint PRIMARY KEY, "
-                       "batch bigint, type text, at text, actor text, data bytea, "
-                       "prev_hash text, hash text)")
-            db.execute("TRUNCATE combat_staged")
-            try:
-                events = iter(envelopes)
-                while chunk := list(islice(events, IMPORT_CHUNK)):
-                    with db.cursor().copy(f"COPY combat_staged ({_ROW}) FROM STDIN") as copy:
-                        for e in chunk:
-                            copy.write_row((e.seq, e.batch, e.type, e.at, e.actor,
-                                            encode_data(e.data), e.prev_hash, e.hash))
-                result = then(self._staged())
-                self._write(lambda db: self._copy_staged(db, encounter, title))
-                return result
-            finally:
-                if not db.broken:
-                    db.execute("TRUNCATE combat_staged")
-        except psycopg.Error as exc:
-            raise self._wrap(exc, writing=True) from None
-        except UnicodeEncodeError as exc:
-            raise _not_text(exc) from None
-
-    def _staged(self) -> Iterator[tuple]:
-        after = 0
-        while True:
-            page = self._query("SELECT seq, batch, type, data FROM combat_staged WHERE seq > %s "
-                               "ORDER BY seq LIMIT %s", (after, PAGE), binary=True)
-            yield from page
-            if len(page) < PAGE:
-                return
-            after = page[-1][0]
-
-    def _copy_staged(self, db, encounter: str, title: str) -> None:
-        head = db.execute("SELECT seq, hash FROM combat_staged ORDER BY seq DESC LIMIT 1"
-                          ).fetchone() or (0, GENESIS)
-        done = db.execute("INSERT INTO encounters VALUES (%s, %s, %s, %s, %s) "
-                          "ON CONFLICT DO NOTHING", (encounter, title, utc_now(), *head))
-        if done.rowcount != 1:  # another writer made it meanwhile
-            raise Refusal(f"encounter {encounter!r} already exists")
-        db.execute(f"INSERT INTO events SELECT %s, {_ROW}, %s FROM combat_staged ORDER BY seq",
-                   (encounter, EVENT_VERSION))
-        db.execute("SELECT pg_notify(%s, %s)", (pgschema.CHANNEL, f"{encounter}:{head[0]}"))

@@ -12,6 +12,8 @@ Prints a table (or one JSON object) of:
                         typer, msgspec, sqlite3") and render_floor_ms (plus
                         rich.console, rich.table)
   peak_rss_mb           folding the largest encounter, in a fresh process
+  PostgreSQL            append, fold and 8 writers beside their floors
+                        (bench_postgres.py), when a server can be started
 Times are medians of interleaved runs; compare the ratios, not the seconds.
 """
 from __future__ import annotations
@@ -163,6 +165,8 @@ def main() -> None:
         results = measure(work, sizes, repeat, cli_repeat)
     finally:
         shutil.rmtree(work, ignore_errors=True)  # the 1M-event store is ~300 MB
+    import bench_postgres
+    results["postgres"] = bench_postgres.measure(opts.quick)
     if opts.json:
         print(json.dumps(results, indent=2))
         return
@@ -176,6 +180,7 @@ def main() -> None:
     print()
     for target, ok in results["targets"].items():
         print(f"{'met ' if ok else 'MISS'} {target}")
+    bench_postgres.show(results["postgres"])
 
 
 if __name__ == "__main__":
