@@ -1,11 +1,12 @@
 """The PostgreSQL store: many encounters, many tables and many processes on
 one server, with the SQLite store's guarantees (the contract, contract.py).
 
-An append is one transaction: the encounter's head row is locked (`SELECT
-... FOR UPDATE`, bounded by `lock_timeout`), the expected seq checked (a
-stale one is the same Conflict, so the optimistic retry is unchanged), the
-batch inserted, the head moved and `NOTIFY combat_ledger, 'encounter:seq'`
-sent last, then commit: seq is gap-free and visible in commit order.
+An append is one transaction, one statement (APPEND): the encounter's head
+row is locked (`SELECT ... FOR UPDATE`, bounded by `lock_timeout`), the
+expected seq and hash checked (a stale one is the same Conflict, so the
+optimistic retry is unchanged), the batch inserted, the head moved and
+`NOTIFY combat_ledger, 'encounter:seq'` sent last, then commit: seq is
+gap-free and visible in commit order, in one round trip to the server.
 `reading()` is one REPEATABLE READ, READ ONLY transaction. Each thread has
 its own connection; a broken one is replaced on the next call.
 
@@ -34,8 +35,27 @@ _ROW = "seq, batch, type, at, actor, data, prev_hash, hash"
 _MARKERS = "('Undone', 'Redone', 'Amended')"
 
 
-class _Moved(Exception):
-    """The head row no longer reads as the append was judged on."""
+# An append, whole: the head row locked (FOR UPDATE, bounded by lock_timeout),
+# the seq and hash the batch was judged on checked, and only then the events
+# inserted, the head moved, the snapshot kept and the NOTIFY sent; in
+# autocommit one statement is one transaction. The locked head is returned:
+# when it is not the one judged on, the statement wrote nothing (Conflict).
+APPEND = f"""
+WITH locked AS (SELECT head_seq, head_hash FROM encounters WHERE id = %(e)s FOR UPDATE),
+ok AS (SELECT 1 FROM locked WHERE head_seq = %(seq)s AND head_hash = %(hash)s),
+ins AS (INSERT INTO events SELECT %(e)s, *, {EVENT_VERSION} FROM unnest(
+    %(seqs)s::bigint[], %(batches)s::bigint[], %(types)s::text[], %(ats)s::text[],
+    %(actors)s::text[], %(datas)s::bytea[], %(prevs)s::text[], %(hashes)s::text[])
+    WHERE EXISTS (SELECT 1 FROM ok)),
+upd AS (UPDATE encounters SET head_seq = %(new)s, head_hash = %(new_hash)s
+    WHERE id = %(e)s AND EXISTS (SELECT 1 FROM ok))
+/* snapshot */
+SELECT head_seq, head_hash,
+    CASE WHEN EXISTS (SELECT 1 FROM ok) THEN pg_notify(%(channel)s, %(said)s) END
+FROM locked"""
+SNAPSHOT = """, snap AS (INSERT INTO snapshots SELECT %(e)s, %(new)s, %(new_hash)s, %(version)s,
+    %(state)s WHERE EXISTS (SELECT 1 FROM ok) ON CONFLICT (encounter) DO UPDATE SET
+    seq = excluded.seq, hash = excluded.hash, version = excluded.version, state = excluded.state)"""
 
 
 class PostgresStore(Duties):
@@ -242,48 +262,49 @@ class PostgresStore(Duties):
 
     def append(self, encounter: str, expected_seq: int, payloads: list[Payload],
                actor: str, snapshot: tuple[str, SnapshotMaker] | None = None) -> list[Envelope]:
-        known = self._heads.get(encounter)
-        if known is not None and known[0] == expected_seq:
-            return self._append_pipelined(encounter, known, payloads, actor, snapshot)
-
-        def work(db):
-            head, digest = self._head_as_judged(db, encounter, expected_seq)
-            envelopes = self._envelopes(head, digest, [payloads], actor, utc_now())
-            with db.pipeline():
-                self._queue(db, encounter, envelopes, snapshot)
-            return envelopes
-        return self._remember(encounter, self._write(work))
-
-    def _append_pipelined(self, encounter: str, head: tuple[int, str], payloads, actor,
-                          snapshot) -> list[Envelope]:
-        """The append when the head it was judged on is the one this store
-        last read: the head row's lock, the batch, the head, the snapshot and
-        the NOTIFY go to the server in one round trip, and commit only if
-        the locked row still reads (seq, hash). Had another writer moved it,
-        the batch's first seq is taken and the whole transaction fails: the
-        same Conflict as the step-by-step path."""
+        """One statement, so one transaction and one round trip (APPEND): the
+        head as last read here, else read now, is the one the batch chains on."""
+        head = self._heads.get(encounter)
+        if head is None or head[0] != expected_seq:
+            head = self.head(encounter)
+            if head[0] != expected_seq:
+                raise self._conflict(head[0], expected_seq)
         envelopes = self._envelopes(*head, [payloads], actor, utc_now())
-        db = self._conn()
+        last = envelopes[-1]
+        args = {"e": encounter, "seq": head[0], "hash": head[1], "new": last.seq,
+                "new_hash": last.hash, "channel": pgschema.CHANNEL,
+                "said": f"{encounter}:{last.seq}", **self._columns(envelopes)}
+        sql = APPEND
+        if snapshot is not None:
+            version, maker = snapshot
+            args.update(version=version, state=maker(last.seq, last.hash))
+            sql = APPEND.replace("/* snapshot */", SNAPSHOT)
         try:
-            with db.pipeline() as pipeline, db.transaction():
-                locked = db.execute("SELECT head_seq, head_hash FROM encounters "
-                                    "WHERE id = %s FOR UPDATE", (encounter,))
-                self._queue(db, encounter, envelopes, snapshot)
-                pipeline.sync()
-                if tuple(locked.fetchone() or ()) != tuple(head):
-                    raise _Moved
-        except _Moved:
-            self._heads.pop(encounter, None)
-            now = self.head(encounter)[0]
-            raise Conflict(f"another declaration was appended first "
-                           f"(seq {now}, expected {head[0]})") from None
+            locked = self._conn().execute(sql, args).fetchone()
         except psycopg.Error as exc:
             self._heads.pop(encounter, None)
             raise self._wrap(exc, writing=True) from None
         except UnicodeEncodeError as exc:
             raise _not_text(exc) from None
+        if locked is None:
+            raise UnknownEncounter(f"no encounter {encounter!r} in {self.where}")
+        if (locked[0], locked[1]) != tuple(head):  # written: nothing
+            self._heads.pop(encounter, None)
+            raise self._conflict(locked[0], expected_seq)
         PostgresStore.commits += 1
         return self._remember(encounter, envelopes)
+
+    @staticmethod
+    def _conflict(now: int, expected: int) -> Conflict:
+        return Conflict(f"another declaration was appended first (seq {now}, expected {expected})")
+
+    @staticmethod
+    def _columns(envelopes: list[Envelope]) -> dict:
+        return {"seqs": [e.seq for e in envelopes], "batches": [e.batch for e in envelopes],
+                "types": [e.type for e in envelopes], "ats": [e.at for e in envelopes],
+                "actors": [e.actor for e in envelopes],
+                "datas": [encode_data(e.data) for e in envelopes],
+                "prevs": [e.prev_hash for e in envelopes], "hashes": [e.hash for e in envelopes]}
 
     def _remember(self, encounter: str, envelopes: list[Envelope]) -> list[Envelope]:
         self._heads[encounter] = (envelopes[-1].seq, envelopes[-1].hash)
