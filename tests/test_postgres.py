@@ -313,3 +313,23 @@ def test_pg_a_server_restart_mid_run_is_one_line_and_loses_nothing_acknowledged(
     assert verify_chain(rows, store.head(E)).ok
     print(f"\nrestart: {len(acknowledged)} acknowledged, all stored; {len(failures)} "
           f"writes refused with one line while the server restarted ({lost[0]})")
+
+
+def test_pg_completion_reads_a_url_and_never_creates_a_store(url, monkeypatch):
+    from cli import complete
+    monkeypatch.setenv("COMBAT_DB", url)
+    monkeypatch.delenv("COMBAT_ENCOUNTER", raising=False)
+    assert complete.encounter_names(None, "") == []
+    assert _tables(url) == {}  # an empty database stays empty
+    from projections.ledger import Ledger
+    Ledger(_store(url)).new("alley", "", "gm")
+    Ledger(_store(url)).new("alpine", "", "gm")
+    assert complete.encounter_names(None, "al") == ["alley", "alpine"]
+
+
+def test_pg_play_keeps_its_history_in_the_user_state_folder(url):
+    from cli.play import history_for
+    from eventlog.userstate import state_dir
+    history = history_for(url)
+    assert Path(history.filename).parent == state_dir()
+    assert history_for(url).filename == history.filename != history_for(url + "x").filename
