@@ -113,6 +113,7 @@ class Server:
         self.cluster: Cluster | None = None
         self.why = ""
         self._schemas = itertools.count(1)
+        self.made: list[str] = []  # the schemas to drop from an existing server
         dsn = os.environ.get(DSN_VARIABLE)
         if dsn:
             self.url = dsn
@@ -142,9 +143,18 @@ class Server:
         with psycopg.connect(self.url, autocommit=True) as con:
             con.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
             con.execute(f'CREATE SCHEMA "{schema}"')
+        self.made.append(schema)
         return with_schema(self.url, schema)
 
     def close(self) -> None:
+        if self.cluster is None and self.url is not None and self.made:
+            import psycopg
+            try:  # an existing server is left as it was found
+                with psycopg.connect(self.url, autocommit=True) as con:
+                    for schema in self.made:
+                        con.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
+            except psycopg.Error:
+                pass
         if self.cluster is not None:
             try:
                 self.cluster.stop()

@@ -178,8 +178,6 @@ def measure(quick: bool) -> dict | str:
                                            3 if quick else 5)
         results["writers"] = writers_figures(store, url, 50 if quick else 300)
         store.close()
-        with psycopg.connect(server.url, autocommit=True) as admin:
-            admin.execute(f"DROP SCHEMA {url.rsplit('%3D', 1)[1]} CASCADE")
         return results
     finally:
         server.close()
