@@ -109,7 +109,8 @@ def main_options(
     ctx: typer.Context,
     db: Optional[str] = typer.Option(
         None, "--db", envvar="COMBAT_DB", show_envvar=True,
-        help="The SQLite store (default: $XDG_DATA_HOME/combat-ledger/ledger.db)."),
+        help="The store: a SQLite file, or a PostgreSQL URL (postgresql://user@host/db) "
+             "(default: $XDG_DATA_HOME/combat-ledger/ledger.db)."),
     encounter: Optional[str] = typer.Option(
         None, "--encounter", envvar="COMBAT_ENCOUNTER", show_envvar=True,
         help="Act on this encounter instead of the current one."),
@@ -118,10 +119,11 @@ def main_options(
         help="Who declares: gm or a player's name (R29)."),
 ) -> None:
     if ctx.obj is None:
-        if db is not None:
+        from eventlog.stores import is_url
+        if db is not None and not is_url(db):
             from eventlog.stores.sqlitefile import check_path
             check_path(Path(db), db)  # `--db ''` is one clear line, not the folder `.`
-        ctx.obj = Session(Path(db) if db else None, encounter, actor)
+        ctx.obj = Session((db if is_url(db) else Path(db)) if db else None, encounter, actor)
     elif ctx.get_parameter_source("actor").name == "COMMANDLINE":
         ctx.obj = ctx.obj.as_actor(actor)  # a demo line with its own --actor
 

@@ -46,10 +46,15 @@ def _quietly(ctx, read) -> list[str]:
     """`read(store, chosen encounter)`, or [] whatever goes wrong."""
     try:
         db, chosen = _where(ctx)
-        if not db.is_file():  # never create a store just to complete a word
+        from eventlog.stores import is_url
+        if is_url(db):
+            from eventlog.stores.postgres import PostgresStore
+            store = PostgresStore(db, create=False)  # never create a store to complete a word
+        elif not db.is_file():
             return []
-        from eventlog.stores.sqlite import Store
-        store = Store(db)
+        else:
+            from eventlog.stores.sqlite import Store
+            store = Store(db)
         try:
             return read(store, chosen)
         finally:
@@ -58,16 +63,17 @@ def _quietly(ctx, read) -> list[str]:
         return []
 
 
-def _where(ctx) -> tuple[Path, str | None]:
+def _where(ctx) -> tuple[Path | str, str | None]:
     from cli.session import default_db
     root = ctx.find_root() if ctx is not None else None
     obj = getattr(root, "obj", None)
     if obj is not None and hasattr(obj, "chosen"):  # a Session (the play console)
-        return Path(obj.db), obj.chosen
+        return obj.db, obj.chosen
     params = getattr(root, "params", None) or {}
     db = params.get("db") or os.environ.get("COMBAT_DB") or default_db()
     chosen = params.get("encounter") or os.environ.get("COMBAT_ENCOUNTER") or None
-    return Path(db), chosen
+    from eventlog.stores import is_url
+    return (db if is_url(db) else Path(db)), chosen
 
 
 # The callbacks wired with `autocompletion=`. The ids already typed in the

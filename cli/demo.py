@@ -87,7 +87,9 @@ def play(session: Session, script: Path | None = None) -> None:
     lines = script_lines(path)
     eid = fresh_id(session)
     # The script is the GM's (it orders NPCs, R3c); its lines may name another actor.
-    quiet = Session(Path(session.db).resolve(), eid, "gm", quiet=True)
+    from eventlog.stores import is_url
+    quiet = Session(session.db if is_url(session.db) else Path(session.db).resolve(), eid,
+                    "gm", quiet=True)
     store = quiet.ledger.store
 
     def run(args: list[str]) -> None:

@@ -17,6 +17,7 @@ MODULES = {
                 "note", "end", "undo", "redo", "retract", "amend", "effect", "end-effect"),
     "record_cmds": ("status", "log", "verify", "head", "export", "import", "demo"),
     "review_cmds": ("stats", "report", "replay", "schema"),
+    "store_cmds": ("copy",),
     "play_cmds": ("play",),
     "token_cmds": ("token",),
     "serve_cmds": ("serve",),

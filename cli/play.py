@@ -39,15 +39,20 @@ from cli.render import SafeConsole, _headline, console, escape, log_table, statu
 from cli.session import Session
 
 def history_for(db) -> History:
-    """The typed lines, kept beside a store file (in this user's state folder
-    for a server's store); in memory if that is not writable."""
-    from pathlib import Path
-    if isinstance(db, Path):
-        path = db.with_name(db.name + ".history")
-    else:
-        import zlib
+    """The typed lines, kept beside the store (for a PostgreSQL store, in the
+    user's state folder, by the store's URL); in memory if that is not writable."""
+    from eventlog.stores import is_url, shown
+    if is_url(db):
+        from hashlib import sha256
+
         from eventlog.userstate import state_dir
-        path = state_dir() / f"play-{zlib.crc32(str(db).encode()):08x}.history"
+        path = state_dir() / f"history-{sha256(shown(db).encode()).hexdigest()[:16]}"
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError:
+            return InMemoryHistory()
+    else:
+        path = db.with_name(db.name + ".history")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         with open(path, "a", encoding="utf-8"):

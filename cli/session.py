@@ -27,9 +27,10 @@ def default_db() -> Path:
     return Path(base) / "combat-ledger" / "ledger.db"
 
 
-def open_store(db: Path):
-    from eventlog.stores.sqlite import Store
-    return Store(db)
+def open_store(db: Path | str):
+    """The store `db` names: a SQLite file, or a PostgreSQL URL."""
+    from eventlog.stores import open_store as opened
+    return opened(db)
 
 
 # Commands after which the encounter they made is this user's current one.
@@ -37,7 +38,7 @@ CHOOSING = (c.New,)
 
 
 class Session:
-    def __init__(self, db: Path | None, encounter: str | None, actor: str,
+    def __init__(self, db: Path | str | None, encounter: str | None, actor: str,
                  quiet: bool = False):
         self.db = db or default_db()
         self.chosen = encounter
@@ -61,6 +62,12 @@ class Session:
     def store(self):
         return self.ledger.store
 
+    @property
+    def where(self) -> str:
+        """The store as the user is shown it (a URL without its password)."""
+        from eventlog.stores import shown
+        return shown(self.db)
+
     def current(self) -> str | None:
         """This user's current encounter in this store (remembered on this
         machine, never in the store)."""
@@ -80,7 +87,7 @@ class Session:
             if self.chosen:
                 raise
             raise LedgerError(f"your current encounter {eid!r} is no longer in "
-                              f"{self.db}: choose one with `combat use ID`") from None
+                              f"{self.where}: choose one with `combat use ID`") from None
         return eid
 
     def state(self, at: int | None = None) -> State:

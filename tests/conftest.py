@@ -122,8 +122,9 @@ def own_state_dir(tmp_path_factory):
 
 @pytest.fixture(params=STORES)
 def ledger(request, tmp_path) -> Ledger:
-    """A ledger on a fresh store: each test runs on every store (SQLite and
-    memory), except tests marked `sqlite` that look into the file itself."""
+    """A ledger on a fresh store: each test runs on every store (SQLite,
+    memory and PostgreSQL when a server is available), except tests marked
+    `sqlite` that look into the file itself."""
     if request.param != "sqlite" and request.node.get_closest_marker("sqlite"):
         pytest.skip("looks into the SQLite file itself")
     store = make_store(request.param, tmp_path)

@@ -32,6 +32,8 @@ from projections.inputs.transfer import export_json, import_log, read_export
 from projections.reports.views import status
 
 import workers
+from eventlog.stores import open_store
+from helpers import pg_server
 
 E = "brawl"
 PLAYERS = 4
@@ -56,10 +58,11 @@ def _table(db: str) -> None:
     gc.collect()  # the commands' connections are closed: only the test's own remain
 
 
-def test_four_players_declaring_at_once_lose_nothing_and_refuse_cleanly(tmp_path):
-    db = str(tmp_path / "brawl.db")
+@pytest.mark.parametrize("kind", ["sqlite", "postgres"])
+def test_four_players_declaring_at_once_lose_nothing_and_refuse_cleanly(kind, tmp_path):
+    db = pg_server().fresh_url() if kind == "postgres" else str(tmp_path / "brawl.db")
     _table(db)
-    store = Store(db)
+    store = open_store(db)
     setup = store.head(E)[0]
     ctx = workers.context()
     go = ctx.Event()
@@ -122,7 +125,7 @@ def test_four_players_declaring_at_once_lose_nothing_and_refuse_cleanly(tmp_path
     store.close()
     copy.store.close()
     assert acknowledged > PLAYERS * DECLARATIONS // 2 and refused > 0
-    print(f"\nconcurrency: {PLAYERS} players x {DECLARATIONS} declarations: {acknowledged} "
+    print(f"\nconcurrency ({kind}): {PLAYERS} players x {DECLARATIONS} declarations: {acknowledged} "
           f"acknowledged, {len(rows) - setup} stored, {refused} refused cleanly, "
           f"{conflicts} lost races judged again")
 

@@ -17,15 +17,17 @@ import time
 from collections import defaultdict
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from cli.app import app
 from eventlog.chain import verify_chain
-from eventlog.stores.sqlite import Store
+from eventlog.stores import open_store
 from projections.ledger import Ledger
 from projections.reports.views import status
 
 import workers
+from helpers import pg_server
 
 E = "siege"
 LANES = 2          # writers alive at once, on the same encounter
@@ -78,9 +80,15 @@ def _note_batches(rows) -> dict[str, list[tuple]]:
     return found
 
 
-def test_sigkilled_writers_lose_nothing_acknowledged_and_leave_no_half_batch(tmp_path):
-    db = str(tmp_path / "siege.db")
-    store = Store(db)
+def _target(kind: str, tmp_path: Path, name: str) -> str:
+    """A fresh store of `kind`: a SQLite file, or a PostgreSQL schema's URL."""
+    return pg_server().fresh_url() if kind == "postgres" else str(tmp_path / name)
+
+
+@pytest.mark.parametrize("store_kind", ["sqlite", "postgres"])
+def test_sigkilled_writers_lose_nothing_acknowledged_and_leave_no_half_batch(store_kind, tmp_path):
+    db = _target(store_kind, tmp_path, "siege.db")
+    store = open_store(db)
     Ledger(store).new(E, "Killed again and again", "gm")
     store.close()  # the writers alone hold the file while they are killed
 
@@ -89,10 +97,11 @@ def test_sigkilled_writers_lose_nothing_acknowledged_and_leave_no_half_batch(tmp
     lives = _kill_writers_again_and_again(db, tmp_path, seed)
 
     # the file is sound, the chain verifies and seq has no gaps (R30)
-    check = sqlite3.connect(db)
-    assert check.execute("PRAGMA integrity_check").fetchone() == ("ok",)
-    check.close()
-    store = Store(db)
+    if store_kind == "sqlite":
+        check = sqlite3.connect(db)
+        assert check.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+        check.close()
+    store = open_store(db)
     rows = list(store.rows(E))
     assert [r[0] for r in rows] == list(range(1, len(rows) + 1))
     verdict = verify_chain(rows, store.head(E))
@@ -148,17 +157,18 @@ def test_sigkilled_writers_lose_nothing_acknowledged_and_leave_no_half_batch(tmp
     assert len(lives) >= 50
     assert opened >= len(lives) // 2  # most writers got to write before they died
     assert acknowledged >= len(lives)
-    print(f"\ncrash: {len(lives)} writers killed ({in_flight} with a declaration in "
+    print(f"\ncrash ({store_kind}): {len(lives)} writers killed ({in_flight} with a declaration in "
           f"flight), {acknowledged} acknowledged declarations all stored, {head} events "
           "verify")
 
 
-def test_sigkilled_combat_commands_store_whole_batches_or_nothing(tmp_path):
+@pytest.mark.parametrize("store_kind", ["sqlite", "postgres"])
+def test_sigkilled_combat_commands_store_whole_batches_or_nothing(store_kind, tmp_path):
     """Real `combat` processes (python -m cli), each adding a squad of 30 in
     one batch, killed at random moments around their write: a command that
     exited 0 has its squad stored; a killed one has all of it or none."""
-    db = tmp_path / "squads.db"
-    env = {**os.environ, "COMBAT_DB": str(db), "NO_COLOR": "1"}
+    db = _target(store_kind, tmp_path, "squads.db")
+    env = {**os.environ, "COMBAT_DB": db, "NO_COLOR": "1"}
     for key in ("COMBAT_ENCOUNTER", "COMBAT_ACTOR", "COMBAT_DEBUG"):
         env.pop(key, None)
     subprocess.run([sys.executable, "-m", "cli", "new", E], env=env, cwd=ROOT,
@@ -179,7 +189,7 @@ def test_sigkilled_combat_commands_store_whole_batches_or_nothing(tmp_path):
             _, err = proc.communicate(timeout=30)
             outcomes[squad] = (proc.returncode, err.decode())
 
-    store = Store(db)
+    store = open_store(db)
     rows = list(store.rows(E))
     assert verify_chain(rows, store.head(E)).ok
     members = defaultdict(list)

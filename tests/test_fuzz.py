@@ -746,6 +746,7 @@ LINES = {
     "demo": ["demo", str(ROOT / "examples/street-fight.combat")], "stats": ["stats"],
     "replay": ["replay"], "report": ["report"], "schema": ["schema"], "play": ["play"],
     "token": ["token", "add", "zed", "--gm"],
+    "copy": ["copy", "--to", "copy.db"],
 }
 
 

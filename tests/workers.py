@@ -18,6 +18,7 @@ from typer.testing import CliRunner
 from cli.app import app
 from eventlog.errors import Conflict, LedgerError
 from eventlog.events import NoteAdded
+from eventlog.stores import is_url, open_store
 from eventlog.stores.sqlite import Store
 from projections.ledger import Ledger
 
@@ -33,7 +34,8 @@ def context():
     # module last: the server does not see tests/ on its path (its children
     # do), so each child imports it, on top of what is already imported.
     ctx.set_forkserver_preload(["pytest", "cli.app", "typer.testing", "projections.ledger",
-                                "eventlog.stores.sqlite", "projections.reports.views", __name__])
+                                "eventlog.stores.sqlite", "eventlog.stores.postgres",
+                                "projections.reports.views", __name__])
     warm = ctx.Process(target=_nothing)
     warm.start()
     warm.join(60)
@@ -70,7 +72,7 @@ def crash_writer(db: str, encounter: str, life: int, report: str, seed: int) -> 
     fd = os.open(report, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
     rng = random.Random(seed)
     actor = f"life-{life}"
-    store = Store(db)
+    store = open_store(db)
     ledger = Ledger(store)
     _say(fd, "open")
     n = 0
@@ -105,7 +107,11 @@ def player(db: str, name: str, count: int, report: str, seed: int, go) -> None:
     rng = random.Random(seed)
     runner = CliRunner()
     conflicts = []
-    append = Store.append
+    if is_url(db):
+        from eventlog.stores.postgres import PostgresStore as kind
+    else:
+        kind = Store
+    append = kind.append
 
     def counting_append(self, *args, **kwargs):  # how often a writer lost a race
         try:
@@ -113,7 +119,7 @@ def player(db: str, name: str, count: int, report: str, seed: int, go) -> None:
         except Conflict:
             conflicts.append(1)
             raise
-    Store.append = counting_append
+    kind.append = counting_append
 
     def combat(*args):
         return runner.invoke(app, ["--db", db, "--actor", name, *args], env=CLEAN_ENV)

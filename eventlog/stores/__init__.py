@@ -8,10 +8,19 @@ from eventlog.errors import Refusal
 
 URL_SCHEMES = ("postgresql://", "postgres://")
 BUSY_TIMEOUT_S = 5.0  # how long a write waits for another writer's lock
+EVENT_VERSION = 1  # of the stored event rows (the events table's last column)
 
 
 def is_url(target: str | os.PathLike) -> bool:
     return isinstance(target, str) and target.startswith(URL_SCHEMES)
+
+
+def shown(target: str | os.PathLike) -> str:
+    """How a store is named to the user: a URL without its password."""
+    if is_url(target):
+        from eventlog.stores.pgschema import shown as without_password
+        return without_password(str(target))
+    return str(target)
 
 
 def open_store(target: str | os.PathLike):
@@ -50,7 +59,7 @@ def busy_timeout() -> float:
 
 
 def not_text(exc: UnicodeError) -> Refusal:
-    """Text SQLite cannot take (an argument in another encoding than UTF-8),
+    """Text a store cannot take (an argument in another encoding than UTF-8),
     shown with its bad bytes escaped so that the message itself prints."""
     text = exc.object if isinstance(exc.object, str) else ""
     try:

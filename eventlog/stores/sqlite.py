@@ -15,14 +15,14 @@ from pathlib import Path
 from typing import Iterator, Sequence
 
 from eventlog.codec import GENESIS, Envelope, encode_data, event_hash, utc_now
-from eventlog.stores import BUSY_TIMEOUT_S, busy_timeout, count_commit, not_text as _not_text  # noqa: F401
+from eventlog.stores import BUSY_TIMEOUT_S, EVENT_VERSION, busy_timeout, count_commit, not_text as _not_text  # noqa: F401
 from eventlog.stores.contract import EncounterInfo, Snapshot, SnapshotMaker, StoredEvent
 from eventlog.errors import Conflict, Refusal, StoreError, UnknownEncounter
 from eventlog.events import EncounterCreated, Payload
 from eventlog.stores.sqlitefile import (
     APPLICATION_ID, check_path, has_wal, read_only, recognised, schema_version,
 )
-from eventlog.stores.sqliteimport import EVENT_VERSION, ROW as _ROW, ImportMixin
+from eventlog.stores.sqliteimport import ROW as _ROW, ImportMixin
 from eventlog.stores.sqlitetokens import TokensMixin
 from eventlog.text import check_actor, check_payload
 

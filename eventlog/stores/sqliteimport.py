@@ -9,9 +9,9 @@ from typing import Callable, Iterable, Iterator, TypeVar
 
 from eventlog.codec import GENESIS, Envelope, encode_data, utc_now
 from eventlog.errors import Refusal
+from eventlog.stores import EVENT_VERSION
 
 IMPORT_CHUNK = 1000  # events staged per statement
-EVENT_VERSION = 1  # of the stored event rows (the events table's last column)
 ROW = "seq, batch, type, at, actor, data, prev_hash, hash"  # a StoredEvent's columns
 T = TypeVar("T")
 

@@ -17,6 +17,8 @@ Prints a table (or one JSON object) of:
                         (the html one imports matplotlib and draws six charts)
   the table server's    a declaration through the API beside the bare append,
   figures (server.py)   commit to the last of 100 listeners, 10 tables at once
+  PostgreSQL            append, fold and 8 writers beside their floors
+                        (bench_postgres.py), when a server can be started
 Times are medians of interleaved runs; compare the ratios, not the seconds.
 """
 from __future__ import annotations
@@ -187,6 +189,8 @@ def main() -> None:
         results["server"] = measure_server(work, opts.quick)
     finally:
         shutil.rmtree(work, ignore_errors=True)  # the 1M-event store is ~300 MB
+    import bench_postgres
+    results["postgres"] = bench_postgres.measure(opts.quick)
     if opts.json:
         print(json.dumps(results, indent=2))
         return
@@ -205,6 +209,7 @@ def main() -> None:
     print()
     for target, ok in results["targets"].items():
         print(f"{'met ' if ok else 'MISS'} {target}")
+    bench_postgres.show(results["postgres"])
 
 
 if __name__ == "__main__":

@@ -1,0 +1,76 @@
+"""`combat copy --to TARGET`: every encounter of one store into another, of
+either kind (INTERFACE.md, "Where data lives"). Each chain is verified in
+the source before anything is written, checked again event by event as it
+streams into the target (an import there: all or nothing), and the target's
+head compared with the source's afterwards. Re-running it is harmless: an
+encounter the target already holds with the same chain is skipped; one it
+holds with another log refuses the whole copy before anything is written.
+"""
+from __future__ import annotations
+
+from typing import Iterable, Iterator, NamedTuple
+
+from eventlog.chain import Chain, verify_chain
+from eventlog.codec import Envelope, decode_data
+from eventlog.errors import BrokenChain, LedgerError, StoreError
+from eventlog.stores.contract import EventStore, StoredEvent
+
+
+class Copied(NamedTuple):
+    encounter: str
+    events: int
+    head: str
+    skipped: bool  # the target held it already, with the same chain
+
+
+def copy_store(source: EventStore, target: EventStore, where: str) -> Iterator[Copied]:
+    """Copy every encounter of `source` into `target` (named `where` in
+    messages), yielding each as it is done."""
+    if source.identity == target.identity:
+        raise LedgerError(f"{where} is the store being copied: name another store")
+    planned = list(_plan(source, target, where))
+    for info, head, present in planned:
+        if not present:
+            with source.reading():
+                rows = source.rows(info.id, upto=head[0])
+                target.import_log(info.id, info.title, _checked(info.id, rows),
+                                  lambda staged: None)
+            if tuple(target.head(info.id)) != tuple(head):
+                raise StoreError(f"{info.id} did not arrive in {where} as it left "
+                                 f"(head {target.head(info.id)[0]}, expected {head[0]})")
+        yield Copied(info.id, head[0], head[1], present)
+
+
+def _plan(source: EventStore, target: EventStore, where: str):
+    """(encounter, verified head, whether the target has it) for each
+    encounter, or a refusal before anything is written."""
+    there = {e.id for e in target.encounters()}
+    for info in source.encounters():
+        with source.reading():
+            head = tuple(source.head(info.id))
+            verdict = verify_chain(source.rows(info.id, upto=head[0]), head)
+        if not verdict.ok:
+            raise BrokenChain(f"the log of {info.id} is broken at seq {verdict.first_bad_seq}: "
+                              f"{verdict.problem} (R30); nothing was copied")
+        present = info.id in there
+        if present:
+            with target.reading():
+                theirs = tuple(target.head(info.id))
+                same = theirs == head and verify_chain(target.rows(info.id), theirs).ok
+            if not same:
+                raise LedgerError(f"{info.id} is already in {where} with another log (seq "
+                                  f"{theirs[0]}, head {theirs[1][:12]}…; here seq {head[0]}, "
+                                  f"head {head[1][:12]}…); nothing was copied")
+        yield info, head, present
+
+
+def _checked(encounter: str, rows: Iterable[StoredEvent]) -> Iterator[Envelope]:
+    """The rows as envelopes, each checked against the chain as it passes."""
+    chain = Chain()
+    for row in rows:
+        bad = chain.check(*row)
+        if bad is not None:
+            raise BrokenChain(f"the log of {encounter} is broken at seq {bad.first_bad_seq}: "
+                              f"{bad.problem} (R30); it was not copied")
+        yield Envelope(row.seq, row.batch, row.type, row.at, row.actor,
+                       decode_data(row.type, row.data), row.prev_hash, row.hash)

@@ -1,0 +1,132 @@
+"""The PostgreSQL store's other duties, beside the log itself (postgres.py):
+the change hint (LISTEN on `combat_ledger`), the table server's tokens, and
+import (staged in a temporary table, judged, then copied in one short write
+transaction). A mixin: it uses the store's connection, `_query` and `_write`.
+"""
+from __future__ import annotations
+
+import time
+from itertools import islice
+from typing import Callable, Iterable, Iterator, TypeVar
+
+import psycopg
+
+from eventlog.codec import GENESIS, Envelope, encode_data, utc_now
+from eventlog.errors import LedgerError, Refusal
+from eventlog.stores import pgschema
+from eventlog.stores.contract import Token
+from eventlog.stores import EVENT_VERSION, not_text as _not_text
+
+T = TypeVar("T")
+PAGE = 10_000
+IMPORT_CHUNK = 1000
+CONNECT_TIMEOUT_S = 10
+_ROW = "seq, batch, type, at, actor, data, prev_hash, hash"
+
+
+class Duties:
+    def wait_changes(self, timeout: float) -> None:
+        """LISTEN on `combat_ledger`; back after a notification or `timeout`
+        (a lost notification, or a lost server, only costs the timeout)."""
+        started = time.monotonic()
+        try:
+            with self._guard:
+                if self._listener is None or self._listener.closed or self._listener.broken:
+                    self._listener = psycopg.connect(
+                        self.url, autocommit=True, connect_timeout=CONNECT_TIMEOUT_S)
+                    self._listener.execute(f"LISTEN {pgschema.CHANNEL}")
+                listener = self._listener
+            for _ in listener.notifies(timeout=timeout, stop_after=1):
+                pass
+            for _ in listener.notifies(timeout=0):
+                pass  # the rest of a burst: one wake-up is enough
+        except psycopg.Error:
+            with self._guard:
+                if self._listener is not None:
+                    self._listener.close()
+                self._listener = None
+            time.sleep(max(0.0, timeout - (time.monotonic() - started)))
+
+    # -- tokens of the table server ----------------------------------------
+
+    _TOKEN = "name, role, owns, encounter, digest, created_at"
+
+    def tokens(self) -> list[Token]:
+        return [self._token(r) for r in self._query(
+            f'SELECT {self._TOKEN} FROM tokens ORDER BY name COLLATE "C"')]
+
+    def token(self, digest: str) -> Token | None:
+        row = self._query(f"SELECT {self._TOKEN} FROM tokens WHERE digest = %s", (digest,))
+        return self._token(row[0]) if row else None
+
+    @staticmethod
+    def _token(row) -> Token:
+        name, role, owns, encounter, digest, created_at = row
+        return Token(name, role, tuple(owns), encounter, digest, created_at)
+
+    def add_token(self, token: Token) -> None:
+        def work(db):
+            done = db.execute(
+                "INSERT INTO tokens VALUES (%s, %s, %s, %s, %s, %s) ON CONFLICT DO NOTHING",
+                (token.name, token.role, list(token.owns), token.encounter, token.digest,
+                 token.created_at))
+            if done.rowcount != 1:
+                raise Refusal(f"a token named {token.name!r} exists already: "
+                              "revoke it first or choose another name")
+        self._write(work)
+
+    def revoke_token(self, name: str) -> bool:
+        return self._write(lambda db: db.execute(
+            "DELETE FROM tokens WHERE name = %s", (name,)).rowcount > 0)
+
+    def import_log(self, encounter: str, title: str, envelopes: Iterable[Envelope],
+                   then: Callable[[Iterator[tuple]], T]) -> T:
+        """Store `envelopes` verbatim as a new encounter, all or nothing: they
+        are staged in a temporary table of this session, judged by `then`
+        from there, and copied into the log in one short write transaction."""
+        db = self._conn()
+        try:
+            if self._query("SELECT 1 FROM encounters WHERE id = %s", (encounter,)):
+                raise Refusal(f"encounter {encounter!r} already exists")
+            db.execute("CREATE TEMP TABLE IF NOT EXISTS combat_staged (seq bigint PRIMARY KEY, "
+                       "batch bigint, type text, at text, actor text, data bytea, "
+                       "prev_hash text, hash text)")
+            db.execute("TRUNCATE combat_staged")
+            try:
+                events = iter(envelopes)
+                while chunk := list(islice(events, IMPORT_CHUNK)):
+                    with db.cursor().copy(f"COPY combat_staged ({_ROW}) FROM STDIN") as copy:
+                        for e in chunk:
+                            copy.write_row((e.seq, e.batch, e.type, e.at, e.actor,
+                                            encode_data(e.data), e.prev_hash, e.hash))
+                result = then(self._staged())
+                self._write(lambda db: self._copy_staged(db, encounter, title))
+                return result
+            finally:
+                if not db.broken:
+                    db.execute("TRUNCATE combat_staged")
+        except psycopg.Error as exc:
+            raise self._wrap(exc, writing=True) from None
+        except UnicodeEncodeError as exc:
+            raise _not_text(exc) from None
+
+    def _staged(self) -> Iterator[tuple]:
+        after = 0
+        while True:
+            page = self._query("SELECT seq, batch, type, data FROM combat_staged WHERE seq > %s "
+                               "ORDER BY seq LIMIT %s", (after, PAGE), binary=True)
+            yield from page
+            if len(page) < PAGE:
+                return
+            after = page[-1][0]
+
+    def _copy_staged(self, db, encounter: str, title: str) -> None:
+        head = db.execute("SELECT seq, hash FROM combat_staged ORDER BY seq DESC LIMIT 1"
+                          ).fetchone() or (0, GENESIS)
+        done = db.execute("INSERT INTO encounters VALUES (%s, %s, %s, %s, %s) "
+                          "ON CONFLICT DO NOTHING", (encounter, title, utc_now(), *head))
+        if done.rowcount != 1:  # another writer made it meanwhile
+            raise Refusal(f"encounter {encounter!r} already exists")
+        db.execute(f"INSERT INTO events SELECT %s, {_ROW}, %s FROM combat_staged ORDER BY seq",
+                   (encounter, EVENT_VERSION))
+        db.execute("SELECT pg_notify(%s, %s)", (pgschema.CHANNEL, f"{encounter}:{head[0]}"))

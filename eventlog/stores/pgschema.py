@@ -1,0 +1,148 @@
+"""The PostgreSQL store's tables, its forward-only migrations, whether a
+database is one of ours (asked before anything is written to it), and its
+errors said in one line. psycopg is imported by the caller (postgres.py).
+
+Events keep the exact canonical bytes that are hashed (`bytea`): jsonb
+reorders keys, so `verify` could never recompute a hash from it.
+"""
+from __future__ import annotations
+
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+
+from eventlog.errors import StoreError
+
+APP = "combat-ledger"
+CHANNEL = "combat_ledger"  # NOTIFY payload: `encounter:seq`
+
+# Forward-only: version N is reached by applying every step up to N in order;
+# a step never rewrites an event (that would break the hash chain).
+MIGRATIONS: list[tuple[int, str]] = [
+    (1, """
+CREATE TABLE encounters (
+    id text PRIMARY KEY, title text NOT NULL, created_at text NOT NULL,
+    head_seq bigint NOT NULL, head_hash text NOT NULL);
+CREATE TABLE events (
+    encounter text NOT NULL REFERENCES encounters (id), seq bigint NOT NULL,
+    batch bigint NOT NULL, type text NOT NULL, at text NOT NULL, actor text NOT NULL,
+    data bytea NOT NULL, prev_hash text NOT NULL, hash text NOT NULL,
+    version integer NOT NULL DEFAULT 1,
+    PRIMARY KEY (encounter, seq));
+CREATE INDEX events_by_type ON events (encounter, type, seq);
+CREATE TABLE snapshots (
+    encounter text PRIMARY KEY REFERENCES encounters (id), seq bigint NOT NULL,
+    hash text NOT NULL, version text NOT NULL, state bytea NOT NULL);
+"""),
+    (2, """
+CREATE TABLE tokens (
+    name text PRIMARY KEY, role text NOT NULL, owns text[] NOT NULL,
+    encounter text, digest text NOT NULL UNIQUE, created_at text NOT NULL);
+"""),
+]
+SCHEMA_VERSION = MIGRATIONS[-1][0]
+_VERSION_TABLE = ("CREATE TABLE schema_version (app text NOT NULL, version integer NOT NULL, "
+                  "store_id text NOT NULL)")
+_TABLES = """SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'p', 'v', 'm', 'f')"""
+_LOCK = "SELECT pg_advisory_xact_lock(hashtext(current_schema() || ':combat-ledger'))"
+
+
+def shown(url: str) -> str:
+    """`url` without its password (the store's name in messages and identity)."""
+    parts = urlsplit(url)
+    netloc = parts.netloc
+    if "@" in netloc:
+        user, host = netloc.rsplit("@", 1)
+        netloc = f"{user.split(':', 1)[0]}@{host}"
+    pairs = parse_qsl(parts.query, keep_blank_values=True)
+    query = parts.query if all(k != "password" for k, _ in pairs) else urlencode(
+        [(k, v) for k, v in pairs if k != "password"], safe="/=")
+    return urlunsplit((parts.scheme, netloc, parts.path, query, ""))
+
+
+def prepare(db, where: str, create: bool = True) -> str:
+    """Create, recognise or migrate the store in `db`'s current schema; its
+    store id. Refuses a database that is not ours, or a newer one, in one
+    line, having written nothing to it."""
+    if not {r[0] for r in db.execute(_TABLES)}:
+        if not create:
+            raise StoreError(f"{where} holds no store yet")
+        with db.transaction():
+            db.execute(_LOCK)  # two first opens at once: one creates
+            if not db.execute(_TABLES).fetchone():
+                if db.execute("SELECT current_schema()").fetchone()[0] is None:
+                    raise StoreError(f"{where}: its search_path names no schema to "
+                                     "create the store in")
+                import os
+                db.execute(_VERSION_TABLE)
+                db.execute("INSERT INTO schema_version VALUES (%s, 0, %s)",
+                           (APP, os.urandom(16).hex()))
+    version, store_id = _recognised(db, where)
+    if version > SCHEMA_VERSION:
+        raise StoreError(f"{where} was written by a newer combat-ledger "
+                         f"(schema {version}; this one reads {SCHEMA_VERSION})")
+    if version < SCHEMA_VERSION:
+        with db.transaction():
+            db.execute(_LOCK)
+            version, _ = _recognised(db, where)
+            for step, sql in MIGRATIONS:
+                if step > version:
+                    db.execute(sql)
+            db.execute("UPDATE schema_version SET version = %s", (SCHEMA_VERSION,))
+    return store_id
+
+
+def _recognised(db, where: str) -> tuple[int, str]:
+    """(schema version, store id) of one of our stores; else StoreError."""
+    import psycopg
+    refused = StoreError(f"{where} is not a combat-ledger database (it holds tables "
+                         "of another program); nothing was changed")
+    columns = [r[0] for r in db.execute(
+        "SELECT a.attname FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid "
+        "JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = current_schema() "
+        "AND c.relname = 'schema_version' AND a.attnum > 0 AND NOT a.attisdropped "
+        "ORDER BY a.attnum")]
+    if columns != ["app", "version", "store_id"]:
+        raise refused
+    try:
+        rows = db.execute("SELECT app, version, store_id FROM schema_version").fetchall()
+    except psycopg.Error:
+        raise refused from None
+    if len(rows) != 1 or rows[0][0] != APP:
+        raise refused
+    return rows[0][1], rows[0][2]
+
+
+def wrap(exc: Exception, where: str, timeout: float, writing: bool) -> StoreError:
+    """A psycopg error as one line of the table's language."""
+    import psycopg
+    from psycopg import errors as e
+    first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+    if isinstance(exc, (e.LockNotAvailable, e.QueryCanceled)):
+        return StoreError(f"{where} is locked by a concurrent writer; gave up after "
+                          f"{timeout:g} s")
+    if isinstance(exc, e.UndefinedTable):
+        return StoreError(f"{where} is not a combat-ledger database (a table is "
+                          f"missing: {first})")
+    if isinstance(exc, e.InsufficientPrivilege):
+        return StoreError(f"{where}: permission denied ({first})")
+    if isinstance(exc, e.ReadOnlySqlTransaction):
+        return StoreError(f"{where} is read-only here ({first})")
+    if isinstance(exc, (psycopg.OperationalError, psycopg.InterfaceError)):
+        if writing:
+            return StoreError(f"lost the connection to {where} ({first}) before the "
+                              "declaration was confirmed: `combat log` shows whether it "
+                              "was recorded")
+        return StoreError(f"lost the connection to {where} ({first})")
+    return StoreError(f"{where}: {first}")
+
+
+def unreachable(exc: Exception, where: str) -> StoreError:
+    """A server that could not be reached at all."""
+    text = str(exc)
+    reason = ("connection refused" if "refused" in text or "No such file" in text
+              else (text.strip().splitlines() or ["unknown error"])[-1].strip())
+    if "does not exist" in text and "database" in text:
+        reason = "no such database"
+    elif "authentication" in text or "password" in text:
+        reason = "authentication failed"
+    return StoreError(f"cannot reach the PostgreSQL server of {where}: {reason}")

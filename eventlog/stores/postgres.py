@@ -1,0 +1,387 @@
+"""The PostgreSQL store: many encounters, many tables and many processes on
+one server, with the SQLite store's guarantees (the contract, contract.py).
+
+An append is one transaction, one statement (APPEND): the encounter's head
+row is locked (`SELECT ... FOR UPDATE`, bounded by `lock_timeout`), the
+expected seq and hash checked (a stale one is the same Conflict, so the
+optimistic retry is unchanged), the batch inserted, the head moved and
+`NOTIFY combat_ledger, 'encounter:seq'` sent last, then commit: seq is
+gap-free and visible in commit order, in one round trip to the server.
+`reading()` is one REPEATABLE READ, READ ONLY transaction. Each thread has
+its own connection; a broken one is replaced on the next call.
+
+psycopg is imported here only: open_store imports this module for a URL.
+"""
+from __future__ import annotations
+
+import threading
+from contextlib import contextmanager
+from typing import Callable, Iterator, Sequence, TypeVar
+
+import psycopg
+
+from eventlog.codec import GENESIS, Envelope, encode_data, event_hash, utc_now
+from eventlog.errors import Conflict, LedgerError, Refusal, StoreError, UnknownEncounter
+from eventlog.events import EncounterCreated, Payload
+from eventlog.stores import pgschema
+from eventlog.stores.pgduties import CONNECT_TIMEOUT_S, Duties
+from eventlog.stores.contract import EncounterInfo, Snapshot, SnapshotMaker, StoredEvent
+from eventlog.stores import EVENT_VERSION, busy_timeout, count_commit, not_text as _not_text
+from eventlog.text import check_actor, check_payload
+
+T = TypeVar("T")
+PAGE = 10_000  # rows fetched per query when a read streams
+_ROW = "seq, batch, type, at, actor, data, prev_hash, hash"
+_MARKERS = "('Undone', 'Redone', 'Amended')"
+
+
+# An append, whole: the head row locked (FOR UPDATE, bounded by lock_timeout),
+# the seq and hash the batch was judged on checked, and only then the events
+# inserted, the head moved, the snapshot kept and the NOTIFY sent; in
+# autocommit one statement is one transaction. The locked head is returned:
+# when it is not the one judged on, the statement wrote nothing (Conflict).
+APPEND = f"""
+WITH locked AS (SELECT head_seq, head_hash FROM encounters WHERE id = %(e)s FOR UPDATE),
+ok AS (SELECT 1 FROM locked WHERE head_seq = %(seq)s AND head_hash = %(hash)s),
+ins AS (INSERT INTO events SELECT %(e)s, *, {EVENT_VERSION} FROM unnest(
+    %(seqs)s::bigint[], %(batches)s::bigint[], %(types)s::text[], %(ats)s::text[],
+    %(actors)s::text[], %(datas)s::bytea[], %(prevs)s::text[], %(hashes)s::text[])
+    WHERE EXISTS (SELECT 1 FROM ok)),
+upd AS (UPDATE encounters SET head_seq = %(new)s, head_hash = %(new_hash)s
+    WHERE id = %(e)s AND EXISTS (SELECT 1 FROM ok))
+/* snapshot */
+SELECT head_seq, head_hash,
+    CASE WHEN EXISTS (SELECT 1 FROM ok) THEN pg_notify(%(channel)s, %(said)s) END
+FROM locked"""
+SNAPSHOT = """, snap AS (INSERT INTO snapshots SELECT %(e)s, %(new)s, %(new_hash)s, %(version)s,
+    %(state)s WHERE EXISTS (SELECT 1 FROM ok) ON CONFLICT (encounter) DO UPDATE SET
+    seq = excluded.seq, hash = excluded.hash, version = excluded.version, state = excluded.state)"""
+
+
+class PostgresStore(Duties):
+    """One schema of one PostgreSQL database (the EventStore contract)."""
+
+    path = None  # no file: nothing an export could overwrite
+
+    def __init__(self, url: str, create: bool = True):
+        self.url = url
+        self.where = pgschema.shown(url)
+        self.timeout = busy_timeout()
+        self._local = threading.local()
+        self._all: list[psycopg.Connection] = []
+        self._guard = threading.Lock()
+        self._listener: psycopg.Connection | None = None
+        self._heads: dict[str, tuple[int, str]] = {}  # as last read or written here
+        db = self._conn()
+        try:
+            store_id = pgschema.prepare(db, self.where, create)
+        except psycopg.Error as exc:
+            self.close()
+            raise self._wrap(exc) from None
+        except LedgerError:
+            self.close()
+            raise
+        self.identity = f"postgresql:{store_id}:{self.where}"
+
+    # -- connections -----------------------------------------------------
+
+    def _connect(self) -> psycopg.Connection:
+        try:
+            db = psycopg.connect(self.url, autocommit=True, connect_timeout=CONNECT_TIMEOUT_S,
+                                 application_name="combat-ledger")
+        except psycopg.Error as exc:
+            raise pgschema.unreachable(exc, self.where) from None
+        try:  # a held lock (a row, a table) is a clear refusal, never a hang
+            db.execute("SELECT set_config('lock_timeout', %s, false)",
+                       (f"{int(self.timeout * 1000)}",))
+        except psycopg.Error as exc:
+            db.close()
+            raise self._wrap(exc) from None
+        return db
+
+    def _conn(self) -> psycopg.Connection:
+        db = getattr(self._local, "db", None)
+        if db is None or db.closed or db.broken:
+            if db is not None and getattr(self._local, "depth", 0):
+                raise StoreError(f"lost the connection to {self.where} during a read")
+            db = self._local.db = self._connect()
+            self._local.depth = 0
+            with self._guard:
+                self._all.append(db)
+        return db
+
+    def _wrap(self, exc: Exception, writing: bool = False) -> StoreError:
+        return pgschema.wrap(exc, self.where, self.timeout, writing)
+
+    def close(self) -> None:
+        with self._guard:
+            for db in self._all:
+                db.close()
+            self._all.clear()
+            if self._listener is not None:
+                self._listener.close()
+                self._listener = None
+        self._local = threading.local()
+
+    def _query(self, sql: str, args: Sequence = (), binary: bool = False) -> list:
+        try:
+            return self._conn().cursor(binary=binary).execute(sql, args).fetchall()
+        except psycopg.Error as exc:
+            raise self._wrap(exc) from None
+        except UnicodeEncodeError as exc:
+            raise _not_text(exc) from None
+
+    @contextmanager
+    def reading(self):
+        """Every read inside sees one snapshot (REPEATABLE READ, READ ONLY:
+        writers go on meanwhile). Re-entrant."""
+        db = self._conn()
+        if self._local.depth:
+            self._local.depth += 1
+            try:
+                yield
+            finally:
+                self._local.depth -= 1
+            return
+        try:
+            db.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+        except psycopg.Error as exc:
+            raise self._wrap(exc) from None
+        self._local.depth = 1
+        try:
+            yield
+        finally:
+            self._local.depth = 0
+            try:
+                db.execute("COMMIT")  # (it wrote nothing)
+            except psycopg.Error:
+                pass  # a lost connection: the next call makes a new one
+
+    # -- reading ---------------------------------------------------------
+
+    def encounters(self) -> list[EncounterInfo]:
+        return [EncounterInfo._make(r) for r in self._query(
+            'SELECT id, title, created_at, head_seq FROM encounters '
+            'ORDER BY created_at COLLATE "C", id COLLATE "C"')]
+
+    def head(self, encounter: str) -> tuple[int, str]:
+        row = self._query("SELECT head_seq, head_hash FROM encounters WHERE id = %s",
+                          (encounter,))
+        if not row:
+            raise UnknownEncounter(f"no encounter {encounter!r} in {self.where}")
+        self._heads[encounter] = head = tuple(row[0])
+        return head
+
+    def _pages(self, columns: str, encounter: str, after: int, upto: int | None,
+               where: str = "", args: Sequence = ()) -> Iterator[tuple]:
+        """Rows in seq order, a page at a time (seq is the row's first column),
+        so a long log is never held whole and other queries may run between."""
+        sql = (f"SELECT {columns} FROM events WHERE encounter = %s AND seq > %s{where}"
+               + (" AND seq <= %s" if upto is not None else "") + " ORDER BY seq LIMIT %s")
+        tail = [upto] if upto is not None else []
+        while True:
+            page = self._query(sql, [encounter, after, *args, *tail, PAGE], binary=True)
+            yield from page
+            if len(page) < PAGE:
+                return
+            after = page[-1][0]
+
+    def rows(self, encounter: str, after: int = 0, upto: int | None = None) -> Iterator[StoredEvent]:
+        return map(StoredEvent._make, self._pages(_ROW, encounter, after, upto))
+
+    def fold_rows(self, encounter: str, after: int = 0, upto: int | None = None,
+                  skip: Sequence[str] = ()) -> Iterator[tuple[int, int, str, bytes]]:
+        where = " AND type <> ALL(%s)" if skip else ""
+        return self._pages("seq, batch, type, data", encounter, after, upto, where,
+                           [list(skip)] if skip else [])
+
+    def fold_data(self, encounter: str, after: int = 0, upto: int | None = None,
+                  skip: Sequence[str] = ()) -> Iterator[tuple[str, bytes]]:
+        return ((row[2], row[3]) for row in self.fold_rows(encounter, after, upto, skip))
+
+    def markers(self, encounter: str, upto: int | None = None) -> list[StoredEvent]:
+        return [StoredEvent._make(r) for r in self._pages(
+            _ROW, encounter, 0, upto, f" AND type IN {_MARKERS}")]
+
+    def batch_end(self, encounter: str, seq: int) -> int:
+        row = self._query(
+            "SELECT (SELECT min(seq) - 1 FROM events WHERE encounter = %s AND seq > %s "
+            "AND seq = batch), (SELECT max(seq) FROM events WHERE encounter = %s)",
+            (encounter, seq, encounter))[0]
+        return row[0] if row[0] is not None else max(seq, row[1] or seq)
+
+    def batch_heads(self, encounter: str) -> list[tuple[int, str]]:
+        return [tuple(r) for r in self._query(
+            "SELECT seq, type FROM events WHERE encounter = %s AND seq = batch ORDER BY seq",
+            (encounter,))]
+
+    def snapshot(self, encounter: str, version: str) -> Snapshot | None:
+        row = self._query(
+            "SELECT s.seq, s.hash, s.state FROM snapshots s JOIN events e "
+            "ON e.encounter = s.encounter AND e.seq = s.seq AND e.hash = s.hash "
+            "WHERE s.encounter = %s AND s.version = %s", (encounter, version), binary=True)
+        return Snapshot._make(row[0]) if row else None
+
+    # -- writing ---------------------------------------------------------
+
+    def _write(self, work: Callable[[psycopg.Connection], T]) -> T:
+        db = self._conn()
+        try:
+            with db.transaction():
+                result = work(db)
+        except psycopg.Error as exc:
+            raise self._wrap(exc, writing=True) from None
+        except UnicodeEncodeError as exc:
+            raise _not_text(exc) from None
+        count_commit()
+        return result
+
+    def create(self, encounter: str, created: EncounterCreated, actor: str) -> Envelope:
+        def work(db):
+            at = utc_now()
+            done = db.execute("INSERT INTO encounters VALUES (%s, %s, %s, 0, %s) "
+                              "ON CONFLICT DO NOTHING", (encounter, created.title, at, GENESIS))
+            if done.rowcount != 1:
+                raise Refusal(f"encounter {encounter!r} already exists")
+            envelopes = self._envelopes(0, GENESIS, [[created]], actor, at)
+            with db.pipeline():
+                self._queue(db, encounter, envelopes)
+            return envelopes[0]
+        return self._write(work)
+
+    def _head_as_judged(self, db, encounter: str, expected_seq: int) -> tuple[int, str]:
+        row = db.execute("SELECT head_seq, head_hash FROM encounters WHERE id = %s FOR UPDATE",
+                         (encounter,)).fetchone()
+        if row is None:
+            raise UnknownEncounter(f"no encounter {encounter!r} in {self.where}")
+        if row[0] != expected_seq:
+            raise Conflict(f"another declaration was appended first "
+                           f"(seq {row[0]}, expected {expected_seq})")
+        return row
+
+    def append(self, encounter: str, expected_seq: int, payloads: list[Payload],
+               actor: str, snapshot: tuple[str, SnapshotMaker] | None = None) -> list[Envelope]:
+        """One statement, so one transaction and one round trip (APPEND): the
+        head as last read here, else read now, is the one the batch chains on."""
+        head = self._heads.get(encounter)
+        if head is None or head[0] != expected_seq:
+            head = self.head(encounter)
+            if head[0] != expected_seq:
+                raise self._conflict(head[0], expected_seq)
+        envelopes = self._envelopes(*head, [payloads], actor, utc_now())
+        last = envelopes[-1]
+        args = {"e": encounter, "seq": head[0], "hash": head[1], "new": last.seq,
+                "new_hash": last.hash, "channel": pgschema.CHANNEL,
+                "said": f"{encounter}:{last.seq}", **self._columns(envelopes)}
+        sql = APPEND
+        if snapshot is not None:
+            version, maker = snapshot
+            args.update(version=version, state=maker(last.seq, last.hash))
+            sql = APPEND.replace("/* snapshot */", SNAPSHOT)
+        try:
+            locked = self._conn().execute(sql, args).fetchone()
+        except psycopg.Error as exc:
+            self._heads.pop(encounter, None)
+            raise self._wrap(exc, writing=True) from None
+        except UnicodeEncodeError as exc:
+            raise _not_text(exc) from None
+        if locked is None:
+            raise UnknownEncounter(f"no encounter {encounter!r} in {self.where}")
+        if (locked[0], locked[1]) != tuple(head):  # written: nothing
+            self._heads.pop(encounter, None)
+            raise self._conflict(locked[0], expected_seq)
+        count_commit()
+        return self._remember(encounter, envelopes)
+
+    @staticmethod
+    def _conflict(now: int, expected: int) -> Conflict:
+        return Conflict(f"another declaration was appended first (seq {now}, expected {expected})")
+
+    @staticmethod
+    def _columns(envelopes: list[Envelope]) -> dict:
+        return {"seqs": [e.seq for e in envelopes], "batches": [e.batch for e in envelopes],
+                "types": [e.type for e in envelopes], "ats": [e.at for e in envelopes],
+                "actors": [e.actor for e in envelopes],
+                "datas": [encode_data(e.data) for e in envelopes],
+                "prevs": [e.prev_hash for e in envelopes], "hashes": [e.hash for e in envelopes]}
+
+    def _remember(self, encounter: str, envelopes: list[Envelope]) -> list[Envelope]:
+        self._heads[encounter] = (envelopes[-1].seq, envelopes[-1].hash)
+        return envelopes
+
+    def append_batches(self, encounter: str, expected_seq: int,
+                       batches: list[list[Payload]], actor: str) -> int:
+        def work(db):
+            head, digest = self._head_as_judged(db, encounter, expected_seq)
+            envelopes = self._envelopes(head, digest, batches, actor, utc_now())
+            with db.pipeline():
+                self._queue(db, encounter, envelopes)
+            return envelopes[-1].seq
+        return self._write(work)
+
+    @staticmethod
+    def _envelopes(head_seq, head_hash, batches, actor, at) -> list[Envelope]:
+        """The batches as events chained on from the head, checked first."""
+        check_actor(actor)  # the one door every declaration goes through
+        envelopes: list[Envelope] = []
+        seq, prev = head_seq, head_hash
+        for payloads in batches:
+            batch = seq + 1
+            for payload in payloads:
+                check_payload(payload)
+                seq += 1
+                name = type(payload).__name__
+                digest = event_hash(seq, batch, name, at, actor, payload, prev)
+                envelopes.append(Envelope(seq, batch, name, at, actor, payload, prev, digest))
+                prev = digest
+        return envelopes
+
+    def _queue(self, db, encounter, envelopes: list[Envelope], snapshot=None) -> None:
+        """Insert the events, move the head, keep the snapshot, NOTIFY last:
+        each statement only while the head still reads as the batch chains
+        on from, so a head moved meanwhile makes them write nothing (and the
+        caller rolls back) rather than fail inside a pipeline."""
+        first, last = envelopes[0], envelopes[-1]
+        was = (encounter, first.seq - 1, first.prev_hash)
+        db.execute(
+            f"INSERT INTO events SELECT %s, *, {EVENT_VERSION} FROM unnest("
+            "%s::bigint[], %s::bigint[], %s::text[], %s::text[], %s::text[], %s::bytea[], "
+            "%s::text[], %s::text[]) WHERE EXISTS (SELECT 1 FROM encounters "
+            "WHERE id = %s AND head_seq = %s AND head_hash = %s)",
+            (encounter, [e.seq for e in envelopes], [e.batch for e in envelopes],
+             [e.type for e in envelopes], [e.at for e in envelopes],
+             [e.actor for e in envelopes], [encode_data(e.data) for e in envelopes],
+             [e.prev_hash for e in envelopes], [e.hash for e in envelopes], *was))
+        db.execute("UPDATE encounters SET head_seq = %s, head_hash = %s "
+                   "WHERE id = %s AND head_seq = %s AND head_hash = %s",
+                   (last.seq, last.hash, *was))
+        now = "EXISTS (SELECT 1 FROM encounters WHERE id = %s AND head_seq = %s)"
+        if snapshot is not None:
+            version, maker = snapshot
+            db.execute(f"INSERT INTO snapshots SELECT %s, %s, %s, %s, %s WHERE {now} "
+                       "ON CONFLICT (encounter) DO UPDATE SET seq = excluded.seq, "
+                       "hash = excluded.hash, version = excluded.version, state = excluded.state",
+                       (encounter, last.seq, last.hash, version, maker(last.seq, last.hash),
+                        encounter, last.seq))
+        db.execute(f"SELECT pg_notify(%s, %s) WHERE {now}",
+                   (pgschema.CHANNEL, f"{encounter}:{last.seq}", encounter, last.seq))
+
+    @staticmethod
+    def _put_snapshot(db, encounter, seq, digest, version, state: bytes) -> None:
+        db.execute("INSERT INTO snapshots VALUES (%s, %s, %s, %s, %s) ON CONFLICT (encounter) "
+                   "DO UPDATE SET seq = excluded.seq, hash = excluded.hash, "
+                   "version = excluded.version, state = excluded.state",
+                   (encounter, seq, digest, version, state))
+
+    def save_snapshot(self, encounter: str, seq: int, version: str,
+                      maker: SnapshotMaker) -> None:
+        def work(db):
+            row = db.execute("SELECT hash FROM events WHERE encounter = %s AND seq = %s",
+                             (encounter, seq)).fetchone()
+            if row:
+                self._put_snapshot(db, encounter, seq, row[0], version, maker(seq, row[0]))
+        self._write(work)
+
+    def drop_snapshot(self, encounter: str) -> None:
+        self._write(lambda db: db.execute("DELETE FROM snapshots WHERE encounter = %s",
+                                          (encounter,)))
