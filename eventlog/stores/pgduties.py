@@ -12,7 +12,7 @@ from typing import Callable, Iterable, Iterator, TypeVar
 import psycopg
 
 from eventlog.codec import GENESIS, Envelope, encode_data, utc_now
-from eventlog.errors import LedgerError, Refusal
+from eventlog.errors import Refusal
 from eventlog.stores import pgschema
 from eventlog.stores.contract import Token
 from eventlog.stores import EVENT_VERSION, not_text as _not_text
