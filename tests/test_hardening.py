@@ -68,8 +68,11 @@ def test_export_onto_the_store_or_its_sidecars_refused(fight, suffix):
     result = fight("export", "--format", "html", "-o", target, code=1)
     assert "the ledger itself" in result.stderr and result.stderr.count("\n") == 1
     assert contents(fight.db) == before
-    if suffix:  # (the store's own bytes may move from its WAL on close: contents say it all)
-        assert (os.path.exists(target) and Path(target).read_bytes()) == existed
+    after = os.path.exists(target) and Path(target).read_bytes()
+    if suffix in ("-wal", "-shm"):  # SQLite's own: it moves their bytes as it reads
+        assert not after or b"<html" not in after.lower()
+    elif suffix:
+        assert after == existed
 
 
 def test_export_through_a_symlink_to_the_store_refused(fight, tmp_path):

@@ -20,17 +20,22 @@ from projections.ledger import Ledger
 from projections.reports.views import status as status_view
 from serverkit import E, client, log, messages, post, served, table, token
 
-pytestmark = pytest.mark.sqlite
 STREAM = f"/api/encounters/{E}/stream"
 
 
-@pytest.fixture
-def server(tmp_path):
-    db = tmp_path / "table.db"
+@pytest.fixture(params=["sqlite", "postgres"])
+def server(request, tmp_path):
+    """A served table on either store: on PostgreSQL another process's
+    declarations reach the stream by LISTEN/NOTIFY, on SQLite by polling."""
+    if request.param == "postgres":
+        from helpers import pg_server
+        db = pg_server().fresh_url()
+    else:
+        db = tmp_path / "table.db"
     table(db)
     secrets = {"gm": token(db, "gm", "gm"), "ash": token(db, "ana", "player", "ash")}
     with served(db) as running:
-        running.db, running.secrets = db, secrets
+        running.db, running.secrets, running.folder = db, secrets, tmp_path
         yield running
 
 
@@ -120,7 +125,7 @@ def test_concurrent_declarations_reach_a_listener_each_once_in_order(server):
 
 
 def test_declarations_from_a_cli_process_appear_in_the_stream(server):
-    env = {**os.environ, "XDG_STATE_HOME": str(server.db.parent / "state")}
+    env = {**os.environ, "XDG_STATE_HOME": str(server.folder / "state")}
     got: list = []
     with client(server, server.secrets["ash"]) as http:
         listener = threading.Thread(target=read, args=(http, 8), kwargs={"seen": got})
