@@ -4,7 +4,7 @@ from __future__ import annotations
 import math
 import os
 
-from eventlog.errors import Refusal
+from eventlog.errors import Conflict, Refusal, UnknownEncounter
 
 URL_SCHEMES = ("postgresql://", "postgres://")
 BUSY_TIMEOUT_S = 5.0  # how long a write waits for another writer's lock
@@ -69,3 +69,17 @@ def not_text(exc: UnicodeError) -> Refusal:
     shown = raw.decode("utf-8", "backslashreplace")
     return Refusal(f"'{shown}' is not valid UTF-8 text (check the encoding "
                    "of the terminal or the file it came from)")
+
+
+def judged_head(row, encounter: str, where, expected_seq: int) -> tuple[int, str]:
+    """The head (seq, hash) read inside a write, if it is still the one the
+    declaration was judged against; else Conflict (optimistic concurrency)."""
+    if row is None:
+        raise UnknownEncounter(f"no encounter {encounter!r} in {where}")
+    if row[0] != expected_seq:
+        raise conflict(row[0], expected_seq)
+    return row
+
+
+def conflict(now: int, expected: int) -> Conflict:
+    return Conflict(f"another declaration was appended first (seq {now}, expected {expected})")

@@ -10,9 +10,9 @@ from itertools import islice
 from typing import Callable, Iterable, Iterator, Sequence, TypeVar
 
 from eventlog.codec import GENESIS, Envelope, encode_data, event_hash, utc_now
-from eventlog.stores import count_commit
+from eventlog.stores import count_commit, judged_head
 from eventlog.stores.contract import EncounterInfo, Snapshot, SnapshotMaker, StoredEvent, Token
-from eventlog.errors import Conflict, Refusal, UnknownEncounter
+from eventlog.errors import Refusal, UnknownEncounter
 from eventlog.events import CORRECTIONS, EncounterCreated, Payload
 
 T = TypeVar("T")
@@ -222,11 +222,7 @@ class MemoryStore:
 
     def _judged_against(self, encounter: str, expected_seq: int) -> _Log:
         log = self._logs.get(encounter)
-        if log is None:
-            raise UnknownEncounter(f"no encounter {encounter!r} in {self.identity}")
-        if log.head[0] != expected_seq:
-            raise Conflict(f"another declaration was appended first "
-                           f"(seq {log.head[0]}, expected {expected_seq})")
+        judged_head(log and log.head, encounter, self.identity, expected_seq)
         return log
 
     def _insert(self, log: _Log, payloads: list[Payload], actor: str, at: str) -> list[Envelope]:

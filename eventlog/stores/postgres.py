@@ -21,12 +21,13 @@ from typing import Callable, Iterator, Sequence, TypeVar
 import psycopg
 
 from eventlog.codec import GENESIS, Envelope, encode_data, event_hash, utc_now
-from eventlog.errors import Conflict, LedgerError, Refusal, StoreError, UnknownEncounter
+from eventlog.errors import LedgerError, Refusal, StoreError, UnknownEncounter
 from eventlog.events import EncounterCreated, Payload
 from eventlog.stores import pgschema
 from eventlog.stores.pgduties import CONNECT_TIMEOUT_S, Duties
 from eventlog.stores.contract import EncounterInfo, Snapshot, SnapshotMaker, StoredEvent
-from eventlog.stores import EVENT_VERSION, busy_timeout, count_commit, not_text as _not_text
+from eventlog.stores import (
+    EVENT_VERSION, busy_timeout, conflict, count_commit, judged_head, not_text as _not_text)
 from eventlog.text import check_actor, check_payload
 
 T = TypeVar("T")
@@ -252,12 +253,7 @@ class PostgresStore(Duties):
     def _head_as_judged(self, db, encounter: str, expected_seq: int) -> tuple[int, str]:
         row = db.execute("SELECT head_seq, head_hash FROM encounters WHERE id = %s FOR UPDATE",
                          (encounter,)).fetchone()
-        if row is None:
-            raise UnknownEncounter(f"no encounter {encounter!r} in {self.where}")
-        if row[0] != expected_seq:
-            raise Conflict(f"another declaration was appended first "
-                           f"(seq {row[0]}, expected {expected_seq})")
-        return row
+        return judged_head(row, encounter, self.where, expected_seq)
 
     def append(self, encounter: str, expected_seq: int, payloads: list[Payload],
                actor: str, snapshot: tuple[str, SnapshotMaker] | None = None) -> list[Envelope]:
@@ -267,7 +263,7 @@ class PostgresStore(Duties):
         if head is None or head[0] != expected_seq:
             head = self.head(encounter)
             if head[0] != expected_seq:
-                raise self._conflict(head[0], expected_seq)
+                raise conflict(head[0], expected_seq)
         envelopes = self._envelopes(*head, [payloads], actor, utc_now())
         last = envelopes[-1]
         args = {"e": encounter, "seq": head[0], "hash": head[1], "new": last.seq,
@@ -289,13 +285,9 @@ class PostgresStore(Duties):
             raise UnknownEncounter(f"no encounter {encounter!r} in {self.where}")
         if (locked[0], locked[1]) != tuple(head):  # written: nothing
             self._heads.pop(encounter, None)
-            raise self._conflict(locked[0], expected_seq)
+            raise conflict(locked[0], expected_seq)
         count_commit()
         return self._remember(encounter, envelopes)
-
-    @staticmethod
-    def _conflict(now: int, expected: int) -> Conflict:
-        return Conflict(f"another declaration was appended first (seq {now}, expected {expected})")
 
     @staticmethod
     def _columns(envelopes: list[Envelope]) -> dict:

@@ -15,9 +15,10 @@ from pathlib import Path
 from typing import Iterator, Sequence
 
 from eventlog.codec import GENESIS, Envelope, encode_data, event_hash, utc_now
-from eventlog.stores import BUSY_TIMEOUT_S, EVENT_VERSION, busy_timeout, count_commit, not_text as _not_text  # noqa: F401
+from eventlog.stores import (  # noqa: F401  (BUSY_TIMEOUT_S: for the tests)
+    BUSY_TIMEOUT_S, EVENT_VERSION, busy_timeout, count_commit, judged_head, not_text as _not_text)
 from eventlog.stores.contract import EncounterInfo, Snapshot, SnapshotMaker, StoredEvent
-from eventlog.errors import Conflict, Refusal, StoreError, UnknownEncounter
+from eventlog.errors import Refusal, StoreError, UnknownEncounter
 from eventlog.events import EncounterCreated, Payload
 from eventlog.stores.sqlitefile import (
     APPLICATION_ID, check_path, has_wal, read_only, recognised, schema_version,
@@ -318,16 +319,9 @@ class Store(ImportMixin, TokensMixin):
         return self._write(work)
 
     def _head_as_judged(self, encounter: str, expected_seq: int) -> tuple[int, str]:
-        """Inside a write: the head (seq, hash), if it is still the one the
-        declaration was judged against; else Conflict (optimistic concurrency)."""
         row = self.db.execute("SELECT head_seq, head_hash FROM encounters WHERE id = ?",
                               (encounter,)).fetchone()
-        if row is None:
-            raise UnknownEncounter(f"no encounter {encounter!r} in {self.path}")
-        if row[0] != expected_seq:
-            raise Conflict(f"another declaration was appended first "
-                           f"(seq {row[0]}, expected {expected_seq})")
-        return row
+        return judged_head(row, encounter, self.path, expected_seq)
 
     def append(self, encounter: str, expected_seq: int, payloads: list[Payload],
                actor: str, snapshot: tuple[str, SnapshotMaker] | None = None) -> list[Envelope]:
