@@ -30,7 +30,7 @@ def add(ctx: typer.Context,
     Example: combat token add ana --player --owns rook
              combat token add tv --view --encounter warehouse
     """
-    from cli.tokens import make
+    from projections.access import make
     roles = [r for r, on in (("gm", gm), ("player", player), ("view", view)) if on]
     secret, token = make(name, roles, owns, encounter)
     session(ctx).store.add_token(token)

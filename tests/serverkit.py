@@ -8,7 +8,7 @@ from pathlib import Path
 import httpx
 
 from cli.server.run import Running
-from cli.tokens import make
+from projections.access import make
 from eventlog.stores import open_store
 from projections.domain import commands as c
 from projections.ledger import Ledger

@@ -19,6 +19,7 @@ from starlette.staticfiles import StaticFiles
 from eventlog.codec import envelope_dict
 from eventlog.errors import Conflict, LedgerError, Refusal, UnknownEncounter
 from projections.domain import commands as c
+from projections import access
 from projections.reports.views import status
 
 from cli.server import auth
@@ -46,7 +47,7 @@ class TooLarge(LedgerError):
     """A request body over MAX_BODY (413)."""
 
 
-CODES = ((auth.Unauthorized, 401), (auth.Forbidden, 403), (UnknownEncounter, 404),
+CODES = ((access.Unauthorized, 401), (access.Forbidden, 403), (UnknownEncounter, 404),
          (TooLarge, 413), (BadInput, 422), (Refusal, 409), (Conflict, 409), (LedgerError, 409))
 
 
@@ -80,14 +81,13 @@ def build(open_store) -> Starlette:
         return await run_in_threadpool(work, *args)
 
     async def token_of(request: Request):
-        return await run(lambda: auth.identify(
-            ledger().store, auth.presented(request.headers, request.query_params)))
+        return await run(lambda: auth.token_of(ledger().store, request))
 
     async def reading(request: Request):
         """The token and the encounter it may read, or the error."""
         token = await token_of(request)
         encounter = request.path_params["encounter"]
-        auth.check_reach(token, encounter)
+        access.check_reach(token, encounter)
         return token, encounter
 
     def guarded(handler):
@@ -117,7 +117,7 @@ def build(open_store) -> Starlette:
             lg = ledger()
             out = []
             for info in lg.store.encounters():
-                if auth.reaches(token, info.id):
+                if access.reaches(token, info.id):
                     state = lg.state(info.id)
                     out.append({"id": info.id, "title": info.title, "phase": state.phase,
                                 "seq": state.seq})
@@ -160,13 +160,13 @@ def build(open_store) -> Starlette:
 
     def execute(token, encounter: str, command: c.Command) -> bytes:
         lg = ledger()
-        auth.check_may_declare(token, command)
+        access.check_may_declare(token, command)
         if isinstance(command, c.New):  # (it names the encounter it starts)
             encounter = command.id
         else:
             lg.store.head(encounter)  # (an unknown encounter: 404, before any check)
         out = lg.execute(None if isinstance(command, c.New) else encounter, command,
-                         token.name, permit=auth.permit_for(token), gm=token.role == "gm")
+                         token.name, permit=access.permit_for(token), gm=token.role == "gm")
         view = encode(status(out.state))
         if out.events:
             hub.appended(encounter, out.events[0].seq - 1, out.events[-1].seq, view)
@@ -176,12 +176,10 @@ def build(open_store) -> Starlette:
     def declaring(request: Request, raw: bytes, read) -> bytes:
         """On one worker thread: the token, its reach and role, the command
         read from `raw`, and its execution."""
-        token = auth.identify(ledger().store, auth.presented(request.headers,
-                                                             request.query_params))
+        token = auth.token_of(ledger().store, request)
         encounter = request.path_params["encounter"]
-        auth.check_reach(token, encounter)
-        if token.role == "view":
-            raise auth.Forbidden(f"{token.name}'s token is a view: it reads only")
+        access.check_reach(token, encounter)
+        access.check_writes(token)
         return execute(token, encounter, read(raw))
 
     def read_command(raw: bytes) -> c.Command:

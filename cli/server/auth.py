@@ -1,35 +1,10 @@
-"""Who may do what: the token a request carries (`Authorization: Bearer
-TOKEN`, or `?token=` where a browser cannot send headers), checked on the
-server before the judge (INTERFACE.md, "Table server"; R3c, R29).
-
-- `gm`: every command, in every encounter (or the one it names);
-- `player`: for the combatants it owns only: roll for an owned lone
-  combatant, act, interrupt, free actions, end its own turn, seize, and
-  orders among PC slots (the core judges those, R3c);
-- `view`: reads only.
-Which combatant a command is for is the core's answer (`decide.who`), asked
-on the very state the command is decided on."""
+"""The token a request carries, as the server reads it (`Authorization:
+Bearer TOKEN`, or `?token=` where a browser cannot send headers); what it
+may do is the core's to say (projections/access.py)."""
 from __future__ import annotations
 
-from eventlog.errors import LedgerError
 from eventlog.stores.contract import Token
-from eventlog.text import neutral
-from projections.domain import commands as c
-from projections.domain.decide import who
-from projections.domain.state import State
-
-from cli.tokens import digest, same
-
-# What a player's token may declare; everything else is the GM's.
-PLAYER_COMMANDS = (c.Roll, c.Act, c.Interrupt, c.EndTurn, c.Seize, c.Order)
-
-
-class Unauthorized(LedgerError):
-    """No token, or one the store does not know (401)."""
-
-
-class Forbidden(LedgerError):
-    """The token may not do this (403): nothing is appended."""
+from projections import access
 
 
 def presented(headers, query) -> str | None:
@@ -40,65 +15,6 @@ def presented(headers, query) -> str | None:
     return query.get("token") or None
 
 
-def identify(store, secret: str | None) -> Token:
-    """The token `secret` is, or Unauthorized; compared in constant time."""
-    if not secret:
-        raise Unauthorized("no token: open the link `combat token add` printed, or "
-                           "send Authorization: Bearer TOKEN")
-    wanted = digest(secret)
-    found = store.token(wanted)
-    if found is None or not same(found.digest, wanted):
-        raise Unauthorized("unknown or revoked token: ask the GM for a new link")
-    return found
-
-
-def reaches(token: Token, encounter: str) -> bool:
-    return token.encounter is None or token.encounter == encounter
-
-
-def check_reach(token: Token, encounter: str) -> None:
-    if not reaches(token, encounter):
-        raise Forbidden(f"{neutral(token.name)}'s token reaches encounter "
-                        f"{token.encounter} only, not {neutral(encounter)}")
-
-
-def check_may_declare(token: Token, command: c.Command) -> None:
-    """What the token's role allows, before the state is read."""
-    if token.role == "gm":
-        if isinstance(command, c.New) and token.encounter is not None:
-            raise Forbidden(f"{neutral(token.name)}'s token reaches encounter "
-                            f"{token.encounter} only: it cannot start another")
-        return
-    tag = command.__struct_config__.tag
-    if token.role == "view":
-        raise Forbidden(f"{neutral(token.name)}'s token is a view: it reads only, "
-                        f"`{tag}` is refused")
-    if not isinstance(command, PLAYER_COMMANDS):
-        raise Forbidden(f"`{tag}` is the GM's: {neutral(token.name)} may roll, act, "
-                        "interrupt, take free actions, end a turn and seize for "
-                        f"{', '.join(token.owns)}, and order PC slots (R3c)")
-
-
-def permit_for(token: Token):
-    """The check `Ledger.execute` runs on the state it decides on: a player
-    declares for the combatants it owns only (orders: the core's R3c)."""
-    if token.role == "gm":
-        return None
-
-    def permit(state: State, command: c.Command) -> None:
-        if isinstance(command, c.Order):
-            return  # among PC slots, any player's (R3c, judged by the core)
-        ids = who(state, command)
-        others = [x for x in ids if x not in token.owns]
-        name = neutral(token.name)
-        if others:
-            shown = ", ".join(neutral(x) for x in others)
-            raise Forbidden(f"{name} declares for {', '.join(token.owns)} only, "
-                            f"not for {shown}")
-        if isinstance(command, c.Roll):
-            grouped = [x for x in ids if x in state.groups or (
-                x in state.combatants and state.combatants[x].group)]
-            if grouped or len(ids) != 1:
-                raise Forbidden(f"{name} rolls for one owned lone combatant at a time; "
-                                "a group's roll is the GM's (R7)")
-    return permit
+def token_of(store, request) -> Token:
+    """The request's token, or access.Unauthorized (401)."""
+    return access.identify(store, presented(request.headers, request.query_params))

@@ -1,0 +1,145 @@
+"""Who may declare what through the table server, decided in the core:
+tokens (made here, 256 random bits; the store keeps only their SHA-256 hex
+digest, and a token's name becomes the actor of what it declares, R29),
+their reach, and what each role may declare (INTERFACE.md, "Table server";
+R3c, R29):
+
+- `gm`: every command, in every encounter (or the one it names);
+- `player`: for the combatants it owns only: roll for an owned lone
+  combatant, act, interrupt, free actions, end its own turn, seize, and
+  orders among PC slots (the core judges those, R3c);
+- `view`: reads only.
+Which combatant a command is for is the core's answer (`decide.who`), asked
+on the very state the command is decided on (`permit_for`)."""
+from __future__ import annotations
+
+import hashlib
+import hmac
+
+from eventlog.errors import LedgerError, Refusal
+from eventlog.stores.contract import Token
+from eventlog.text import neutral
+from projections.domain import commands as c
+from projections.domain.decide import who
+from projections.domain.state import State
+
+ROLES = ("gm", "player", "view")
+
+
+def digest(secret: str) -> str:
+    return hashlib.sha256(secret.encode("utf-8", "surrogateescape")).hexdigest()
+
+
+def same(a: str, b: str) -> bool:
+    """Two digests compared in constant time."""
+    return hmac.compare_digest(a.encode(), b.encode())
+
+
+def make(name: str, roles: list[str], owns: str | None,
+         encounter: str | None) -> tuple[str, Token]:
+    """A new secret and the Token the store keeps of it; Refusal for a bad name,
+    role, owned id or encounter id."""
+    import secrets
+
+    from eventlog.codec import utc_now
+    from eventlog.text import check_actor
+    from projections.domain.rules import check_slug
+    check_actor(name)
+    if len(roles) != 1:
+        raise Refusal("a token has one role: give exactly one of --gm, --player, --view")
+    role = roles[0]
+    ids = tuple(x.strip() for x in (owns or "").split(",") if x.strip())
+    if role == "player" and not ids:
+        raise Refusal("a player token declares for its own combatants: name them "
+                      "with --owns ID[,ID...]")
+    if role != "player" and owns is not None:
+        raise Refusal(f"--owns is for a player token; a {role} token owns no combatants")
+    if role != "gm" and name == "gm":
+        raise Refusal("the name gm is the GM's (R3c, R29): name a player's or a "
+                      "view's token after who holds it")
+    for cid in ids:
+        check_slug(cid, "combatant id")
+    if encounter is not None:
+        check_slug(encounter, "encounter id")
+    secret = secrets.token_urlsafe(32)
+    return secret, Token(name, role, ids, encounter, digest(secret), utc_now())
+
+
+# What a player's token may declare; everything else is the GM's.
+PLAYER_COMMANDS = (c.Roll, c.Act, c.Interrupt, c.EndTurn, c.Seize, c.Order)
+
+
+class Unauthorized(LedgerError):
+    """No token, or one the store does not know (401)."""
+
+
+class Forbidden(LedgerError):
+    """The token may not do this (403): nothing is appended."""
+
+
+def identify(store, secret: str | None) -> Token:
+    """The token `secret` is, or Unauthorized; compared in constant time."""
+    if not secret:
+        raise Unauthorized("no token: open the link `combat token add` printed, or "
+                           "send Authorization: Bearer TOKEN")
+    wanted = digest(secret)
+    found = store.token(wanted)
+    if found is None or not same(found.digest, wanted):
+        raise Unauthorized("unknown or revoked token: ask the GM for a new link")
+    return found
+
+
+def reaches(token: Token, encounter: str) -> bool:
+    return token.encounter is None or token.encounter == encounter
+
+
+def check_reach(token: Token, encounter: str) -> None:
+    if not reaches(token, encounter):
+        raise Forbidden(f"{neutral(token.name)}'s token reaches encounter "
+                        f"{token.encounter} only, not {neutral(encounter)}")
+
+
+def check_writes(token: Token) -> None:
+    """A view token reads only: refused before its command is even read."""
+    if token.role == "view":
+        raise Forbidden(f"{neutral(token.name)}'s token is a view: it reads only")
+
+
+def check_may_declare(token: Token, command: c.Command) -> None:
+    """What the token's role allows, before the state is read."""
+    if token.role == "gm":
+        if isinstance(command, c.New) and token.encounter is not None:
+            raise Forbidden(f"{neutral(token.name)}'s token reaches encounter "
+                            f"{token.encounter} only: it cannot start another")
+        return
+    tag = command.__struct_config__.tag
+    check_writes(token)
+    if not isinstance(command, PLAYER_COMMANDS):
+        raise Forbidden(f"`{tag}` is the GM's: {neutral(token.name)} may roll, act, "
+                        "interrupt, take free actions, end a turn and seize for "
+                        f"{', '.join(token.owns)}, and order PC slots (R3c)")
+
+
+def permit_for(token: Token):
+    """The check `Ledger.execute` runs on the state it decides on: a player
+    declares for the combatants it owns only (orders: the core's R3c)."""
+    if token.role == "gm":
+        return None
+
+    def permit(state: State, command: c.Command) -> None:
+        if isinstance(command, c.Order):
+            return  # among PC slots, any player's (R3c, judged by the core)
+        ids = who(state, command)
+        others = [x for x in ids if x not in token.owns]
+        name = neutral(token.name)
+        if others:
+            shown = ", ".join(neutral(x) for x in others)
+            raise Forbidden(f"{name} declares for {', '.join(token.owns)} only, "
+                            f"not for {shown}")
+        if isinstance(command, c.Roll):
+            grouped = [x for x in ids if x in state.groups or (
+                x in state.combatants and state.combatants[x].group)]
+            if grouped or len(ids) != 1:
+                raise Forbidden(f"{name} rolls for one owned lone combatant at a time; "
+                                "a group's roll is the GM's (R7)")
+    return permit
