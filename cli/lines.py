@@ -13,6 +13,7 @@ a real session is given, and is refused when none is (the table server).
 from __future__ import annotations
 
 import shlex
+from functools import cache
 from typing import NamedTuple
 
 from eventlog.errors import LedgerError
@@ -61,6 +62,15 @@ class _Capture:
         return getattr(self._session, name)
 
 
+@cache
+def command_tree():
+    """The click command tree of `combat`, built once per process."""
+    import typer
+
+    from cli.app import app
+    return typer.main.get_command(app)
+
+
 def split(text: str) -> list[str]:
     try:
         return shlex.split(text)
@@ -73,16 +83,14 @@ def parse(args: list[str], session=None, careful: bool = False) -> Line:
 
     With `session`, a read runs on it and gives `Line(None, ...)`; without,
     only a declaring command is accepted (the table server's box)."""
-    from cli.app import CLICK_ERROR, app
-    import typer
+    from cli.app import CLICK_ERROR
 
     if args[:1] == ["combat"]:
         args = args[1:]
     if session is None:
         _check_remote(args)
-    command = typer.main.get_command(app)
     try:
-        code = command.main(args=args, obj=_Capture(session, careful=careful),
+        code = command_tree().main(args=args, obj=_Capture(session, careful=careful),
                             standalone_mode=False, prog_name="combat")
     except _Captured as kept:
         return Line(kept.command, kept.actor)

@@ -31,8 +31,7 @@ from projections.history import envelope
 from projections.reports.narrate import describe
 from projections.domain.state import State
 
-from cli.app import app
-from cli.lines import parse
+from cli.lines import command_tree, parse
 from cli.playwords import (ALIASES, COST_ALIASES, FIXED_OPTIONS, GUIDE, HELP, KEYS, LAST, LAST_LINES,
                            QUIT, SWITCHING, PlayCompleter, _options, expand)
 from cli.render import SafeConsole, _headline, console, escape, log_table, status_table
@@ -67,7 +66,7 @@ class Play:
 
     def __init__(self, session: Session, refresh: float = 1.0, input=None, output=None,
                  history: History | None = None):
-        self.command = typer.main.get_command(app)
+        self.command = command_tree()
         self.session = Session(session.db, None, session.actor, quiet=True)
         self.session.careful = True  # `e` at the table never skips a turn (issue 14)
         self.session.__dict__["ledger"] = session.ledger
