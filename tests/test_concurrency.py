@@ -26,7 +26,8 @@ from typer.testing import CliRunner
 
 from cli.app import app
 from eventlog.chain import verify_chain
-from eventlog.stores.sqlite import BUSY_TIMEOUT_S, Store, busy_timeout
+from eventlog.stores import BUSY_TIMEOUT_S, busy_timeout
+from eventlog.stores.sqlite import Store
 from projections.ledger import Ledger
 from projections.inputs.transfer import export_json, import_log, read_export
 from projections.reports.views import status
