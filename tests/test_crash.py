@@ -173,21 +173,32 @@ def test_sigkilled_combat_commands_store_whole_batches_or_nothing(store_kind, tm
         env.pop(key, None)
     subprocess.run([sys.executable, "-m", "cli", "new", E], env=env, cwd=ROOT,
                    check=True, capture_output=True)
+
+    def add_squad(squad: str) -> subprocess.Popen:
+        return subprocess.Popen(
+            [sys.executable, "-m", "cli", "add", "Squad", "--id", squad, "--count", "30"],
+            env=env, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+
+    # how long one such command takes on this machine, so that the kills land
+    # around its write however fast or slow the machine is
+    started = time.monotonic()
+    assert add_squad("timed").wait(timeout=30) == 0
+    took = time.monotonic() - started
     rng = random.Random()
     outcomes = {}
-    for round_ in range(4):
-        procs = {}
-        for lane in range(2):
-            squad = f"s{round_}x{lane}"
-            procs[squad] = subprocess.Popen(
-                [sys.executable, "-m", "cli", "add", "Squad", "--id", squad, "--count", "30"],
-                env=env, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        time.sleep(rng.uniform(0.2, 0.45))  # around the time a command writes
+    round_ = 0
+    while round_ < 4 or (not any(c == -signal.SIGKILL for c, _ in outcomes.values())
+                         and round_ < 20):
+        procs = {f"s{round_}x{lane}": None for lane in range(2)}
+        for squad in procs:
+            procs[squad] = add_squad(squad)
+        time.sleep(rng.uniform(0.15, 0.9) * took)  # before, during or just after the write
         for squad, proc in procs.items():
             if rng.random() < 0.75:
                 proc.send_signal(signal.SIGKILL)
             _, err = proc.communicate(timeout=30)
             outcomes[squad] = (proc.returncode, err.decode())
+        round_ += 1
 
     store = open_store(db)
     rows = list(store.rows(E))
@@ -203,4 +214,8 @@ def test_sigkilled_combat_commands_store_whole_batches_or_nothing(store_kind, tm
             assert len(members[squad]) == 30, squad
         assert len(members[squad]) in (0, 30), squad
         assert len(set(members[squad])) <= 1, squad  # one batch
-    assert sum(code == -signal.SIGKILL for code, _ in outcomes.values()) >= 1
+    killed = sum(code == -signal.SIGKILL for code, _ in outcomes.values())
+    assert killed >= 1
+    stored = sum(len(members[squad]) == 30 for squad in outcomes)
+    print(f"\nsquads ({store_kind}): one command takes {took:.2f} s; {len(outcomes)} started, "
+          f"{killed} killed, {stored} stored whole, none in part")
