@@ -36,6 +36,12 @@ _ROW = "seq, batch, type, at, actor, data, prev_hash, hash"
 _MARKERS = "('Undone', 'Redone', 'Amended')"
 
 
+# The batch's rows, one array a column, sent in binary (%b): as text, 100
+# events' arrays cost more to write out and parse than the insert itself.
+BATCH_ROWS = (f"SELECT %(e)s, *, {EVENT_VERSION} FROM unnest(%(seqs)b::bigint[], "
+              "%(batches)b::bigint[], %(types)b::text[], %(ats)b::text[], %(actors)b::text[], "
+              "%(datas)b::bytea[], %(prevs)b::text[], %(hashes)b::text[])")
+
 # An append, whole: the head row locked (FOR UPDATE, bounded by lock_timeout),
 # the seq and hash the batch was judged on checked, and only then the events
 # inserted, the head moved, the snapshot kept and the NOTIFY sent; in
@@ -44,10 +50,7 @@ _MARKERS = "('Undone', 'Redone', 'Amended')"
 APPEND = f"""
 WITH locked AS (SELECT head_seq, head_hash FROM encounters WHERE id = %(e)s FOR UPDATE),
 ok AS (SELECT 1 FROM locked WHERE head_seq = %(seq)s AND head_hash = %(hash)s),
-ins AS (INSERT INTO events SELECT %(e)s, *, {EVENT_VERSION} FROM unnest(
-    %(seqs)s::bigint[], %(batches)s::bigint[], %(types)s::text[], %(ats)s::text[],
-    %(actors)s::text[], %(datas)s::bytea[], %(prevs)s::text[], %(hashes)s::text[])
-    WHERE EXISTS (SELECT 1 FROM ok)),
+ins AS (INSERT INTO events {BATCH_ROWS} WHERE EXISTS (SELECT 1 FROM ok)),
 upd AS (UPDATE encounters SET head_seq = %(new)s, head_hash = %(new_hash)s
     WHERE id = %(e)s AND EXISTS (SELECT 1 FROM ok))
 /* snapshot */
@@ -335,15 +338,9 @@ class PostgresStore(Duties):
         caller rolls back) rather than fail inside a pipeline."""
         first, last = envelopes[0], envelopes[-1]
         was = (encounter, first.seq - 1, first.prev_hash)
-        db.execute(
-            f"INSERT INTO events SELECT %s, *, {EVENT_VERSION} FROM unnest("
-            "%s::bigint[], %s::bigint[], %s::text[], %s::text[], %s::text[], %s::bytea[], "
-            "%s::text[], %s::text[]) WHERE EXISTS (SELECT 1 FROM encounters "
-            "WHERE id = %s AND head_seq = %s AND head_hash = %s)",
-            (encounter, [e.seq for e in envelopes], [e.batch for e in envelopes],
-             [e.type for e in envelopes], [e.at for e in envelopes],
-             [e.actor for e in envelopes], [encode_data(e.data) for e in envelopes],
-             [e.prev_hash for e in envelopes], [e.hash for e in envelopes], *was))
+        db.execute(f"INSERT INTO events {BATCH_ROWS} WHERE EXISTS (SELECT 1 FROM encounters "
+                   "WHERE id = %(e)s AND head_seq = %(seq)s AND head_hash = %(hash)s)",
+                   {"e": encounter, "seq": was[1], "hash": was[2], **self._columns(envelopes)})
         db.execute("UPDATE encounters SET head_seq = %s, head_hash = %s "
                    "WHERE id = %s AND head_seq = %s AND head_hash = %s",
                    (last.seq, last.hash, *was))
