@@ -2,8 +2,11 @@
 
   api_declare_ms / append_floor_ms   one declaration through the API (token
                  check, fold from the snapshot, judge, append, status, fan-out,
-                 HTTP) beside a bare append of the same event to the same store,
-                 and core_execute_ms: Ledger.execute alone, in process
+                 HTTP; sent by http.client, whose own cost is next to nothing)
+                 beside a bare append of the same event to the same store;
+                 core_execute_ms: Ledger.execute alone, in process;
+                 bare_http_ms: a round trip to a Starlette endpoint that only
+                 hops to a worker thread (what HTTP alone costs)
   sse_p99_ms     from sending a declaration to the last of 100 listeners
                  receiving its status (p50 and p99)
   tables_dps     declarations per second, 10 tables declaring at once
@@ -68,15 +71,76 @@ def _core_ms(db: Path, repeat: int) -> float:
     return statistics.median(times)
 
 
-def _declare_ms(http, repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        answer = http.post("/api/encounters/t0/commands",
-                           json={"command": "act", "id": "rook", "cost": "free", "label": "api"})
-        assert answer.status_code == 200, answer.text
-        times.append((time.perf_counter() - start) * 1000)
-    return statistics.median(times)
+class _Client:
+    """One keep-alive connection through the standard library's http.client:
+    a client that costs next to nothing, so the figure is the server's
+    (httpx spends about 1.5 ms of its own on each request here)."""
+
+    def __init__(self, url: str, secret: str | None = None):
+        import http.client
+        host, port = url.split("//", 1)[1].rstrip("/").rsplit(":", 1)
+        self.conn = http.client.HTTPConnection(host, int(port), timeout=60)
+        self.headers = {"Content-Type": "application/json"}
+        if secret:
+            self.headers["Authorization"] = f"Bearer {secret}"
+
+    def post_ms(self, path: str, body: bytes, repeat: int) -> float:
+        times = []
+        for _ in range(repeat):
+            start = time.perf_counter()
+            self.conn.request("POST", path, body, self.headers)
+            answer = self.conn.getresponse()
+            text = answer.read()
+            assert answer.status == 200, text
+            times.append((time.perf_counter() - start) * 1000)
+        return statistics.median(times)
+
+    def close(self) -> None:
+        self.conn.close()
+
+
+DECLARATION = b'{"command": "act", "id": "rook", "cost": "free", "label": "api"}'
+
+
+def _declare_ms(client: _Client, repeat: int) -> float:
+    return client.post_ms("/api/encounters/t0/commands", DECLARATION, repeat)
+
+
+def _bare_app():
+    """The HTTP floor: a Starlette endpoint that reads the body and hops to a
+    worker thread as a declaration does, and touches no store."""
+    from starlette.applications import Starlette
+    from starlette.concurrency import run_in_threadpool
+    from starlette.responses import Response
+    from starlette.routing import Route
+
+    async def endpoint(request):
+        body = await request.body()
+        await run_in_threadpool(len, body)
+        return Response(b'{"ok":true}', media_type="application/json")
+    return Starlette(routes=[Route("/bare", endpoint, methods=["POST"])])
+
+
+class _BareServer:
+    def __enter__(self):
+        import uvicorn
+
+        from cli.server.run import address, bind
+        self.sock = bind("127.0.0.1", 0)
+        self.url = address(self.sock).rstrip("/")
+        self.server = uvicorn.Server(uvicorn.Config(_bare_app(), access_log=False,
+                                                    log_level="warning", lifespan="off"))
+        self.thread = threading.Thread(target=self.server.run,
+                                       kwargs={"sockets": [self.sock]}, daemon=True)
+        self.thread.start()
+        while not self.server.started:
+            time.sleep(0.01)
+        return self
+
+    def __exit__(self, *exc):
+        self.server.should_exit = True
+        self.thread.join(15)
+        self.sock.close()
 
 
 def _fan_out(url: str, view: str, http, rounds: int) -> list[float]:
@@ -164,15 +228,19 @@ def measure(work: Path, quick: bool) -> dict:
     gm = token(db, "gm", "gm")
     view = token(db, "tv", "view")
     repeat, rounds, each = (20, 20, 10) if quick else (100, 100, 40)
-    with served(db) as running:
+    with served(db) as running, _BareServer() as bare:
         with httpx.Client(base_url=running.url, headers={"Authorization": f"Bearer {gm}"},
                           timeout=60) as http:
-            _declare_ms(http, 3)  # (warm: each worker thread opens its store)
-            api, core, floor = [], [], []
+            api_client, bare_client = _Client(running.url, gm), _Client(bare.url)
+            _declare_ms(api_client, 3)  # (warm: each worker thread opens its store)
+            api, core, floor, plain = [], [], [], []
             for _ in range(3):  # interleaved: all see the same machine
-                api.append(_declare_ms(http, repeat))
+                api.append(_declare_ms(api_client, repeat))
                 core.append(_core_ms(db, repeat))
                 floor.append(_floor_ms(db, repeat))
+                plain.append(bare_client.post_ms("/bare", DECLARATION, repeat))
+            api_client.close()
+            bare_client.close()
             latencies = sorted(_fan_out(running.url, view, http, rounds))
         dps = _tables_dps(running.url, [gm] * 10, each)
     p = lambda q: latencies[min(len(latencies) - 1, int(q * len(latencies)))] if latencies else None
@@ -180,6 +248,7 @@ def measure(work: Path, quick: bool) -> dict:
     return {"api_declare_ms": round(api_ms, 2), "append_floor_ms": round(floor_ms, 2),
             "api_ratio": round(api_ms / floor_ms, 2),
             "core_execute_ms": round(statistics.median(core), 2),
+            "bare_http_ms": round(statistics.median(plain), 2),
             "sse_listeners": LISTENERS, "sse_samples": len(latencies),
             "sse_p50_ms": round(p(0.5), 1) if latencies else None,
             "sse_p99_ms": round(p(0.99), 1) if latencies else None,
@@ -189,7 +258,8 @@ def measure(work: Path, quick: bool) -> dict:
 def show(r: dict) -> None:
     print(f"\napi_declare_ms {r['api_declare_ms']} beside append_floor_ms "
           f"{r['append_floor_ms']} (x{r['api_ratio']}; goal <= 1.5); the core alone "
-          f"(Ledger.execute, no HTTP): {r['core_execute_ms']}")
+          f"(Ledger.execute, no HTTP): {r['core_execute_ms']}; a bare HTTP round trip "
+          f"(Starlette endpoint and worker-thread hop, no store): {r['bare_http_ms']}")
     print(f"sse to the last of {r['sse_listeners']} listeners: p50 {r['sse_p50_ms']} ms, "
           f"p99 {r['sse_p99_ms']} ms over {r['sse_samples']} declarations (goal p99 <= 100)")
     print(f"10 tables declaring at once: {r['tables_dps']} declarations/s")
