@@ -76,7 +76,9 @@ def test_pg_a_newer_schema_is_refused_in_one_line_and_left_alone(url):
     with _raw(url) as db:
         db.execute("UPDATE schema_version SET version = 99")
     before = _tables(url)
-    with pytest.raises(StoreError, match=r"newer combat-ledger \(schema 99; this one reads 2\)"):
+    from eventlog.stores.pgschema import SCHEMA_VERSION
+    with pytest.raises(StoreError, match=rf"newer combat-ledger \(schema 99; this one reads "
+                       rf"{SCHEMA_VERSION}\)"):
         _store(url)
     assert _tables(url) == before
 
@@ -89,8 +91,20 @@ def test_pg_a_store_of_schema_1_is_migrated_forward_on_open(url):
         db.execute(pgschema.MIGRATIONS[0][1])
     store = _store(url)
     assert "tokens" in _tables(url) and _tables(url)["schema_version"] == [
-        ("combat-ledger", 2, "old")]
+        ("combat-ledger", pgschema.SCHEMA_VERSION, "old")]
     assert store.tokens() == []
+    with _raw(url) as db:  # (step 3: the append vouches for an event's encounter)
+        assert db.execute("SELECT count(*) FROM pg_constraint WHERE contype = 'f' "
+                          "AND conrelid = 'events'::regclass").fetchone() == (0,)
+    _created(store)
+    store.append(E, 1, [NoteAdded(text="after the migration")], "gm")
+    assert store.head(E)[0] == 2
+    with pytest.raises(LedgerError):  # and still no event without its encounter
+        store.append("nowhere", 0, [NoteAdded(text="orphan")], "gm")
+    with _raw(url) as db:
+        assert db.execute("SELECT count(*) FROM events WHERE encounter = 'nowhere'"
+                          ).fetchone() == (0,)
+    store.close()
 
 
 @pytest.mark.parametrize("foreign", [
