@@ -66,6 +66,14 @@ def read(http, until: int, headers=None, seen=None, limit: float = 15) -> list:
     return got
 
 
+def connected(got: list, limit: float = 15) -> None:
+    """Wait until a listener has its first message (the stream is open)."""
+    deadline = time.monotonic() + limit
+    while not got:
+        assert time.monotonic() < deadline, "the stream never opened"
+        time.sleep(0.01)
+
+
 def test_the_stream_starts_with_the_current_status(server):
     with client(server, server.secrets["ash"]) as http:
         got = read(http, 6)
@@ -130,7 +138,7 @@ def test_declarations_from_a_cli_process_appear_in_the_stream(server):
     with client(server, server.secrets["ash"]) as http:
         listener = threading.Thread(target=read, args=(http, 8), kwargs={"seen": got})
         listener.start()
-        time.sleep(0.5)
+        connected(got)
         for args in (["roll", "ash", "--die", "7"], ["note", "from the terminal"]):
             done = subprocess.run([sys.executable, "-m", "cli", "--db", str(server.db),
                                    "--encounter", E, *args], env=env, capture_output=True,
@@ -150,7 +158,7 @@ def test_a_revoked_token_is_cut_off_mid_stream(server):
                     events.append((message.event, message.data))
         listener = threading.Thread(target=listen)
         listener.start()
-        time.sleep(0.5)
+        connected(events)
         store = open_store(server.db)
         store.revoke_token("ana")  # as `combat token revoke` does, from its own handle
         store.close()
