@@ -232,6 +232,15 @@ def test_a_malformed_command_is_422_and_appends_nothing(server):
             answer = gm.post(f"/api/encounters/{E}/commands", content=body)
             assert answer.status_code == 422, body
             assert answer.json()["error"].startswith("not a command: ")
+        said = {body: gm.post(f"/api/encounters/{E}/commands", content=body).json()["error"]
+                for body in (b'{"command": "roll", "id": "ash"}', b'{"command": "zap"}',
+                             b'{"command": "act"}')}
+        assert said == {  # what the command takes, so a script can be fixed from the line
+            b'{"command": "roll", "id": "ash"}': "not a command: Object contains unknown field "
+            "`id`; roll takes slots, die optional (see /api/schema)",
+            b'{"command": "zap"}': "not a command: there is no command 'zap' (see /api/schema)",
+            b'{"command": "act"}': "not a command: Object missing required field `id`; act "
+            "takes id, cost required; label optional (see /api/schema)"}
         assert gm.get(f"/api/encounters/{E}/log", params={"after": "x"}).status_code == 422
         assert gm.get(f"/api/encounters/{E}/stream",
                       headers={"Last-Event-ID": "nope"}).status_code == 422

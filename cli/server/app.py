@@ -184,7 +184,7 @@ def build(open_store) -> Starlette:
         try:
             return c.decode(raw)
         except (msgspec.ValidationError, msgspec.DecodeError) as exc:
-            raise BadInput(f"not a command: {one_line(exc)} (see /api/schema)") from None
+            raise BadInput(f"not a command: {c.malformed(raw, exc)} (see /api/schema)") from None
 
     async def commands(request: Request):
         raw = await body_of(request)

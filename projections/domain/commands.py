@@ -205,5 +205,26 @@ def decode(raw: bytes | str) -> Command:
     return _decoder.decode(raw)
 
 
+def malformed(raw: bytes | str, exc: Exception) -> str:
+    """Why `raw` is not a command, in one line: msgspec's reason, then the
+    fields the command it names takes (or that it names none there is)."""
+    why = " ".join(str(exc).splitlines())
+    try:
+        name = msgspec.json.decode(raw).get("command")
+    except (msgspec.DecodeError, AttributeError):
+        return why
+    if not isinstance(name, str):
+        return why
+    cls = COMMANDS.get(name)
+    if cls is None:
+        return f"there is no command {name[:40]!r}"
+    fields = cls.__struct_fields__
+    needed = len(fields) - len(cls.__struct_defaults__)
+    parts = [f"{', '.join(fields[:needed])} required"] if needed else []
+    if fields[needed:]:
+        parts.append(f"{', '.join(fields[needed:])} optional")
+    return f"{why}; {name} takes {'; '.join(parts) or 'no fields'}"
+
+
 def from_builtins(obj) -> Command:
     return msgspec.convert(obj, AnyCommand)
