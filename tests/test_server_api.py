@@ -241,6 +241,12 @@ def test_a_malformed_command_is_422_and_appends_nothing(server):
             b'{"command": "zap"}': "not a command: there is no command 'zap' (see /api/schema)",
             b'{"command": "act"}': "not a command: Object missing required field `id`; act "
             "takes id, cost required; label optional (see /api/schema)"}
+        deep = b"[" * 20_000 + b"]" * 20_000  # within the 64 KiB a body may hold
+        for body in (b'{"command": ' + deep + b"}", b'{"command": "act", "id": ' + deep + b"}",
+                     b'{"x": ' + deep + b', "command": "act"}'):
+            answer = gm.post(f"/api/encounters/{E}/commands", content=body)
+            assert answer.status_code == 422 and answer.json()["error"].startswith(
+                "not a command: "), answer.text[:200]
         assert gm.get(f"/api/encounters/{E}/log", params={"after": "x"}).status_code == 422
         assert gm.get(f"/api/encounters/{E}/stream",
                       headers={"Last-Event-ID": "nope"}).status_code == 422

@@ -185,6 +185,8 @@ def build(open_store) -> Starlette:
             return c.decode(raw)
         except (msgspec.ValidationError, msgspec.DecodeError) as exc:
             raise BadInput(f"not a command: {c.malformed(raw, exc)} (see /api/schema)") from None
+        except RecursionError:  # (msgspec's depth guard, on a hostile body)
+            raise BadInput("not a command: it is nested too deeply (see /api/schema)") from None
 
     async def commands(request: Request):
         raw = await body_of(request)

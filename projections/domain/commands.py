@@ -211,7 +211,7 @@ def malformed(raw: bytes | str, exc: Exception) -> str:
     why = " ".join(str(exc).splitlines())
     try:
         name = msgspec.json.decode(raw).get("command")
-    except (msgspec.DecodeError, AttributeError):
+    except (msgspec.DecodeError, AttributeError, RecursionError):
         return why
     if not isinstance(name, str):
         return why
