@@ -11,6 +11,7 @@ from pathlib import Path
 import msgspec
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import FileResponse, Response
 from starlette.routing import Mount, Route
@@ -279,6 +280,14 @@ def build(open_store) -> Starlette:
                                       "the declaration may not have been recorded: "
                                       "check the log"}, status_code=500)
 
+    async def not_here(request: Request, exc: HTTPException):
+        """Starlette's own refusals (no such address, a wrong method), in the
+        API's shape: one line under "error"."""
+        words = {404: "no such page or API address (see INTERFACE.md, \"Table server\")",
+                 405: f"{request.method} is not allowed here"}
+        return JSON({"error": words.get(exc.status_code, exc.detail)},
+                    status_code=exc.status_code, headers=exc.headers)
+
     api = "/api/encounters/{encounter}"
     routes = [
         Route("/", page),
@@ -293,6 +302,6 @@ def build(open_store) -> Starlette:
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     app = Starlette(routes=routes, lifespan=lifespan,
-                    exception_handlers={Exception: unexpected})
+                    exception_handlers={HTTPException: not_here, Exception: unexpected})
     app.state.hub, app.state.handles = hub, handles
     return app
