@@ -6,6 +6,7 @@ from typing import Optional
 import typer
 
 from cli.base import app, session
+from eventlog.errors import LedgerError
 
 token_app = typer.Typer(
     help="Tokens of the table server (`combat serve`): who may read and declare, "
@@ -33,14 +34,40 @@ def add(ctx: typer.Context,
     from projections.access import make
     roles = [r for r, on in (("gm", gm), ("player", player), ("view", view)) if on]
     secret, token = make(name, roles, owns, encounter)
-    session(ctx).store.add_token(token)
-    from cli.output import write
+    here = session(ctx)
+    here.store.add_token(token)
+    from cli.output import say, write
     from eventlog.text import neutral
     what = token.role + (f", owns {', '.join(token.owns)}" if token.owns else "")
     what += f", encounter {token.encounter}" if token.encounter else ""
     write(f"token for {neutral(token.name)} ({what}), shown once: {secret}\n"
           f"link: {neutral(url.rstrip('/'))}/?token={secret}"
           + (f"&encounter={token.encounter}" if token.encounter else "") + "\n")
+    if token.encounter and token.encounter not in {i.id for i in here.store.encounters()}:
+        say(f"warning: no encounter {token.encounter!r} in {here.where} yet: "
+            f"{neutral(token.name)} reaches nothing until it is made (`combat list` shows them)")
+        return
+    for missing in _unknown(here, token.owns, token.encounter):
+        say(f"warning: no combatant {missing!r} in "
+            f"{token.encounter or 'any encounter of ' + here.where} yet: {neutral(token.name)} "
+            "declares for it once it joins (is it spelled as in `combat status`?)")
+
+
+def _unknown(here, owns: tuple[str, ...], encounter: str | None) -> list[str]:
+    """The owned ids no encounter in the token's reach has (yet): a typo, or
+    a combatant still to join; the token is made either way."""
+    if not owns:
+        return []
+    ledger = here.ledger
+    reach = [encounter] if encounter else [info.id for info in ledger.store.encounters()]
+    known: set[str] = set()
+    for eid in reach:
+        try:
+            state = ledger.state(eid)
+        except LedgerError:  # (an encounter not made yet: nobody is known in it)
+            continue
+        known.update(state.combatants)
+    return [own for own in owns if own not in known]
 
 
 @token_app.command("list")

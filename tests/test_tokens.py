@@ -27,6 +27,8 @@ def run(db, *args):
 
 def test_token_add_prints_the_token_once_and_keeps_only_its_sha256(tmp_path):
     db = tmp_path / "t.db"
+    for args in (["new", "alley"], ["add", "Rook", "--pc"], ["add", "Vex", "--pc"]):
+        assert run(db, *args)[0] == 0
     code, out, err = run(db, "token", "add", "ana", "--player", "--owns", "rook,vex")
     assert (code, err) == (0, "")
     secret = re.search(r"shown once: (\S+)", out).group(1)
@@ -35,6 +37,27 @@ def test_token_add_prints_the_token_once_and_keeps_only_its_sha256(tmp_path):
     raw = sqlite3.connect(db).execute("SELECT name, role, owns, digest FROM tokens").fetchall()
     assert raw == [("ana", "player", "rook,vex", hashlib.sha256(secret.encode()).hexdigest())]
     assert secret.encode() not in db.read_bytes()
+
+
+def test_token_add_warns_of_an_owned_id_or_an_encounter_nobody_has_yet(tmp_path):
+    """A typo in --owns would make a link that can declare for nobody: the
+    token is made (the combatant may join later) and a warning says so."""
+    db = tmp_path / "t.db"
+    for args in (["new", "alley"], ["add", "Rook", "--pc"]):
+        assert run(db, *args)[0] == 0
+    code, out, err = run(db, "token", "add", "ana", "--player", "--owns", "rook,rok")
+    assert code == 0 and "shown once: " in out
+    assert err == (f"warning: no combatant 'rok' in any encounter of {db} yet: ana declares "
+                   "for it once it joins (is it spelled as in `combat status`?)\n")
+    code, out, err = run(db, "token", "add", "ben", "--player", "--owns", "rook",
+                         "--encounter", "aley")
+    assert code == 0 and "shown once: " in out
+    assert err == (f"warning: no encounter 'aley' in {db} yet: ben reaches nothing until it "
+                   "is made (`combat list` shows them)\n")
+    assert (run(db, "token", "add", "cy", "--player", "--owns", "rook", "--encounter",
+                "alley")[::2]) == (0, "")
+    assert [line.split("\t")[0] for line in run(db, "token", "list")[1].splitlines()] == [
+        "ana", "ben", "cy"]
 
 
 def test_token_list_shows_names_roles_and_owns_never_tokens(tmp_path):
