@@ -218,6 +218,17 @@ def test_pg_an_unreachable_server_is_one_error_line():
                                   f"postgresql://nobody@/ledger?host={folder}: connection refused")
 
 
+
+@pytest.mark.parametrize("bad", ["postgresql://[::1", "postgresql://bob:s3cret@[::1/ledger",
+                                 "postgres://bob:s3cret@host]/ledger"])
+def test_pg_a_url_that_does_not_parse_is_one_error_line_without_its_password(bad):
+    for args in (["status"], ["copy", "--to", bad]):
+        env = _env(bad if args == ["status"] else str(Path(tempfile.mkdtemp()) / "x.db"))
+        done = _combat(env, *args)
+        assert done.returncode == 1 and done.stderr.count("\n") == 1, done.stderr
+        assert done.stderr.startswith("error: ") and "is not a PostgreSQL URL" in done.stderr
+        assert "s3cret" not in done.stderr and "Traceback" not in done.stderr
+
 def test_pg_the_readme_session_runs_on_a_url(url):
     env = _env(url)
     for args in (["new", "alley", "--title", "Ambush in the alley"],

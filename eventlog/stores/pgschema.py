@@ -7,9 +7,11 @@ reorders keys, so `verify` could never recompute a hash from it.
 """
 from __future__ import annotations
 
+import re
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from eventlog.errors import StoreError
+from eventlog.text import neutral
 
 APP = "combat-ledger"
 CHANNEL = "combat_ledger"  # NOTIFY payload: `encounter:seq`
@@ -56,7 +58,11 @@ _LOCK = "SELECT pg_advisory_xact_lock(hashtext(current_schema() || ':combat-ledg
 
 def shown(url: str) -> str:
     """`url` without its password (the store's name in messages and identity)."""
-    parts = urlsplit(url)
+    try:
+        parts = urlsplit(url)
+    except ValueError as exc:  # (`postgresql://[::1`: a bracket never closed)
+        hidden = re.sub(r"(://[^:/@]*):[^@/]*@", r"\1@", url)
+        raise StoreError(f"{neutral(hidden)[:200]} is not a PostgreSQL URL ({exc})") from None
     netloc = parts.netloc
     if "@" in netloc:
         user, host = netloc.rsplit("@", 1)
