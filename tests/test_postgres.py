@@ -107,6 +107,42 @@ def test_pg_a_store_of_schema_1_is_migrated_forward_on_open(url):
     store.close()
 
 
+
+def test_pg_a_role_that_may_not_read_the_store_is_told_so_not_that_it_is_foreign(url):
+    """A club's read-only or misconfigured role: "permission denied", which
+    the club can fix, never "tables of another program"."""
+    import psycopg
+    from urllib.parse import urlsplit, urlunsplit
+    _created(_store(url))
+    role = f"weak_{os.getpid()}"
+    with _raw(url) as db:
+        try:
+            db.execute(f'DROP ROLE IF EXISTS "{role}"')
+            db.execute(f'CREATE ROLE "{role}" LOGIN')
+        except psycopg.errors.InsufficientPrivilege:
+            pytest.skip("the test server's role may not create roles")
+    try:
+        parts = urlsplit(url)
+        host = parts.netloc.rsplit("@", 1)[-1]
+        weak = urlunsplit((parts.scheme, f"{role}@{host}", parts.path, parts.query, ""))
+        schema = parts.query.rsplit("%3D", 1)[1]
+        done = _combat(_env(weak), "list")  # the schema is not the role's to use
+        assert done.returncode == 1 and done.stderr.count("\n") == 1, done.stderr
+        assert done.stderr.endswith(f": its search_path ({schema}) names no schema this role "
+                                    "may use: create the schema, or grant the role USAGE and "
+                                    "CREATE on it\n"), done.stderr
+        with _raw(url) as db:
+            db.execute(f'GRANT USAGE ON SCHEMA "{schema}" TO "{role}"')
+        done = _combat(_env(weak), "list")  # it may use the schema, not read its tables
+        assert done.returncode == 1 and done.stderr.count("\n") == 1, done.stderr
+        assert done.stderr.endswith(": permission denied (permission denied for table "
+                                    "schema_version)\n"), done.stderr
+        assert "another program" not in done.stderr
+    finally:
+        with _raw(url) as db:  # (its grants go with it)
+            db.execute(f'DROP OWNED BY "{role}"')
+            db.execute(f'DROP ROLE "{role}"')
+
 @pytest.mark.parametrize("foreign", [
     "CREATE TABLE events (id int); CREATE TABLE encounters (x text)",
     "CREATE TABLE schema_version (app text, version int, store_id text);"

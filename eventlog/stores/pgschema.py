@@ -84,8 +84,10 @@ def prepare(db, where: str, create: bool = True) -> str:
             db.execute(_LOCK)  # two first opens at once: one creates
             if not db.execute(_TABLES).fetchone():
                 if db.execute("SELECT current_schema()").fetchone()[0] is None:
-                    raise StoreError(f"{where}: its search_path names no schema to "
-                                     "create the store in")
+                    path = db.execute("SHOW search_path").fetchone()[0]
+                    raise StoreError(f"{where}: its search_path ({neutral(path)[:100]}) "
+                                     "names no schema this role may use: create the "
+                                     "schema, or grant the role USAGE and CREATE on it")
                 import os
                 db.execute(_VERSION_TABLE)
                 db.execute("INSERT INTO schema_version VALUES (%s, 0, %s)",
@@ -119,6 +121,8 @@ def _recognised(db, where: str) -> tuple[int, str]:
         raise refused
     try:
         rows = db.execute("SELECT app, version, store_id FROM schema_version").fetchall()
+    except psycopg.errors.InsufficientPrivilege as exc:  # ours, but not this role's
+        raise wrap(exc, where, 0, writing=False) from None
     except psycopg.Error:
         raise refused from None
     if len(rows) != 1 or rows[0][0] != APP:
