@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import errno
 
-from rich.console import Console
+from rich.console import Console, ConsoleDimensions
 from rich.markup import escape as _markup_escape
 from rich.table import Table
 
@@ -20,6 +20,9 @@ def escape(text) -> str:
     return _markup_escape(neutral(text))
 
 
+MIN_WIDTH = 20  # columns the output is laid out for at the least
+
+
 class SafeConsole(Console):
     """A rich console that neutralises every string it is given before the
     markup is read, so a table cell or a line from the log can never carry a
@@ -27,6 +30,19 @@ class SafeConsole(Console):
 
     def render_str(self, text: str, **kwargs):
         return super().render_str(neutral(text, keep="\n"), **kwargs)
+
+    @property
+    def size(self) -> ConsoleDimensions:
+        """The terminal's size, but never under MIN_WIDTH columns: `COLUMNS=0`
+        (set by some CI runners and sudo) would print nothing at all."""
+        size = Console.size.fget(self)
+        if size.width >= MIN_WIDTH:
+            return size
+        return ConsoleDimensions(80 if size.width <= 0 else MIN_WIDTH, size.height)
+
+    @size.setter
+    def size(self, new: tuple[int, int]) -> None:
+        Console.size.fset(self, new)
 
     def on_broken_pipe(self) -> None:
         """Rich would exit 1 here, after a batch may have been committed: the
@@ -39,6 +55,7 @@ class SafeConsole(Console):
 # rich markup; emoji codes are left as typed (`:x:` in a label stays `:x:`).
 console = SafeConsole(highlight=False, emoji=False)
 PIPS_UP_TO = 8
+NARROW = 64  # columns: below this, the status table's compact layout
 
 
 def _pips(ap: int, max_ap: int) -> str:
@@ -95,22 +112,44 @@ def _initiative(slot) -> str:
 
 
 def status_table(s: State) -> Table:
+    """A row per slot and member in turn order. Under NARROW columns (a split
+    pane, a phone's terminal) the table keeps the id, the total, the pips and
+    the state words whole, and says the rest in the words (`grit 1`, `spent
+    2`), rather than cut every cell down to `r…`."""
+    narrow = console.width < NARROW
     table = Table(show_edge=False, pad_edge=False)
-    for name, justify in (("#", "right"), ("combatant", "left"), ("side", "left"),
-                          ("init", "right"), ("AP", "left"), ("turn", "right"),
-                          ("grit", "right"), ("", "left")):
-        table.add_column(name, justify=justify)
+    columns = ((("#", "right"), ("combatant", "left"), ("init", "right"), ("AP", "left"),
+                ("", "left")) if narrow else
+               (("#", "right"), ("combatant", "left"), ("side", "left"), ("init", "right"),
+                ("AP", "left"), ("turn", "right"), ("grit", "right"), ("", "left")))
+    for name, justify in columns:
+        table.add_column(name, justify=justify, no_wrap=narrow and name != "")
     shown: set[str] = set()
 
     def member_row(pos: str, cid: str, indent: str = "") -> None:
         c = s.combatants[cid]
         slot = s.initiative_of(cid)
-        init = "" if slot is None or indent else _initiative(slot)
         spent = c.spent_this_turn if s.running and s.turn == cid else ""
-        name = "" if slugify(c.name, transliterate=False) == cid else f" [dim]{escape(c.name)}[/dim]"
-        table.add_row(pos, f"{indent}[bold]{cid}[/bold]{name}", c.side, init,
-                      _pips(c.ap, s.max_ap_of(cid)), str(spent), str(c.grit), _state_word(s, cid))
+        pips = _pips(c.ap, s.max_ap_of(cid))
+        if narrow:
+            init = "" if slot is None or indent else str(slot.total)
+            words = [w for w in (_state_word(s, cid), f"spent {spent}" if spent != "" else "",
+                                 f"grit {c.grit}" if c.grit else "") if w]
+            table.add_row(pos, f"{indent}[bold]{cid}[/bold]", init, pips, ", ".join(words))
+        else:
+            init = "" if slot is None or indent else _initiative(slot)
+            name = ("" if slugify(c.name, transliterate=False) == cid
+                    else f" [dim]{escape(c.name)}[/dim]")
+            table.add_row(pos, f"{indent}[bold]{cid}[/bold]{name}", c.side, init, pips,
+                          str(spent), str(c.grit), _state_word(s, cid))
         shown.add(cid)
+
+    def group_row(pos: str, gid: str, init: str) -> None:
+        if narrow:
+            table.add_row(pos, f"[bold]{gid}[/bold]", init.split(" ")[0], "", "[dim]group[/dim]")
+        else:
+            table.add_row(pos, f"[bold]{gid}[/bold] [dim](group)[/dim]", s.side_of(gid),
+                          init, "", "", "", "")
 
     for pos, key in enumerate(s.order(), 1):
         marker = "▶" if key == s.current and s.running else ""
@@ -118,10 +157,7 @@ def status_table(s: State) -> Table:
         if group is None:
             member_row(f"{marker}{pos}", key)
             continue
-        slot = s.slots[key]
-        init = _initiative(slot)
-        table.add_row(f"{marker}{pos}", f"[bold]{group.id}[/bold] [dim](group)[/dim]",
-                      s.side_of(key), init, "", "", "", "")
+        group_row(f"{marker}{pos}", group.id, _initiative(s.slots[key]))
         for cid in group.members:
             if cid not in s.seizers or not s.combatants[cid].active:
                 member_row("", cid, "  ")
@@ -132,8 +168,7 @@ def status_table(s: State) -> Table:
         if gid is None or gid in s.slots:
             member_row("", cid)
             continue
-        table.add_row("", f"[bold]{gid}[/bold] [dim](group)[/dim]", s.side_of(gid),
-                      "", "", "", "", "")
+        group_row("", gid, "")
         for mid in s.groups[gid].members:
             member_row("", mid, "  ")
     return table

@@ -258,3 +258,43 @@ def test_the_table_shows_a_gm_set_initiative_as_set_not_as_rolled_r4(combat):
     combat("set-initiative", "ash", "12", "--reason", "ambush")
     table = combat("status").stdout
     assert "12 (GM)" in table and "12 (5+5)" not in table
+
+
+def _status_at(db: Path, columns: str) -> str:
+    done = subprocess.run([sys.executable, "-m", "cli", "--db", str(db), "--encounter",
+                           "street", "status"], capture_output=True, text=True, timeout=60,
+                          env={**os.environ, "COLUMNS": columns, "NO_COLOR": "1"})
+    assert done.returncode == 0 and done.stderr == "", done.stderr
+    return done.stdout
+
+
+def test_a_narrow_terminal_keeps_ids_totals_pips_and_words_whole(combat):
+    """A split pane or a phone's terminal (under 64 columns): every id, the
+    initiative total, the pips and who is acting stay whole within the
+    width, the grit and AP spent this turn said in words."""
+    from rich.cells import cell_len
+    combat("new", "street")
+    combat("add", "Rook", "--pc", "--bonus", "2", "--grit", "1")
+    combat("add", "Drone", "--count", "2", "--group", "drones")
+    combat("add", "Vex", "--pc")
+    for slot, die in (("rook", 9), ("drones", 6), ("vex", 4)):
+        combat("roll", slot, "--die", die)
+    combat("round")
+    combat("act", "rook", "minor", "shoots")
+    out = _status_at(combat.db, "40")
+    assert all(cell_len(line) <= 40 for line in out.splitlines()), out
+    rows = {line.split("│")[1].strip(): line for line in out.splitlines() if "│" in line}
+    assert {"rook", "drones", "drone-1", "drone-2", "vex"} <= set(rows), out
+    assert "│   11 │ ●●○ │ acting," in rows["rook"] and "│    6 │" in rows["drones"]
+    assert "spent 1" in out and "grit 1" in out and "…" not in out
+    wide = _status_at(combat.db, "120")
+    assert "side" in wide and "11 (9+2)" in wide  # the full table from 64 columns on
+
+
+def test_columns_0_still_prints_the_table(combat):
+    """COLUMNS=0 (some CI runners, sudo) is no terminal width at all: lay out
+    for 80 columns rather than print nothing."""
+    combat("new", "street")
+    combat("add", "Rook", "--pc")
+    out = _status_at(combat.db, "0")
+    assert out.startswith("street — setting up") and "rook" in out
