@@ -238,12 +238,17 @@ def show_outcome(command, outcome) -> None:
 
 
 def log_table(encounter: str, entries, audit: bool = False) -> Table:
-    """The log for people: seq, time, actor, context, the declaration."""
+    """The log for people: seq, time, actor, context, the declaration (under
+    NARROW columns: seq, actor and the declaration, which matters most)."""
+    narrow = console.width < NARROW
     table = Table(show_edge=False, pad_edge=False,
                   title=f"{'audit trail' if audit else 'log'} of {encounter}",
                   title_justify="left")
-    for name in ("seq", "UTC", "actor", "when", "declaration"):
-        table.add_column(name, justify="right" if name == "seq" else "left")
+    names = ("seq", "actor", "declaration") if narrow else (
+        "seq", "UTC", "actor", "when", "declaration")
+    for name in names:
+        table.add_column(name, justify="right" if name == "seq" else "left",
+                         no_wrap=name == "seq")
     for e in entries:
         text = escape(describe(e.env.data))
         if e.undone_by:
@@ -255,5 +260,8 @@ def log_table(encounter: str, entries, audit: bool = False) -> Table:
             text = f"[strike]{text}[/strike] [dim](amended at seq {e.amended_by})[/dim]"
         if e.env.seq != e.env.batch:  # the rest of one command's batch
             text = f"[dim]+[/dim] {text}"
-        table.add_row(str(e.env.seq), e.env.at[11:19], escape(e.env.actor), e.context, text)
+        if narrow:
+            table.add_row(str(e.env.seq), escape(e.env.actor), text)
+        else:
+            table.add_row(str(e.env.seq), e.env.at[11:19], escape(e.env.actor), e.context, text)
     return table

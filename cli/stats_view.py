@@ -16,28 +16,59 @@ def show_stats(numbers: dict) -> None:
     title = f"[bold]{numbers['encounter']}[/bold]" + (f" · {escape(numbers['title'])}" if numbers["title"] else "")
     console.print(f"{title} — {t['rounds']} rounds, {t['passes']} passes, {t['turns']} turns, "
                   f"{t['ap_spent']} AP spent · seq {numbers['seq']}")
-    people = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, padding=(0, 0))
-    for name in ("combatant", "turns", "AP in\nturns", "AP in\nintr.", "free", "minor",
-                 "major", "cust.", "intr.", "AP\nleft", "seize", "Grit\nspent",
-                 "Grit\ngained", "time in\nturns"):
-        people.add_column(name, justify="left" if name == "combatant" else "right",
-                          no_wrap=True)
-    for c in numbers["combatants"]:
-        people.add_row(c["id"], str(c["turns"]), str(c["ap_in_turns"]), str(c["ap_on_interrupts"]),
-                       *(str(c["actions"][k]) for k in CATEGORIES), str(c["interrupts"]),
-                       str(c["ap_unspent"]), str(c["seizes"]), str(c["grit_spent"]),
-                       str(c["grit_gained"]), duration(c["turn_seconds"]),
-                       style=None if c["active"] else "dim")
-    console.print(people)
+    # Two tables of a few columns each rather than one of fourteen: each fits
+    # an 80-column terminal with its headers whole (a split pane: the first).
+    from cli.render import NARROW
+    narrow = console.width < NARROW  # (a split pane, a phone: lines, not tables)
+
+    def people(columns: tuple[str, ...], cells) -> None:
+        table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, padding=(0, 1),
+                      collapse_padding=True)
+        for name in ("combatant",) + columns:
+            table.add_column(name, justify="left" if name == "combatant" else "right",
+                             no_wrap=True)
+        for c in numbers["combatants"]:
+            table.add_row(c["id"], *cells(c), style=None if c["active"] else "dim")
+        console.print(table)
+    if narrow:
+        for c in numbers["combatants"]:
+            actions = ", ".join(f"{k} {c['actions'][k]}" for k in CATEGORIES)
+            console.print(
+                f"[bold]{c['id']}[/bold]{'' if c['active'] else ' (left)'}: {c['turns']} "
+                f"turn{'' if c['turns'] == 1 else 's'}, "
+                f"AP {c['ap_in_turns']} in turns, {c['ap_on_interrupts']} on intr., "
+                f"{c['ap_unspent']} left; {duration(c['turn_seconds'])} in turns; {actions}, "
+                f"intr. {c['interrupts']}; seizes {c['seizes']}, Grit spent {c['grit_spent']}, "
+                f"gained {c['grit_gained']}", style=None if c["active"] else "dim")
+    else:
+        people(("turns", "AP in\nturns", "AP on\nintr.", "AP\nleft", "time in\nturns"),
+               lambda c: (str(c["turns"]), str(c["ap_in_turns"]), str(c["ap_on_interrupts"]),
+                          str(c["ap_unspent"]), duration(c["turn_seconds"])))
+        people(("free", "minor", "major", "cust.", "intr.", "seizes", "Grit\nspent",
+                "Grit\ngained"),
+               lambda c: (*(str(c["actions"][k]) for k in CATEGORIES), str(c["interrupts"]),
+                          str(c["seizes"]), str(c["grit_spent"]), str(c["grit_gained"])))
     gone = [c["id"] for c in numbers["combatants"] if not c["active"]]
-    console.print("[dim]AP spent in turns and on interrupts (intr.), actions by category "
-                  "(cust.: a cost of its own), AP left unspent when a round ended"
+    console.print("[dim]AP spent in turns and on interrupts (intr.), AP left unspent when "
+                  "a round ended, actions by category (cust.: a cost of its own)"
                   + (f"; left the encounter: {', '.join(gone)}" if gone else "") + "[/dim]\n")
-    if numbers["rounds"]:
-        rounds = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, padding=(0, 1))
-        for name in ("round", "passes", "turns per pass", "AP spent", "interrupts",
-                     "seized by", "AP unspent", "time"):
-            rounds.add_column(name, justify="left" if name in ("turns per pass", "seized by") else "right")
+    if numbers["rounds"] and narrow:
+        for r in numbers["rounds"]:
+            unspent = "" if r["ap_unspent"] is None else f", {r['ap_unspent']} AP unspent"
+            turns = r["turns_per_pass"]
+            console.print(f"[bold]round {r['round']}[/bold]: {r['passes']} "
+                          f"pass{'' if r['passes'] == 1 else 'es'} "
+                          f"({' / '.join(map(str, turns))} turn{'' if turns == [1] else 's'}), "
+                          f"{r['ap_spent']} AP spent, {r['interrupts']} intr., seized by "
+                          f"{', '.join(r['seizes']) or 'nobody'}{unspent}, "
+                          f"{duration(r['seconds'])}")
+    elif numbers["rounds"]:
+        rounds = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, padding=(0, 1),
+                       collapse_padding=True)
+        for name in ("round", "passes", "turns\nper pass", "AP\nspent", "intr.",
+                     "seized by", "AP\nunspent", "time"):
+            rounds.add_column(name, justify="left" if name in ("turns\nper pass", "seized by")
+                              else "right", no_wrap=name != "seized by")
         for r in numbers["rounds"]:
             rounds.add_row(str(r["round"]), str(r["passes"]),
                            " / ".join(map(str, r["turns_per_pass"])), str(r["ap_spent"]),
@@ -69,21 +100,22 @@ def show_campaign(numbers: dict) -> None:
                   f"{t['seizes']} seizes, {duration(t['duration_seconds'])}")
 
     def table(columns: list[str], rows: list[list]) -> None:
-        out = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, padding=(0, 1))
+        out = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, padding=(0, 1),
+                    collapse_padding=True)
         for i, name in enumerate(columns):
             out.add_column(name, justify="left" if i == 0 else "right", no_wrap=i == 0)
         for row in rows:
             out.add_row(*(escape(str("–" if v is None else v)) for v in row))
         console.print(out)
 
-    table(["encounter", "rounds", "turns", "AP spent", "interrupts", "seizes", "time"],
+    table(["encounter", "rounds", "turns", "AP\nspent", "intr.", "seizes", "time"],
           [[e["encounter"], e["rounds"], e["turns"], e["ap_spent"], e["interrupts"],
             e["seizes"], duration(e["duration_seconds"])] for e in numbers["encounters"]])
-    table(["combatant", "side", "fights", "turns", "AP in turns", "AP per turn",
-           "interrupts", "seizes", "Grit spent", "time in turns"],
+    table(["combatant", "side", "fights", "turns", "AP in\nturns", "AP per\nturn",
+           "intr.", "seizes", "Grit\nspent", "time in\nturns"],
           [[c["id"], c["side"], c["encounters"], c["turns"], c["ap_in_turns"],
             c["ap_per_turn"], c["interrupts"], c["seizes"], c["grit_spent"],
             duration(c["turn_seconds"])] for c in numbers["combatants"]])
-    table(["side", "turns", "AP per turn", "interrupts", "seizes", "time per turn"],
+    table(["side", "turns", "AP per\nturn", "intr.", "seizes", "time per\nturn"],
           [[s["side"], s["turns"], s["ap_per_turn"], s["interrupts"], s["seizes"],
             duration(s["seconds_per_turn"] or 0)] for s in numbers["sides"]])

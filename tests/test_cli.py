@@ -298,3 +298,29 @@ def test_columns_0_still_prints_the_table(combat):
     combat("add", "Rook", "--pc")
     out = _status_at(combat.db, "0")
     assert out.startswith("street — setting up") and "rook" in out
+
+
+def test_stats_fit_80_columns_with_headers_whole_and_a_narrow_pane_in_lines(combat):
+    """`combat stats` piped or in an 80-column terminal shows every header
+    whole; under 64 columns each combatant and round is a line of words."""
+    from rich.cells import cell_len
+    combat("demo")
+    run = lambda columns: subprocess.run(  # noqa: E731
+        [sys.executable, "-m", "cli", "--db", str(combat.db), "--encounter", "demo-1", "stats"],
+        capture_output=True, text=True, timeout=60,
+        env={**os.environ, "COLUMNS": columns, "NO_COLOR": "1"}).stdout
+    wide = run("80")
+    assert all(cell_len(line) <= 80 for line in wide.splitlines()) and "…" not in wide, wide
+    for header in ("combatant", "turns", "intr.", "seizes", "gained", "per pass", "unspent"):
+        assert header in wide
+    campaign = subprocess.run(
+        [sys.executable, "-m", "cli", "--db", str(combat.db), "stats", "--all"],
+        capture_output=True, text=True, timeout=60,
+        env={**os.environ, "COLUMNS": "80", "NO_COLOR": "1"}).stdout
+    assert all(cell_len(line) <= 80 for line in campaign.splitlines()), campaign
+    assert "…" not in campaign and "fights" in campaign and "seizes" in campaign
+    narrow = run("40")
+    assert all(cell_len(line) <= 40 for line in narrow.splitlines()) and "…" not in narrow
+    words = " ".join(narrow.split())  # (wrapped where the width says)
+    assert "rook: 4 turns, AP 7 in turns, 0 on intr., 2 left;" in words  # the demo's figures
+    assert "round 3: 1 pass (5 turns), 11 AP spent" in words
