@@ -16,10 +16,11 @@ def show_stats(numbers: dict) -> None:
     title = f"[bold]{numbers['encounter']}[/bold]" + (f" · {escape(numbers['title'])}" if numbers["title"] else "")
     console.print(f"{title} — {t['rounds']} rounds, {t['passes']} passes, {t['turns']} turns, "
                   f"{t['ap_spent']} AP spent · seq {numbers['seq']}")
-    # Two tables of a few columns each rather than one of fourteen: each fits
-    # an 80-column terminal with its headers whole (a split pane: the first).
+    # Two tables of a few columns each rather than one of fourteen, so each
+    # fits an 80-column terminal with its headers whole; under NARROW columns
+    # (a split pane, a phone's terminal) a line of words per combatant.
     from cli.render import NARROW
-    narrow = console.width < NARROW  # (a split pane, a phone: lines, not tables)
+    narrow = console.width < NARROW
 
     def people(columns: tuple[str, ...], cells) -> None:
         table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, padding=(0, 1),

@@ -64,7 +64,7 @@ def _unknown(here, owns: tuple[str, ...], encounter: str | None) -> list[str]:
     for eid in reach:
         try:
             state = ledger.state(eid)
-        except LedgerError:  # (an encounter not made yet: nobody is known in it)
+        except LedgerError:  # (one that does not fold: nobody is known in it)
             continue
         known.update(state.combatants)
     return [own for own in owns if own not in known]

@@ -311,3 +311,30 @@ def test_pages_are_served_without_a_cdn_and_keep_the_token_in(server):
     assert "default-src 'self'" in page.headers["content-security-policy"]
     assert "http" not in page.text.replace("http-equiv", "")
     assert script.status_code == 200 and "innerHTML" not in script.text
+
+
+def test_api_lines_are_the_log_as_combat_log_words_it(server):
+    """The GM page's last declarations: the CLI's sentences, the round, pass
+    and turn, and what undid one, for the last N lines only."""
+    started(server)
+    with as_(server, "gm") as gm:
+        assert post(gm, {"command": "act", "id": "ash", "cost": "major", "label": "shoots"}
+                    ).status_code == 200
+        assert post(gm, {"command": "undo"}).status_code == 200
+        lines = gm.get(f"/api/encounters/{E}/lines", params={"last": 3}).json()
+        assert [(x["seq"], x["actor"], x["context"], x["text"]) for x in lines] == [
+            (11, "gm", "setup", "Round 1 starts: AP restored"),
+            (12, "gm", "R1.1 ash", "ash spends 2 AP (major): shoots"),
+            (13, "gm", "R1.1 ash", "Undo of seq 12")]
+        assert lines[1]["undone_by"] == {"seq": 13, "kind": "undo", "reason": ""}
+        assert lines[0]["undone_by"] is None and lines[0]["amended_by"] is None
+        every = gm.get(f"/api/encounters/{E}/lines", params={"last": 500}).json()
+        assert [x["seq"] for x in every] == list(range(1, 14))
+        for bad in ("0", "501", "x", "-1"):
+            answer = gm.get(f"/api/encounters/{E}/lines", params={"last": bad})
+            assert answer.status_code == 422 and "?last= takes a number of lines" in answer.text
+        assert gm.get("/api/encounters/nowhere/lines").status_code == 404
+    with as_(server, "tv") as tv:  # a read, as the log is
+        assert tv.get(f"/api/encounters/{E}/lines").json()[-1]["text"] == "Undo of seq 12"
+    code, out, _ = cli(server.db, "log", "--last", "2")
+    assert code == 0 and "ash spends 2 AP (major): shoots" in out and "Undo of seq 12" in out

@@ -133,7 +133,7 @@ def test_three_browsers_play_a_round_with_a_seize_a_group_slot_and_an_interrupt(
         play.shown(line(gm, "end-turn ganger-2"))
         for opened in pages.values():
             expect(opened.locator("#state")).to_contain_text("round complete")
-        expect(gm.locator("#log li").first).to_contain_text("gm · TurnEnded combatant=ganger-2")
+        expect(gm.locator("#log li").first).to_contain_text("gm · R1.2 · ganger-2 ends their turn")
 
     actors = {(e["actor"], e["data"].get("combatant") or e["data"].get("slot"))
               for e in log(db) if e["seq"] > 6}

@@ -30,6 +30,7 @@ from cli.server.hub import TICK_S, Hub, Listener, Message, batch_statuses, encod
 STATIC = Path(__file__).parent / "static"
 PING_S = 15  # a keep-alive comment on an idle stream (proxies, phones' NAT)
 MAX_BODY = 64 * 1024  # one command is a few hundred bytes; a roster a few KiB
+LINES, MAX_LINES = 12, 500  # lines of the log the GM page shows, and the most asked for
 PAGE_HEADERS = {
     # The token rides in the page's address: never send it on to another site.
     "Referrer-Policy": "no-referrer",
@@ -139,6 +140,22 @@ def build(open_store) -> Starlette:
             ledger().store.head(encounter)  # (an unknown encounter: 404)
             return ledger().event_dicts(encounter, int(after))
         return JSON(await run(events))
+
+    async def lines_of(request: Request):
+        """The last lines of the log as `combat log` words them (the GM page)."""
+        _, encounter = await reading(request)
+        last = request.query_params.get("last", str(LINES))
+        if not last.isdigit() or not 1 <= int(last) <= MAX_LINES:
+            raise BadInput(f"?last= takes a number of lines from 1 to {MAX_LINES}, "
+                           f"not {last[:20]!r}")
+
+        def lines():
+            from collections import deque
+
+            from projections.reports.timeline import said, timeline
+            ledger().store.head(encounter)  # (an unknown encounter: 404)
+            return [said(e) for e in deque(timeline(ledger(), encounter), maxlen=int(last))]
+        return JSON(await run(lines))
 
     async def schema(request: Request):
         await token_of(request)
@@ -295,6 +312,7 @@ def build(open_store) -> Starlette:
         Route("/api/encounters", guarded(encounters)),
         Route(f"{api}/status", guarded(status_of)),
         Route(f"{api}/log", guarded(log_of)),
+        Route(f"{api}/lines", guarded(lines_of)),
         Route(f"{api}/commands", guarded(commands), methods=["POST"]),
         Route(f"{api}/line", guarded(line), methods=["POST"]),
         Route(f"{api}/stream", guarded(stream)),

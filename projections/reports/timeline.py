@@ -91,3 +91,17 @@ def timeline(ledger: Ledger, encounter: str) -> Iterator[Entry]:
         if b.amended:
             for payload in b.payloads:
                 state.evolve(payload)
+
+
+def said(entry: Entry) -> dict:
+    """One line of the log as `combat log` reads it, as data (the table
+    server's GM page): who declared what, when, and what later changed it."""
+    from eventlog.text import neutral
+    from projections.reports.narrate import describe
+    mark = entry.undone_by
+    return {"seq": entry.env.seq, "batch": entry.env.batch, "actor": entry.env.actor,
+            "context": entry.context, "text": neutral(describe(entry.env.data)),
+            "undone_by": None if mark is None else {
+                "seq": mark[0], "kind": "undo" if mark[1] == "undo" else "retract",
+                "reason": neutral(mark[2])},
+            "amended_by": entry.amended_by}

@@ -182,20 +182,22 @@ function gmButtons() {
   });
 }
 
-function summary(e) {
-  const d = e.data || {};
-  const what = Object.entries(d).filter(([, v]) => v !== "" && v !== null)
-    .map(([k, v]) => k + "=" + (Array.isArray(v) ? v.join(",") : v)).join(" ");
-  return e.actor + " · " + e.type + (what ? " " + what : "");
+function summary(line) {
+  // As `combat log` words it: who, where in the round, what; and what undid it.
+  let text = line.actor + " · " + line.context + " · " + (line.batch !== line.seq ? "+ " : "") + line.text;
+  const off = line.undone_by;
+  if (off) text += " (" + (off.kind === "undo" ? "undone" : "retracted") + " at seq " + off.seq + (off.reason ? ": " + off.reason : "") + ")";
+  else if (line.amended_by) text += " (amended at seq " + line.amended_by + ")";
+  return text;
 }
 
 let logTimer = null;
 function refreshLog() {
   clearTimeout(logTimer);
   logTimer = setTimeout(() => {
-    api("/api/encounters/" + encodeURIComponent(encounter) + "/log").then((events) => {
-      $("log").replaceChildren(...events.slice(-12).reverse().map((e) =>
-        el("li", { class: e.undone ? "undone" : "", value: String(e.seq) }, summary(e))));
+    api("/api/encounters/" + encodeURIComponent(encounter) + "/lines?last=12").then((lines) => {
+      $("log").replaceChildren(...lines.reverse().map((line) =>
+        el("li", { class: line.undone_by || line.amended_by ? "undone" : "", value: String(line.seq) }, summary(line))));
     }, () => {});
   }, 50);
 }
