@@ -67,7 +67,7 @@ function combatantLine(c, cls) {
   if (!c.active) tags.push("left");
   return el("div", { class: cls + (status.up.includes(c.id) ? " up" : ""), data: { id: c.id } },
             el("span", { class: "who" }, c.name, ...tags.map((t) => el("span", { class: "tag" }, t))),
-            el("span", {}, pips(c), " ", el("span", { class: "init" }, "grit " + c.grit)));
+            el("span", { class: "ap" }, pips(c), " ", el("span", { class: "init" }, "grit " + c.grit)));
 }
 
 function render(next) {
