@@ -251,13 +251,8 @@ def log_table(encounter: str, entries, audit: bool = False) -> Table:
                          no_wrap=name == "seq")
     for e in entries:
         text = escape(describe(e.env.data))
-        if e.undone_by:
-            seq, kind, reason = e.undone_by
-            word = "undone" if kind == "undo" else "retracted"
-            why = f": {escape(reason)}" if reason else ""
-            text = f"[strike]{text}[/strike] [dim]({word} at seq {seq}{why})[/dim]"
-        elif e.amended_by:
-            text = f"[strike]{text}[/strike] [dim](amended at seq {e.amended_by})[/dim]"
+        if e.fate:
+            text = f"[strike]{text}[/strike] [dim]({escape(e.fate)})[/dim]"
         if e.env.seq != e.env.batch:  # the rest of one command's batch
             text = f"[dim]+[/dim] {text}"
         if narrow:

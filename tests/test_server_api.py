@@ -327,6 +327,7 @@ def test_api_lines_are_the_log_as_combat_log_words_it(server):
             (12, "gm", "R1.1 ash", "ash spends 2 AP (major): shoots"),
             (13, "gm", "R1.1 ash", "Undo of seq 12")]
         assert lines[1]["undone_by"] == {"seq": 13, "kind": "undo", "reason": ""}
+        assert lines[1]["fate"] == "undone at seq 13" and lines[0]["fate"] is None
         assert lines[0]["undone_by"] is None and lines[0]["amended_by"] is None
         every = gm.get(f"/api/encounters/{E}/lines", params={"last": 500}).json()
         assert [x["seq"] for x in every] == list(range(1, 14))

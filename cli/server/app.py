@@ -53,6 +53,17 @@ CODES = ((access.Unauthorized, 401), (access.Forbidden, 403), (UnknownEncounter,
          (TooLarge, 413), (BadInput, 422), (Refusal, 409), (Conflict, 409), (LedgerError, 409))
 
 
+def number(request: Request, name: str, default: int, takes: str, low: int = 0,
+           high: int = 10**18 - 1) -> int:
+    """A whole-number query parameter (`?after=`, `?last=`), or BadInput."""
+    given = request.query_params.get(name)
+    if given is None:
+        return default
+    if not given.isdigit() or len(given) > 18 or not low <= int(given) <= high:
+        raise BadInput(f"?{name}= takes {takes}, not {given[:20]!r}")
+    return int(given)
+
+
 def one_line(exc: BaseException) -> str:
     """The line the CLI prints after `error: `."""
     return " ".join(str(exc).splitlines())
@@ -132,29 +143,24 @@ def build(open_store) -> Starlette:
 
     async def log_of(request: Request):
         _, encounter = await reading(request)
-        after = request.query_params.get("after", "0")
-        if not after.isdigit() or len(after) > 18:
-            raise BadInput(f"?after= takes a seq (a whole number of 0 or more), not {after[:20]!r}")
+        after = number(request, "after", 0, "a seq (a whole number of 0 or more)")
 
         def events():
             ledger().store.head(encounter)  # (an unknown encounter: 404)
-            return ledger().event_dicts(encounter, int(after))
+            return ledger().event_dicts(encounter, after)
         return JSON(await run(events))
 
     async def lines_of(request: Request):
         """The last lines of the log as `combat log` words them (the GM page)."""
         _, encounter = await reading(request)
-        last = request.query_params.get("last", str(LINES))
-        if not last.isdigit() or not 1 <= int(last) <= MAX_LINES:
-            raise BadInput(f"?last= takes a number of lines from 1 to {MAX_LINES}, "
-                           f"not {last[:20]!r}")
+        last = number(request, "last", LINES, f"a number of lines from 1 to {MAX_LINES}",
+                      1, MAX_LINES)
 
-        def lines():
+        def lines():  # (an unknown encounter: timeline's head read is the 404)
             from collections import deque
 
             from projections.reports.timeline import said, timeline
-            ledger().store.head(encounter)  # (an unknown encounter: 404)
-            return [said(e) for e in deque(timeline(ledger(), encounter), maxlen=int(last))]
+            return [said(e) for e in deque(timeline(ledger(), encounter), maxlen=last)]
         return JSON(await run(lines))
 
     async def schema(request: Request):

@@ -40,6 +40,18 @@ class Entry:
         where = f"R{self.round}.{self.pass_}"
         return f"{where} {self.turn}" if self.turn else where
 
+    @property
+    def fate(self) -> str | None:
+        """What took the line out of force, as the log says it (`undone at seq
+        13`, `retracted at seq 20: wrong target`, `amended at seq 31`)."""
+        if self.undone_by:
+            seq, kind, reason = self.undone_by
+            word = "undone" if kind == "undo" else "retracted"
+            return f"{word} at seq {seq}" + (f": {reason}" if reason else "")
+        if self.amended_by:
+            return f"amended at seq {self.amended_by}"
+        return None
+
 
 def annotations(markers: Iterable[StoredEvent]) -> tuple[Corrections, dict[int, Mark], dict[int, int]]:
     """What the markers say about each batch: the corrections, which marker
@@ -104,4 +116,5 @@ def said(entry: Entry) -> dict:
             "undone_by": None if mark is None else {
                 "seq": mark[0], "kind": "undo" if mark[1] == "undo" else "retract",
                 "reason": neutral(mark[2])},
-            "amended_by": entry.amended_by}
+            "amended_by": entry.amended_by,
+            "fate": None if entry.fate is None else neutral(entry.fate)}

@@ -184,11 +184,8 @@ function gmButtons() {
 
 function summary(line) {
   // As `combat log` words it: who, where in the round, what; and what undid it.
-  let text = line.actor + " · " + line.context + " · " + (line.batch !== line.seq ? "+ " : "") + line.text;
-  const off = line.undone_by;
-  if (off) text += " (" + (off.kind === "undo" ? "undone" : "retracted") + " at seq " + off.seq + (off.reason ? ": " + off.reason : "") + ")";
-  else if (line.amended_by) text += " (amended at seq " + line.amended_by + ")";
-  return text;
+  return line.actor + " · " + line.context + " · " + (line.batch !== line.seq ? "+ " : "") +
+    line.text + (line.fate ? " (" + line.fate + ")" : "");
 }
 
 let logTimer = null;
@@ -197,7 +194,7 @@ function refreshLog() {
   logTimer = setTimeout(() => {
     api("/api/encounters/" + encodeURIComponent(encounter) + "/lines?last=12").then((lines) => {
       $("log").replaceChildren(...lines.reverse().map((line) =>
-        el("li", { class: line.undone_by || line.amended_by ? "undone" : "", value: String(line.seq) }, summary(line))));
+        el("li", { class: line.fate ? "undone" : "", value: String(line.seq) }, summary(line))));
     }, () => {});
   }, 50);
 }
