@@ -6,12 +6,10 @@ from projections.reports.timing import duration
 
 def show_stats(numbers: dict) -> None:
     from rich import box
-    from cli.render import escape
     from rich.table import Table
 
+    from cli.render import NARROW, console, escape
     from projections.reports.stats import CATEGORIES
-
-    from cli.render import console
     t = numbers["totals"]
     title = f"[bold]{numbers['encounter']}[/bold]" + (f" · {escape(numbers['title'])}" if numbers["title"] else "")
     console.print(f"{title} — {t['rounds']} rounds, {t['passes']} passes, {t['turns']} turns, "
@@ -19,7 +17,6 @@ def show_stats(numbers: dict) -> None:
     # Two tables of a few columns each rather than one of fourteen, so each
     # fits an 80-column terminal with its headers whole; under NARROW columns
     # (a split pane, a phone's terminal) a line of words per combatant.
-    from cli.render import NARROW
     narrow = console.width < NARROW
 
     def people(columns: tuple[str, ...], cells) -> None:

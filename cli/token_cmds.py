@@ -43,30 +43,27 @@ def add(ctx: typer.Context,
     write(f"token for {neutral(token.name)} ({what}), shown once: {secret}\n"
           f"link: {neutral(url.rstrip('/'))}/?token={secret}"
           + (f"&encounter={token.encounter}" if token.encounter else "") + "\n")
-    if token.encounter and token.encounter not in {i.id for i in here.store.encounters()}:
+    made = [info.id for info in here.store.encounters()]
+    if token.encounter and token.encounter not in made:
         say(f"warning: no encounter {token.encounter!r} in {here.where} yet: "
             f"{neutral(token.name)} reaches nothing until it is made (`combat list` shows them)")
         return
-    for missing in _unknown(here, token.owns, token.encounter):
+    reach = [token.encounter] if token.encounter else made
+    for missing in _unknown(here.ledger, token.owns, reach):
         say(f"warning: no combatant {missing!r} in "
             f"{token.encounter or 'any encounter of ' + here.where} yet: {neutral(token.name)} "
             "declares for it once it joins (is it spelled as in `combat status`?)")
 
 
-def _unknown(here, owns: tuple[str, ...], encounter: str | None) -> list[str]:
+def _unknown(ledger, owns: tuple[str, ...], reach: list[str]) -> list[str]:
     """The owned ids no encounter in the token's reach has (yet): a typo, or
     a combatant still to join; the token is made either way."""
-    if not owns:
-        return []
-    ledger = here.ledger
-    reach = [encounter] if encounter else [info.id for info in ledger.store.encounters()]
     known: set[str] = set()
-    for eid in reach:
+    for eid in reach if owns else ():
         try:
-            state = ledger.state(eid)
+            known.update(ledger.state(eid).combatants)
         except LedgerError:  # (one that does not fold: nobody is known in it)
             continue
-        known.update(state.combatants)
     return [own for own in owns if own not in known]
 
 

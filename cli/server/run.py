@@ -27,31 +27,36 @@ def address(sock: socket.socket) -> str:
     return f"http://{shown}:{port}/"
 
 
-def server_for(open_store, sock: socket.socket):
+def server_for(app):
+    """uvicorn serving the ASGI `app` as `combat serve` does."""
     import uvicorn
-
-    from cli.server.app import build
-    config = uvicorn.Config(build(open_store), access_log=False, log_level="warning",
+    config = uvicorn.Config(app, access_log=False, log_level="warning",
                             timeout_graceful_shutdown=1, lifespan="on",
                             limit_concurrency=4096, backlog=2048)
     return uvicorn.Server(config)
 
 
+def table_app(open_store):
+    from cli.server.app import build
+    return build(open_store)
+
+
 def serve(open_store, host: str, port: int, announce) -> None:
     """Serve until interrupted; `announce(url)` once it listens."""
     sock = bind(host, port)
-    server = server_for(open_store, sock)
+    server = server_for(table_app(open_store))
     announce(address(sock))
     server.run(sockets=[sock])
 
 
 class Running:
-    """A server in a thread of this process (tests, benchmarks)."""
+    """A server in a thread of this process (tests, benchmarks): the table
+    server over `open_store`, or another ASGI `app` served the same way."""
 
-    def __init__(self, open_store, host: str = "127.0.0.1", port: int = 0):
+    def __init__(self, open_store=None, host: str = "127.0.0.1", port: int = 0, app=None):
         self.sock = bind(host, port)
         self.url = address(self.sock).rstrip("/")
-        self.server = server_for(open_store, self.sock)
+        self.server = server_for(app if app is not None else table_app(open_store))
         self.thread = threading.Thread(target=self.server.run,
                                        kwargs={"sockets": [self.sock]}, daemon=True)
 

@@ -121,28 +121,6 @@ def _bare_app():
     return Starlette(routes=[Route("/bare", endpoint, methods=["POST"])])
 
 
-class _BareServer:
-    def __enter__(self):
-        import uvicorn
-
-        from cli.server.run import address, bind
-        self.sock = bind("127.0.0.1", 0)
-        self.url = address(self.sock).rstrip("/")
-        self.server = uvicorn.Server(uvicorn.Config(_bare_app(), access_log=False,
-                                                    log_level="warning", lifespan="off"))
-        self.thread = threading.Thread(target=self.server.run,
-                                       kwargs={"sockets": [self.sock]}, daemon=True)
-        self.thread.start()
-        while not self.server.started:
-            time.sleep(0.01)
-        return self
-
-    def __exit__(self, *exc):
-        self.server.should_exit = True
-        self.thread.join(15)
-        self.sock.close()
-
-
 def _fan_out(url: str, view: str, http, rounds: int) -> list[float]:
     """Latencies (ms) from sending each declaration to its last listener."""
     import httpx
@@ -228,7 +206,8 @@ def measure(work: Path, quick: bool) -> dict:
     gm = token(db, "gm", "gm")
     view = token(db, "tv", "view")
     repeat, rounds, each = (20, 20, 10) if quick else (100, 100, 40)
-    with served(db) as running, _BareServer() as bare:
+    from cli.server.run import Running
+    with served(db) as running, Running(app=_bare_app()) as bare:
         with httpx.Client(base_url=running.url, headers={"Authorization": f"Bearer {gm}"},
                           timeout=60) as http:
             api_client, bare_client = _Client(running.url, gm), _Client(bare.url)
