@@ -1,14 +1,10 @@
 """The typer app without its commands: global options, and the one place
 errors become `error: ...`. Each cli/*_cmds.py module registers its commands
 on it; cli/app.py imports them all."""
-import os
-from pathlib import Path
 from typing import Optional
 
 import typer
 from typer.core import TyperGroup
-
-from eventlog.errors import LedgerError
 
 from cli import output
 from cli.session import Session
@@ -26,6 +22,8 @@ class LedgerGroup(TyperGroup):
 
     def invoke(self, ctx):
         from eventlog.stores import commits
+
+        from cli.failure import failed
         before = commits()
         LedgerGroup.depth += 1
         try:
@@ -36,60 +34,11 @@ class LedgerGroup(TyperGroup):
         except (typer.Exit, typer.Abort, CLICK_ERROR, KeyboardInterrupt):
             raise
         except Exception as exc:
-            code = self.failed(ctx, exc, commits() > before)
+            code = failed(ctx.find_root().obj, exc, commits() > before,
+                          nested=LedgerGroup.depth > 1)
             raise typer.Exit(code) from None
         finally:
             LedgerGroup.depth -= 1
-
-    @staticmethod
-    def damage(ctx) -> str | None:
-        """After a failure that no check foresaw: the first damaged event of
-        the encounter, if its chain says so (a row edited behind our back:
-        undecodable data, an unknown type, a seq stored as text)."""
-        s = ctx.find_root().obj
-        ledger = getattr(s, "__dict__", {}).get("ledger")
-        if ledger is None:
-            return None
-        try:
-            from eventlog.chain import verify_chain
-            eid = s.chosen or s.current()
-            verdict = verify_chain(ledger.store.rows(eid))
-        except Exception:  # the diagnosis must not fail in its turn
-            return None
-        if verdict.ok:
-            return None
-        return (f"the log of {eid} is damaged at seq {verdict.first_bad_seq}: "
-                f"{verdict.problem} (R30)")
-
-    def failed(self, ctx, exc: Exception, committed: bool) -> int:
-        """The exit code for `exc`, said in one line (or none: a closed pipe).
-        Once a batch is committed it is 0: exit 1 means nothing was appended,
-        and a script that retries on it would declare twice."""
-        if output.is_output_failure(exc) or (committed and isinstance(exc, UnicodeEncodeError)):
-            if LedgerGroup.depth > 1:
-                raise exc  # the outermost command says it, once
-            return output.output_failed(exc, committed)
-        what = self.said(ctx, exc)
-        if committed and not isinstance(exc, LedgerError):  # (a demo that stopped: 1)
-            output.say(f"warning: the declaration was recorded, but {what}")
-            return 0
-        output.say(f"error: {what}")
-        return 1
-
-    def said(self, ctx, exc: Exception) -> str:
-        """What went wrong, in one line of the table's language."""
-        if isinstance(exc, (LedgerError, UnicodeEncodeError, OverflowError)):  # not UTF-8, not int64
-            return " ".join(str(exc).splitlines())
-        if isinstance(exc, RecursionError):
-            return ("nested too deeply to be read (a file or script that refers to "
-                    "itself, or a damaged store)")
-        if os.environ.get("COMBAT_DEBUG"):
-            raise exc
-        damage = self.damage(ctx)
-        if damage:
-            return f"{damage}; nothing was changed"
-        return (f"unexpected failure ({type(exc).__name__}: {exc}); "
-                "set COMBAT_DEBUG=1 for details")
 
 
 app = typer.Typer(
@@ -119,11 +68,7 @@ def main_options(
         help="Who declares: gm or a player's name (R29)."),
 ) -> None:
     if ctx.obj is None:
-        from eventlog.stores import is_url
-        if db is not None and not is_url(db):
-            from eventlog.stores.sqlitefile import check_path
-            check_path(Path(db), db)  # `--db ''` is one clear line, not the folder `.`
-        ctx.obj = Session((db if is_url(db) else Path(db)) if db else None, encounter, actor)
+        ctx.obj = Session.opened(db, encounter, actor)
     elif ctx.get_parameter_source("actor").name == "COMMANDLINE":
         ctx.obj = ctx.obj.as_actor(actor)  # a demo line with its own --actor
 

@@ -78,11 +78,12 @@ def fresh_id(session: Session) -> str:
     return f"demo-{n}"
 
 
-def play(session: Session, script: Path | None = None) -> None:
+def play(tree, session: Session, script: Path | None = None) -> None:
+    """Play `script` on `tree`, the shell's command tree (its reads run there)."""
     from projections.ledger import envelope
     from projections.reports.narrate import describe
 
-    from cli.lines import parse
+    from cli.terminal import run_line
     path = (script or default_script()).resolve()
     lines = script_lines(path)
     eid = fresh_id(session)
@@ -97,12 +98,10 @@ def play(session: Session, script: Path | None = None) -> None:
         seen = store.head(eid)[0] if args[0] != "new" else 0
         stopped = f"the demo stopped at `combat {shlex.join(args)}` ({path.name})"
         try:
-            line = parse(args, quiet)
-            if line.command is not None:
-                (quiet.as_actor(line.actor) if line.actor else quiet).run(line.command)
+            code = run_line(tree, quiet, args)
         except LedgerError as exc:  # the script no longer fits the rules
             raise LedgerError(f"{stopped}: {exc}") from None
-        if line.code:  # a read's error was shown
+        if code:  # a read's error was shown
             raise LedgerError(stopped)
         for row in store.rows(eid, after=seen):
             console.print(f"  [green]✓[/green] {escape(describe(envelope(row).data))}")

@@ -31,7 +31,7 @@ from projections.history import envelope
 from projections.reports.narrate import describe
 from projections.domain.state import State
 
-from cli.lines import command_tree, parse
+from cli.terminal import run_line, run_read
 from cli.playwords import (ALIASES, COST_ALIASES, FIXED_OPTIONS, GUIDE, HELP, KEYS, LAST, LAST_LINES,
                            QUIT, SWITCHING, PlayCompleter, _options, expand)
 from cli.render import SafeConsole, _headline, console, escape, log_table, status_table
@@ -64,9 +64,9 @@ def history_for(db) -> History:
 class Play:
     """The console: `run()` until the table leaves (q, Ctrl-D)."""
 
-    def __init__(self, session: Session, refresh: float = 1.0, input=None, output=None,
+    def __init__(self, tree, session: Session, refresh: float = 1.0, input=None, output=None,
                  history: History | None = None):
-        self.command = command_tree()
+        self.command = tree  # the shell's command tree: reads, help, completion
         self.session = Session(session.db, None, session.actor, quiet=True)
         self.session.careful = True  # `e` at the table never skips a turn (issue 14)
         self.session.__dict__["ledger"] = session.ledger
@@ -109,11 +109,11 @@ class Play:
             kept, key = "", None
             if self.pressed is not None:
                 kept, typed, key = typed, *self.pressed
-            if not self.execute(typed, key):
+            if not self.handle(typed, key):
                 break
         self._report()
 
-    def execute(self, typed: str, key: str | None = None) -> bool:
+    def handle(self, typed: str, key: str | None = None) -> bool:
         """Run one typed line (or a key's); False when it asks to leave."""
         try:
             words = shlex.split(typed)
@@ -171,24 +171,19 @@ class Play:
     def _invoke(self, args: list[str]) -> None:
         """Read a command line as `combat` does, then run it through the core."""
         try:
-            line = parse(args, self.session)
+            run_line(self.command, self.session, args)
         except (typer.Abort, KeyboardInterrupt):
             self._error("interrupted")
-            return
         except SystemExit as exc:  # a command that ended the process its own way
             if exc.code not in (0, None):
                 self._error(f"the command stopped with exit code {exc.code}")
-            return
-        if line.command is not None:
-            who = self.session.as_actor(line.actor) if line.actor else self.session
-            who.run(line.command)
 
     # -- what the console shows ---------------------------------------------
 
     def show_help(self, words: list[str], commands: bool = True) -> None:
         if words:
             name = "act" if words[0] in COST_ALIASES else ALIASES.get(words[0], words[0])
-            self._invoke([name, "--help"])
+            run_read(self.command, self.session, [name, "--help"])
             return
         console.print("[bold]aliases[/bold] (the rest is typed as with `combat`)")
         for alias, meaning in GUIDE:

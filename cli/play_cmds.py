@@ -24,4 +24,4 @@ def play(ctx: typer.Context,
         raise LedgerError("play mode needs a terminal: run `combat play` in one, "
                           "or type `combat COMMAND` lines in scripts")
     from cli.play import Play
-    Play(session(ctx), refresh=refresh).run()
+    Play(ctx.find_root().command, session(ctx), refresh=refresh).run()

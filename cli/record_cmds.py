@@ -205,4 +205,4 @@ def demo(ctx: typer.Context,
              combat demo my-ambush.combat
     """
     from cli.demo import play
-    play(session(ctx), script)
+    play(ctx.find_root().command, session(ctx), script)

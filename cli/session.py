@@ -33,6 +33,12 @@ def open_store(db: Path | str):
     return opened(db)
 
 
+def read_roster(path: str) -> c.Load:
+    """A roster file on this machine: only the terminal's clients read files."""
+    from projections.inputs.roster import read
+    return read(Path(path))
+
+
 # Commands after which the encounter they made is this user's current one.
 CHOOSING = (c.New,)
 
@@ -47,6 +53,15 @@ class Session:
         # A bare end-turn never ends a turn reached by an automatic end that
         # has declared nothing (play mode; COMBAT_CAREFUL=1 on the command line).
         self.careful = os.environ.get("COMBAT_CAREFUL", "") not in ("", "0")
+
+    @classmethod
+    def opened(cls, db: str | None, encounter: str | None, actor: str) -> "Session":
+        """The session of the global options `--db`, `--encounter`, `--actor`."""
+        from eventlog.stores import is_url
+        if db is not None and not is_url(db):
+            from eventlog.stores.sqlitefile import check_path
+            check_path(Path(db), db)  # `--db ''` is one clear line, not the folder `.`
+        return cls((db if is_url(db) else Path(db)) if db else None, encounter, actor)
 
     def as_actor(self, actor: str) -> "Session":
         other = Session(self.db, self.chosen, actor, self.quiet)
@@ -93,7 +108,14 @@ class Session:
     def state(self, at: int | None = None) -> State:
         return self.ledger.state(self.encounter, at)
 
-    def execute(self, command: c.Command) -> Outcome:
+    def careful_about(self, command: c.Command) -> c.Command:
+        """A bare end-turn never ends a turn nothing was declared in, when
+        this session is careful (play mode, COMBAT_CAREFUL=1)."""
+        if self.careful and isinstance(command, c.EndTurn) and not command.careful:
+            return c.EndTurn(id=command.id, careful=True)
+        return command
+
+    def declare(self, command: c.Command) -> Outcome:
         """The one call into the core; a new encounter becomes current."""
         encounter = None if isinstance(command, c.New) else self.encounter
         outcome = self.ledger.execute(encounter, command, self.actor)
@@ -103,7 +125,7 @@ class Session:
 
     def run(self, command: c.Command) -> Outcome:
         """Execute `command` and show what it did."""
-        outcome = self.execute(command)
+        outcome = self.declare(command)
         if not self.quiet:
             from cli.render import show_outcome
             show_outcome(command, outcome)

@@ -105,6 +105,14 @@ def check_writes(token: Token) -> None:
         raise Forbidden(f"{neutral(token.name)}'s token is a view: it reads only")
 
 
+def check_types_lines(token: Token) -> None:
+    """The command box (a typed line) is the GM's; a player declares with the
+    page's buttons, which send commands checked one by one."""
+    if token.role != "gm":
+        raise Forbidden(f"{neutral(token.name)}'s token may not type command lines: "
+                        "the command box is the GM's")
+
+
 def check_may_declare(token: Token, command: c.Command) -> None:
     """What the token's role allows, before the state is read."""
     if token.role == "gm":

@@ -1,9 +1,9 @@
-"""A command line read into the core's command struct (cli/lines.py): the one
+"""A command line read into the core's command struct (cli/grammar/): the one
 grammar of the shell, play mode, the demo and the table server's box."""
 import msgspec
 import pytest
 
-from cli.lines import DECLARING, BadLine, parse, parse_line
+from cli.grammar import DECLARING, GLOBAL_OPTIONS, BadLine, parse, parse_line
 from projections.domain import commands as c
 
 # One line for every declaring command, and the server's JSON for the same.
@@ -62,6 +62,8 @@ def test_roster_file_is_refused_from_a_remote_box():
     with pytest.raises(BadLine, match="reads a file on the server"):
         parse_line("new docks --roster /etc/passwd")
     with pytest.raises(BadLine, match="reads a file on the server"):
+        parse_line("new docks --roster=/etc/passwd")
+    with pytest.raises(BadLine, match="reads a file on the server"):
         parse_line("load party.toml")
 
 
@@ -74,7 +76,7 @@ def test_fixed_options_are_refused_from_a_remote_box(option):
 def test_wrong_usage_is_one_line_naming_the_help():
     with pytest.raises(BadLine) as caught:
         parse_line("act rook")
-    assert str(caught.value) == "missing argument 'cost': see `help act`"
+    assert str(caught.value) == "missing COST (usage: act ID COST [LABEL...])"
 
 
 def test_unreadable_line_is_one_line():
@@ -82,11 +84,107 @@ def test_unreadable_line_is_one_line():
         parse_line("act rook major 'shoots")
 
 
-def test_actor_on_a_local_line_is_kept_beside_the_command(tmp_path):
-    from cli.session import Session
-    line = parse(["--actor", "mara", "act", "rook", "minor"], Session(tmp_path / "x.db", None, "gm"))
-    assert line == (c.Act(id="rook", cost="minor", label=""), "mara", 0)
+def test_actor_on_a_local_line_is_kept_beside_the_command():
+    line = parse(["--actor", "mara", "act", "rook", "minor"], local=True)
+    assert line == (c.Act(id="rook", cost="minor", label=""), "mara")
+    assert parse(["--actor=mara", "round"], local=True) == (c.Round(), "mara")
 
 
 def test_careful_end_turn_from_the_caller():
     assert parse_line("end-turn", careful=True).command == c.EndTurn(careful=True)
+
+
+@pytest.mark.parametrize("option", GLOBAL_OPTIONS)
+@pytest.mark.parametrize("where", ["before", "after"])
+def test_every_global_option_of_the_terminal_is_wrong_usage_in_a_line(option, where):
+    """`--install-completion act rook minor` once ran the shell's own option
+    on the server (issue 21): a line names declarations only."""
+    words = [option, "act", "rook", "minor"] if where == "before" else \
+        ["act", "rook", "minor", option]
+    with pytest.raises(BadLine):
+        parse(words)
+    with pytest.raises(BadLine):
+        parse([f"{option}=x", "round"])
+
+
+def test_a_local_line_takes_actor_but_no_other_global_option():
+    with pytest.raises(BadLine, match="not for this box"):
+        parse(["--db", "x.db", "round"], local=True)
+
+
+@pytest.mark.parametrize("line, problem", [
+    ("act rook major --loud", "no such option: --loud (usage: act ID COST [LABEL...])"),
+    ("retract x", "SEQ takes a whole number, not 'x'"),
+    ("retract ²", "SEQ takes a whole number, not '²'"),
+    ("grit rook", "missing DELTA"),
+    ("round now", "unexpected extra word 'now'"),
+    ("undo --reason", "--reason needs a value"),
+    ("retract 3 --cascade=yes", "--cascade takes no value"),
+    ("group gangers", "missing option --bonus"),
+    ("order", "missing SLOT"),
+    ("new x --carry-grit y", "--carry-grit carries Grit to a roster's combatants"),
+    ("zap rook", "`zap` declares nothing"),
+    ("", "say what to declare"),
+])
+def test_wrong_usage_is_one_line_with_the_synopsis(line, problem):
+    with pytest.raises(BadLine) as caught:
+        parse_line(line)
+    assert problem in str(caught.value) and "\n" not in str(caught.value)
+
+
+def test_negative_numbers_and_double_dash_are_arguments():
+    assert parse_line("adjust-ap rook -2 --reason stun").command == \
+        c.AdjustAP(id="rook", delta=-2, reason="stun")
+    assert parse_line("act rook major -- --loud shot").command == \
+        c.Act(id="rook", cost="major", label="--loud shot")
+
+
+def _click_struct(tree, words):
+    """The struct the shell's typer command builds for `words`."""
+    from cli.session import Session
+    kept = []
+
+    class Keep(Session):
+        def run(self, command):
+            kept.append(command)
+
+    tree.main(args=words, obj=Keep(None, None, "gm"), standalone_mode=False,
+              prog_name="combat")
+    return kept[0]
+
+
+@pytest.mark.parametrize("name", sorted(EXAMPLES))
+def test_the_shell_and_the_grammar_read_every_command_alike(name):
+    """The typer app is generated from the grammar: the same words give the
+    same struct both ways, for every declaring command."""
+    import shlex
+
+    import typer
+
+    from cli.app import app
+    tree = typer.main.get_command(app)
+    words = shlex.split(EXAMPLES[name][0])
+    assert _click_struct(tree, words) == parse(words).command
+
+
+def test_the_shell_lists_every_declaring_command_with_the_grammar_help():
+    import typer
+
+    from cli.app import app
+    from cli.grammar import BY_NAME
+    tree = typer.main.get_command(app)
+    for name, spec in BY_NAME.items():
+        command = tree.commands[name]
+        assert command.help.splitlines()[0] == spec.summary
+        flags = {o for p in command.params for o in getattr(p, "opts", ()) if o.startswith("--")}
+        assert flags - {"--help"} == set(spec.options)
+
+
+def test_the_grammar_imports_no_ui_library():
+    import subprocess
+    import sys
+    code = ("import sys, cli.grammar; "
+            "print(sorted({m.split('.')[0] for m in sys.modules} & {'typer', 'click', 'rich'}))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout
+    assert out.strip() == "[]"

@@ -72,7 +72,7 @@ def table(tmp_path, capsys):
         output = Vt100_Output(screen, lambda: Size(rows=60, columns=110),
                               term="xterm", enable_cpr=False)
         with create_pipe_input() as keyboard:
-            console = Play(Session(db, None, "gm"), refresh=refresh, input=keyboard,
+            console = Play(_tree(), Session(db, None, "gm"), refresh=refresh, input=keyboard,
                            output=output, history=InMemoryHistory())
             keyboard.send_text("".join(keys))
             helper = None
@@ -202,7 +202,7 @@ def test_bad_input_is_one_error_line_and_the_console_goes_on(table):
     assert played.err.splitlines() == [
         "error: cannot read that line: No closing quotation",
         "error: no such command 'bogus': `help` lists the commands",
-        "error: missing argument 'cost': see `help act`",
+        "error: missing COST (usage: act ID COST [LABEL...])",
         "error: vex has 3 AP left, cannot spend 9 (R17)",
         "error: --encounter is fixed when play mode starts: `use ID` switches the encounter",
         "error: this is play mode already",
@@ -432,3 +432,11 @@ def test_log_last_n_on_the_command_line(combat):
     combat("note", "second")
     out = combat("log", "--last", "1").stdout
     assert "second" in out and "first" not in out and "Ash" not in out
+
+
+def _tree():
+    """The shell's command tree, as `combat play` hands it to the console."""
+    import typer
+
+    from cli.app import app
+    return typer.main.get_command(app)

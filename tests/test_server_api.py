@@ -339,3 +339,38 @@ def test_api_lines_are_the_log_as_combat_log_words_it(server):
         assert tv.get(f"/api/encounters/{E}/lines").json()[-1]["text"] == "Undo of seq 12"
     code, out, _ = cli(server.db, "log", "--last", "2")
     assert code == 0 and "ash spends 2 AP (major): shoots" in out and "Undo of seq 12" in out
+
+
+@pytest.mark.parametrize("option", ["--install-completion", "--show-completion", "--help",
+                                    "--db", "--encounter", "--actor", "--version"])
+def test_a_terminal_option_sent_as_a_line_is_422_and_writes_nothing(server, tmp_path,
+                                                                  monkeypatch, option):
+    """Issue 21: `--install-completion act rook minor` appended to the server
+    user's ~/.bashrc and answered a traceback. A line is the grammar's: the
+    shell's own options are wrong usage, and nothing outside the store moves."""
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    before = log(server.db)
+    with as_(server, "gm") as gm:
+        for text in (f"{option} act ash minor", f"act ash minor {option}", f"{option}=x round"):
+            answer = gm.post(f"/api/encounters/{E}/line", json={"line": text})
+            assert answer.status_code == 422, text
+            assert list(answer.json()) == ["error"] and "\n" not in answer.json()["error"]
+    assert list(home.iterdir()) == []
+    assert log(server.db) == before
+
+
+@pytest.mark.parametrize("who", ["ash", "tv"])
+def test_the_command_box_refuses_a_player_or_view_before_reading_the_line(server, who):
+    """The role is checked before any body is parsed: a player's or a view's
+    line is refused whatever it holds, even bytes that are no JSON at all."""
+    before = log(server.db)
+    with as_(server, who) as them:
+        for body in (b'{"line": "--install-completion act ash minor"}', b"\xff not json",
+                     b'{"line": "act ash minor"}'):
+            answer = them.post(f"/api/encounters/{E}/line", content=body)
+            assert answer.status_code == 403, body
+            assert "command box is the GM's" in answer.json()["error"] or \
+                "is a view" in answer.json()["error"]
+    assert log(server.db) == before

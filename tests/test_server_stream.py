@@ -189,8 +189,8 @@ def test_a_listener_far_behind_is_told_to_reconnect_and_catch_up():
 
 
 def test_keep_alive_pings_neither_end_nor_double_a_stream(server, monkeypatch):
-    import cli.server.app
-    monkeypatch.setattr(cli.server.app, "PING_S", 0.1)
+    import cli.server.stream
+    monkeypatch.setattr(cli.server.stream, "PING_S", 0.1)
     got: list = []
     raw: list = []
     with client(server, server.secrets["gm"]) as http:

@@ -1,0 +1,151 @@
+"""Words of a command line -> the core's command struct, by the specs of
+cli/grammar/table.py. One line of wrong usage names the command's synopsis."""
+from __future__ import annotations
+
+import re
+import shlex
+from typing import Any, NamedTuple
+
+import msgspec
+
+from projections.domain import commands as c
+
+from cli.grammar.spec import Arg, BadLine, Opt, Reader, Spec
+from cli.grammar.table import SPECS
+
+BY_NAME: dict[str, Spec] = {spec.name: spec for spec in SPECS}
+# The terminal's own options: never part of a line another client sends.
+GLOBAL_OPTIONS = ("--db", "--encounter", "--actor", "--install-completion",
+                  "--show-completion", "--help", "--version")
+NUMBER = re.compile(r"[+-]?[0-9]{1,30}")
+
+
+class Line(NamedTuple):
+    command: c.Command
+    actor: str | None = None  # `--actor NAME` before the command (terminal clients)
+
+
+def split(text: str) -> list[str]:
+    """A line's words, split as a shell would."""
+    try:
+        return shlex.split(text)
+    except ValueError as exc:
+        raise BadLine(f"cannot read that line: {exc}") from None
+
+
+def parse(words: list[str], *, local: bool = False, read: Reader | None = None,
+          careful: bool = False) -> Line:
+    """The command a line declares. `local`: a terminal client (play mode, the
+    demo, a script), which may name `--actor` before the command; every other
+    global option is the shell's alone. `read` reads a roster file (only a
+    client on the machine that has the file gives one)."""
+    if words[:1] == ["combat"]:
+        words = words[1:]
+    actor, words = _leading(words, local)
+    if not words:
+        raise BadLine("say what to declare, e.g. `act rook major shoots`")
+    spec = BY_NAME.get(words[0])
+    if spec is None:
+        raise BadLine(f"`{words[0][:40]}` declares nothing: only declarations can be "
+                      "sent here" if not words[0].startswith("-") else
+                      f"no such option: {words[0][:40]}")
+    command = spec.command(_values(spec, words[1:]), read)
+    if careful and isinstance(command, c.EndTurn):
+        command = msgspec.structs.replace(command, careful=True)
+    return Line(command, actor)
+
+
+def parse_line(text: str, careful: bool = False) -> Line:
+    """One line from a client that may only declare (the table server's box)."""
+    return parse(split(text), careful=careful)
+
+
+def _leading(words: list[str], local: bool) -> tuple[str | None, list[str]]:
+    """`--actor NAME` before the command (terminal clients only)."""
+    actor = None
+    for word in words:
+        if word.split("=", 1)[0] in GLOBAL_OPTIONS:
+            name = word.split("=", 1)[0]
+            if not (local and name == "--actor"):
+                raise BadLine(_global(name))
+    while local and words and words[0].split("=", 1)[0] == "--actor":
+        if "=" in words[0]:
+            actor, words = words[0].split("=", 1)[1], words[1:]
+        elif len(words) > 1:
+            actor, words = words[1], words[2:]
+        else:
+            raise BadLine("--actor needs a name")
+    return actor, words
+
+
+def _global(name: str) -> str:
+    if name == "--help":
+        return "help is on the page: this box only declares"
+    if name in ("--db", "--encounter", "--actor"):
+        return (f"{name} is not for this box: the page's encounter and your token's "
+                "name are used")
+    return f"{name} is the terminal's option, not a declaration"
+
+
+def _values(spec: Spec, words: list[str]) -> dict[str, Any]:
+    """The struct's fields from the words after the command's name."""
+    values: dict[str, Any] = {o.field: o.default for o in spec.options.values()}
+    given: list[str] = []
+    rest = iter(words)
+    for word in rest:
+        if word == "--":
+            given.extend(rest)
+        elif word.startswith("--"):
+            name, eq, inline = word.partition("=")
+            option = spec.options.get(name)
+            if option is None:
+                raise _usage(spec, f"no such option: {name[:40]}")
+            if not option.takes_value:
+                if eq:
+                    raise _usage(spec, f"{name} takes no value")
+                values[option.field] = True
+                continue
+            value = inline if eq else next(rest, None)
+            if value is None:
+                raise _usage(spec, f"{name} needs a value")
+            values[option.field] = _typed(spec, option, value)
+        elif word.startswith("-") and len(word) > 1 and not NUMBER.fullmatch(word):
+            raise _usage(spec, f"no such option: {word[:40]}")
+        else:
+            given.append(word)
+    for option in spec.options.values():
+        if option.required and values[option.field] is None:
+            raise _usage(spec, f"missing option {option.flag}")
+    values.update(_positional(spec, given))
+    return values
+
+
+def _positional(spec: Spec, given: list[str]) -> dict[str, Any]:
+    values: dict[str, Any] = {}
+    for arg in spec.args:
+        if arg.words:
+            if arg.required and not given:
+                raise _usage(spec, f"missing {arg.metavar}")
+            taken = [_typed(spec, arg, w) for w in given]
+            given = []
+            values[arg.field] = " ".join(taken) if arg.words == "text" else taken
+        elif given:
+            values[arg.field] = _typed(spec, arg, given.pop(0))
+        elif arg.required:
+            raise _usage(spec, f"missing {arg.metavar}")
+    if given:
+        raise _usage(spec, f"unexpected extra word {given[0][:40]!r}")
+    return values
+
+
+def _typed(spec: Spec, param: Arg | Opt, word: str) -> Any:
+    if param.kind is int:
+        if not NUMBER.fullmatch(word.strip()):
+            name = param.metavar if isinstance(param, Arg) else param.flag
+            raise _usage(spec, f"{name} takes a whole number, not {word[:40]!r}")
+        return int(word)
+    return word
+
+
+def _usage(spec: Spec, problem: str) -> BadLine:
+    return BadLine(f"{problem} (usage: {spec.synopsis})")

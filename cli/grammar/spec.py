@@ -1,0 +1,109 @@
+"""The shape of a command's line: its arguments and options, written once.
+
+A `Spec` says what a command takes (positional arguments, options, flags),
+with the help text a person reads, and how the values become the core's
+command struct (`build`). The parser (cli/grammar/parser.py) reads words
+with it; the terminal's typer app is generated from it (cli/declare_cmds.py),
+so a typed line and the shell can never disagree. Nothing here imports a
+UI library."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from eventlog.errors import LedgerError
+from projections.domain import commands as c
+
+
+class BadLine(LedgerError):
+    """Wrong usage of a command line, in one line (a 422 on the server, exit 2
+    in the terminal)."""
+
+
+@dataclass(frozen=True)
+class Arg:
+    """A positional argument: one word (`ID`), or with `words` every word
+    left, kept as a list (`SLOT...`) or joined by spaces (`LABEL...`)."""
+    field: str
+    metavar: str
+    help: str = ""
+    kind: type = str          # str or int
+    required: bool = True
+    words: str | None = None  # None: one word; "list" or "text": the rest
+    complete: str | None = None  # what Tab offers: combatants, slots, groups, encounters
+
+    @property
+    def shown(self) -> str:
+        many = "..." if self.words else ""
+        return f"{self.metavar}{many}" if self.required else f"[{self.metavar}{many}]"
+
+
+@dataclass(frozen=True)
+class Opt:
+    """An option `--name VALUE`, or a flag `--name` (kind bool)."""
+    field: str
+    flag: str
+    help: str = ""
+    kind: type = str          # str, int or bool (a flag)
+    default: Any = None
+    required: bool = False
+    metavar: str | None = None
+    complete: str | None = None
+
+    @property
+    def takes_value(self) -> bool:
+        return self.kind is not bool
+
+    @property
+    def shown(self) -> str:
+        if not self.takes_value:
+            return self.flag
+        return f"{self.flag} {self.metavar or self.field.upper().replace('_', '-')}"
+
+
+Builder = Callable[[dict[str, Any], "Reader | None"], c.Command]
+Reader = Callable[[str], c.Load]  # reads a roster file (the terminal's clients only)
+
+
+@dataclass(frozen=True)
+class Spec:
+    """One declaring command of the table."""
+    name: str
+    struct: type[c.Command]
+    summary: str              # the first line of its help
+    example: str              # `combat ...` lines, one per line
+    params: tuple[Arg | Opt, ...] = ()
+    details: str = ""         # more help, between the summary and the example
+    reads_file: str | None = None  # the word naming a file on this machine ("FILE", "--roster")
+    build: Builder | None = field(default=None, compare=False)
+
+    @property
+    def args(self) -> list[Arg]:
+        return [p for p in self.params if isinstance(p, Arg)]
+
+    @property
+    def options(self) -> dict[str, Opt]:
+        return {p.flag: p for p in self.params if isinstance(p, Opt)}
+
+    @property
+    def synopsis(self) -> str:
+        """`act ID COST [LABEL...]`, options after the arguments."""
+        words = [self.name, *(a.shown for a in self.args)]
+        for o in self.options.values():
+            words.append(o.shown if o.required else f"[{o.shown}]")
+        return " ".join(words)
+
+    @property
+    def help(self) -> str:
+        parts = [self.summary]
+        if self.details:
+            parts.append(self.details)
+        lines = self.example.splitlines()
+        parts.append("Example: " + "\n         ".join(lines))
+        return "\n\n".join(parts)
+
+    def command(self, values: dict[str, Any], read: Reader | None = None) -> c.Command:
+        """The command struct for the values read off a line (or the shell)."""
+        if self.build is not None:
+            return self.build(values, read)
+        return self.struct(**values)

@@ -1,0 +1,165 @@
+"""Every declaring command of the table, as a line takes it: arguments,
+options, defaults and help, written once. The order is the one `--help`
+lists them in."""
+from __future__ import annotations
+
+from typing import Any
+
+from projections.domain import commands as c
+from projections.domain.phrases import COST_WORDS
+
+from cli.grammar.spec import Arg, BadLine, Opt, Reader, Spec
+
+COST_HELP = COST_WORDS + "."
+WHY = "Why, for the record."
+REASON = Opt("reason", "--reason", "Why: kept in the log for the audit (R29).", required=True)
+MAY_REASON = Opt("reason", "--reason", WHY, default="")
+CASCADE = "Also retract the later declarations it would make illegal (R28)."
+
+
+def _reader(read: Reader | None, spec: str) -> Reader:
+    if read is None:
+        raise BadLine(f"`{spec}` reads a file on the server: send the roster as the "
+                      "JSON `load` command instead")
+    return read
+
+
+def _new(values: dict[str, Any], read: Reader | None) -> c.Command:
+    roster, carry = values.pop("roster"), values.get("carry_grit")
+    if roster is None and carry is not None:
+        raise BadLine("--carry-grit carries Grit to a roster's combatants: give the "
+                      "roster with --roster FILE")
+    load = _reader(read, "new --roster")(roster) if roster is not None else None
+    return c.New(roster=load, **values)
+
+
+def _load(values: dict[str, Any], read: Reader | None) -> c.Command:
+    return _reader(read, "load")(values["file"])
+
+
+SPECS: tuple[Spec, ...] = (
+    Spec("new", c.New, "Create an encounter; it becomes the current one.",
+         'combat new warehouse --title "Warehouse raid"\n'
+         "combat new docks --roster examples/party.toml --carry-grit warehouse",
+         (Arg("id", "ID", "Its id, a slug like `warehouse`."),
+          Opt("title", "--title", "A title for people.", default=""),
+          Opt("roster", "--roster", "Start with this roster file in (see `load`).",
+              metavar="FILE"),
+          Opt("carry_grit", "--carry-grit", "Copy each roster combatant's current Grit "
+              "from encounter FROM, as an audited declaration.", metavar="FROM",
+              complete="encounters")),
+         reads_file="--roster", build=_new),
+    Spec("add", c.Add, "Add a combatant (or --count of them); reinforcements roll on "
+         "joining (R5).", 'combat add "Big Ganger" --bonus 1 --count 3 --group gangers',
+         (Arg("name", "NAME", 'The combatant\'s name, e.g. "Big Ganger".'),
+          Opt("id", "--id", "Id (default: the slug of NAME)."),
+          Opt("pc", "--pc", "A player character (default: NPC).", bool, False),
+          Opt("bonus", "--bonus", "Initiative bonus.", int, 0),
+          Opt("ap", "--ap", "Maximum AP (R14).", int, 3),
+          Opt("grit", "--grit", "Grit pool.", int, 0),
+          Opt("group", "--group", "Join this group (R7).", complete="groups"),
+          Opt("count", "--count", "Add K of them: ID-1..ID-K.", int, 1, metavar="K"))),
+    Spec("group", c.Group, "Set a group's initiative bonus (R7).",
+         "combat group gangers --bonus 1",
+         (Arg("id", "G", "The group's id.", complete="groups"),
+          Opt("bonus", "--bonus", "The group's initiative bonus.", int, required=True))),
+    Spec("roll", c.Roll, "Roll initiative, 1d10 + bonus (R1); groups roll once (R7).",
+         "combat roll            (everyone who has not rolled)\ncombat roll rook --die 7",
+         (Arg("slots", "SLOT", "Slot ids (default: every active slot without initiative).",
+              required=False, words="list", complete="slots"),
+          Opt("die", "--die", "A physical d10 rolled at the table (1-10), one slot only.",
+              int))),
+    Spec("order", c.Order, "Declare the order of tied slots (R3) or of seizers (R12).",
+         "combat --actor players order vex rook",
+         (Arg("slots", "SLOT", "Tied slots (R3) or same-side seizers (R12), first to "
+              "act first.", words="list", complete="slots"),)),
+    Spec("load", c.Load, "Load a roster file: its combatants and groups join in one "
+         "declaration.", "combat load examples/warehouse-raid.toml",
+         (Arg("file", "FILE", "A roster: .toml, .yaml, .yml or .json (see the docs' "
+              "rosters page)."),),
+         details="The whole file is refused if any entry is wrong, and one `undo` takes "
+                 "it all back. In a running encounter they are reinforcements: they "
+                 "roll initiative on joining (R5).",
+         reads_file="FILE", build=_load),
+    Spec("round", c.Round, "Start the next round: AP restored, seize window open "
+         "(R15, R24).", "combat round"),
+    Spec("seize", c.Seize, "Spend 1 Grit to Seize the Moment: act first this round "
+         "(R10-R13).", "combat seize vex",
+         (Arg("id", "ID", "Who seizes.", complete="combatants"),)),
+    Spec("act", c.Act, "Spend AP in a combatant's own turn, at most 4 per turn "
+         "(R16-R18, R20).", "combat act rook major shoots the ganger",
+         (Arg("id", "ID", "Whose turn it is.", complete="combatants"),
+          Arg("cost", "COST", COST_HELP),
+          Arg("label", "LABEL", "What they do, e.g. shoots.", required=False, words="text"))),
+    Spec("interrupt", c.Interrupt, "Spend AP out of turn: an Interrupt Action (R19).",
+         "combat interrupt vex minor dives for cover",
+         (Arg("id", "ID", "Who interrupts.", complete="combatants"),
+          Arg("cost", "COST", COST_HELP),
+          Arg("label", "LABEL", "What they do.", required=False, words="text"))),
+    Spec("end-turn", c.EndTurn, "End the turn in progress; in an open group slot, ID "
+         "passes (R8, R21).", "combat end-turn        combat end-turn ganger-3",
+         (Arg("id", "ID", "In a group slot with no turn in progress: the member who "
+              "passes.", required=False, complete="combatants"),),
+         details="Right after a turn ended by itself, a bare end-turn of the next turn, "
+                 "with nothing declared in it yet, is said loudly; in play mode (and "
+                 "with COMBAT_CAREFUL=1) it is refused: name the turn to end."),
+    Spec("leave", c.Leave, "A combatant leaves the encounter: skipped until they rejoin "
+         "(R22).", 'combat leave ganger-2 --reason "knocked out"',
+         (Arg("id", "ID", "Who leaves.", complete="combatants"),
+          Opt("reason", "--reason", "Defeated, fled, removed...", default=""))),
+    Spec("rejoin", c.Rejoin, "A combatant comes back, at their old initiative and "
+         "current AP (R22).", "combat rejoin ganger-2",
+         (Arg("id", "ID", "Who comes back.", complete="combatants"),)),
+    Spec("max-ap", c.MaxAP, "Change a combatant's maximum AP; it applies at the next "
+         "round (R14).", 'combat max-ap chrome 4 --reason "wired reflexes"',
+         (Arg("id", "ID", "Whose maximum.", complete="combatants"),
+          Arg("n", "N", "The new maximum AP.", int), REASON)),
+    Spec("adjust-ap", c.AdjustAP, "Adjust a combatant's current AP now, never below 0 "
+         "(R14).", "combat adjust-ap rook -1 --reason stunned",
+         (Arg("id", "ID", "Whose AP.", complete="combatants"),
+          Arg("delta", "DELTA", "AP to add (negative to take).", int), REASON)),
+    Spec("grit", c.Grit, "Grit gained or lost; never below 0 (R13).",
+         'combat grit rook -1        combat grit cat 1 --reason "good roleplay"',
+         (Arg("id", "ID", "Whose Grit.", complete="combatants"),
+          Arg("delta", "DELTA", "Grit gained (negative: lost).", int), MAY_REASON)),
+    Spec("set-initiative", c.SetInitiative, "Override a slot's initiative total; the die "
+         "stays recorded (R4).", 'combat set-initiative boss 15 --reason "ambush"',
+         (Arg("slot", "SLOT", "The slot: a lone combatant or a group.", complete="slots"),
+          Arg("total", "TOTAL", "The new initiative total.", int), REASON)),
+    Spec("note", c.Note, "Add a note to the record (allowed even after the end, R25).",
+         "combat note the warehouse is on fire",
+         (Arg("text", "TEXT", "The note.", words="text"),)),
+    Spec("end", c.End, "End the encounter: afterwards only notes, undo, redo, retract "
+         "and amend (R25).", "combat end"),
+    Spec("undo", c.Undo, "Undo the latest declaration (a whole command's batch); nothing "
+         "is deleted (R26).", "combat undo", (MAY_REASON,)),
+    Spec("redo", c.Redo, "Redo the most recently undone declaration, with the same dice "
+         "(R27).", "combat redo"),
+    Spec("retract", c.Retract, "Retract an earlier declaration (a mistake noticed later), "
+         "re-judging the rest (R28).", 'combat retract 12 --reason "the reload cost 1 AP"',
+         (Arg("seq", "SEQ", "Any seq of the declaration to retract.", int),
+          Opt("cascade", "--cascade", CASCADE, bool, False), MAY_REASON)),
+    Spec("amend", c.Amend, "Correct an earlier declaration in place; everything after it "
+         "is re-judged (R28).",
+         'combat amend 12 --die 8        combat amend 15 --cost minor --reason "a reload costs 1"',
+         (Arg("seq", "SEQ", "The seq of the declaration to correct.", int),
+          Opt("die", "--die", "The die an initiative roll really showed.", int),
+          Opt("cost", "--cost", "The action's real cost: free, minor, major or a number."),
+          Opt("label", "--label", "The action's real label."),
+          Opt("who", "--who", "Who really acted.", complete="combatants"),
+          Opt("cascade", "--cascade", CASCADE, bool, False), MAY_REASON)),
+    Spec("effect", c.Effect, "A timed effect on a combatant's maximum AP; it runs out by "
+         "itself (R14).", 'combat effect rook "Wired reflexes" --max-ap +1 --rounds 3\n'
+         "combat effect vex Stunned --max-ap -1 --until-round-end",
+         (Arg("id", "ID", "Who is affected.", complete="combatants"),
+          Arg("name", "NAME", 'The effect, e.g. "Wired reflexes".'),
+          Opt("max_ap", "--max-ap", "The change of maximum AP, e.g. +1 or -1.", int,
+              required=True),
+          Opt("rounds", "--rounds", "It covers the next N rounds' AP restores.", int),
+          Opt("until_round_end", "--until-round-end", "It counts at once, on the current "
+              "AP, and ends with this round.", bool, False),
+          Opt("effect", "--id", "The effect's id (default: the slug of NAME)."))),
+    Spec("end-effect", c.EndEffect, "End an effect before it runs out (R14).",
+         'combat end-effect stunned --reason "a medkit"',
+         (Arg("effect", "EFFECT", "The effect's id (see status)."), MAY_REASON)),
+)

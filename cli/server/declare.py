@@ -1,0 +1,82 @@
+"""Declarations through the server: the token is read and its reach and role
+checked before the body is parsed (a JSON command, or a line of the GM's
+box read by the grammar); then the core's one `execute`, under the token's
+name and permit, and the batch goes to the stream."""
+from __future__ import annotations
+
+import msgspec
+from starlette.requests import Request
+
+from eventlog.codec import envelope_dict
+from projections import access
+from projections.domain import commands as c
+from projections.reports.views import status
+
+from cli.grammar import BadLine, parse_line
+from cli.server import auth
+from cli.server.hub import encode
+from cli.server.replies import JSON, BadInput, body_of, guarded, ledger, one_line, run
+
+
+class Declared(msgspec.Struct):
+    """The answer to a declaration: the head, the appended events, the status."""
+    seq: int
+    events: list
+    status: msgspec.Raw
+
+
+def read_command(raw: bytes) -> c.Command:
+    try:
+        return c.decode(raw)
+    except (msgspec.ValidationError, msgspec.DecodeError) as exc:
+        raise BadInput(f"not a command: {c.malformed(raw, exc)} (see /api/schema)") from None
+    except RecursionError:  # (msgspec's depth guard, on a hostile body)
+        raise BadInput("not a command: it is nested too deeply (see /api/schema)") from None
+
+
+def read_line(raw: bytes) -> c.Command:
+    """The GM's command box: one play-mode line, read by the grammar."""
+    try:
+        line = msgspec.json.decode(raw, type=dict[str, str]).get("line", "")
+    except (msgspec.ValidationError, msgspec.DecodeError) as exc:
+        raise BadInput(f'not a line: send {{"line": "act rook major"}} ({one_line(exc)})') from None
+    try:
+        return parse_line(line).command
+    except BadLine as exc:
+        raise BadInput(one_line(exc)) from None
+
+
+def declare(request: Request, raw: bytes, read, typed: bool) -> bytes:
+    """On one worker thread: the token, its reach and role, then the command
+    read from `raw`, then its execution."""
+    lg = ledger(request)
+    token = auth.token_of(lg.store, request)
+    encounter = request.path_params["encounter"]
+    access.check_reach(token, encounter)
+    access.check_writes(token)
+    if typed:
+        access.check_types_lines(token)
+    command = read(raw)
+    access.check_may_declare(token, command)
+    if isinstance(command, c.New):  # (it names the encounter it starts)
+        encounter = command.id
+    out = lg.execute(None if isinstance(command, c.New) else encounter, command,
+                     token.name, permit=access.permit_for(token), gm=token.role == "gm")
+    view = encode(status(out.state))
+    if out.events:
+        request.app.state.hub.appended(encounter, out.events[0].seq - 1,
+                                       out.events[-1].seq, view)
+    events = [envelope_dict(e, False) for e in out.events]
+    return msgspec.json.encode(Declared(out.state.seq, events, msgspec.Raw(view.encode())))
+
+
+@guarded
+async def commands(request: Request):
+    raw = await body_of(request)
+    return JSON(await run(declare, request, raw, read_command, False))
+
+
+@guarded
+async def line(request: Request):
+    raw = await body_of(request)
+    return JSON(await run(declare, request, raw, read_line, True))

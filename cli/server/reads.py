@@ -1,0 +1,104 @@
+"""What a token may read: the pages, who it is, the encounters it reaches,
+an encounter's status, log and lines, and the schema."""
+from __future__ import annotations
+
+from collections import deque
+from pathlib import Path
+
+from starlette.requests import Request
+from starlette.responses import FileResponse
+
+from projections import access
+from projections.reports.views import status
+
+from cli.server import auth
+from cli.server.replies import JSON, guarded, ledger, number, run
+
+STATIC = Path(__file__).parent / "static"
+LINES, MAX_LINES = 12, 500  # lines of the log the GM page shows, and the most asked for
+PAGE_HEADERS = {
+    # The token rides in the page's address: never send it on to another site.
+    "Referrer-Policy": "no-referrer",
+    "Content-Security-Policy": "default-src 'self'; style-src 'self'; script-src 'self'; "
+                               "img-src 'self' data:; frame-ancestors 'none'",
+    "X-Content-Type-Options": "nosniff",
+    "Cache-Control": "no-store",
+}
+
+
+async def token_of(request: Request):
+    """The request's token (401 without a known one), read on a worker thread."""
+    return await run(lambda: auth.token_of(ledger(request).store, request))
+
+
+async def reading(request: Request):
+    """The token and the encounter it may read, or the error."""
+    token = await token_of(request)
+    encounter = request.path_params["encounter"]
+    access.check_reach(token, encounter)
+    return token, encounter
+
+
+async def page(request: Request):
+    return FileResponse(STATIC / "index.html", headers=PAGE_HEADERS)
+
+
+@guarded
+async def me(request: Request):
+    token = await token_of(request)
+    return JSON({"name": token.name, "role": token.role, "owns": list(token.owns),
+                 "encounter": token.encounter})
+
+
+@guarded
+async def encounters(request: Request):
+    token = await token_of(request)
+
+    def listed():
+        lg = ledger(request)
+        out = []
+        for info in lg.store.encounters():
+            if access.reaches(token, info.id):
+                state = lg.state(info.id)
+                out.append({"id": info.id, "title": info.title, "phase": state.phase,
+                            "seq": state.seq})
+        return out
+    return JSON(await run(listed))
+
+
+@guarded
+async def status_of(request: Request):
+    _, encounter = await reading(request)
+    return JSON(await run(lambda: status(ledger(request).state(encounter))))
+
+
+@guarded
+async def log_of(request: Request):
+    _, encounter = await reading(request)
+    after = number(request, "after", 0, "a seq (a whole number of 0 or more)")
+
+    def events():
+        lg = ledger(request)
+        lg.store.head(encounter)  # (an unknown encounter: 404)
+        return lg.event_dicts(encounter, after)
+    return JSON(await run(events))
+
+
+@guarded
+async def lines_of(request: Request):
+    """The last lines of the log as `combat log` words them (the GM page)."""
+    _, encounter = await reading(request)
+    last = number(request, "last", LINES, f"a number of lines from 1 to {MAX_LINES}",
+                  1, MAX_LINES)
+
+    def lines():  # (an unknown encounter: timeline's head read is the 404)
+        from projections.reports.timeline import said, timeline
+        return [said(e) for e in deque(timeline(ledger(request), encounter), maxlen=last)]
+    return JSON(await run(lines))
+
+
+@guarded
+async def schema(request: Request):
+    await token_of(request)
+    from projections.reports.schema import command_schema, event_schema
+    return JSON({"commands": command_schema(), "events": event_schema()})

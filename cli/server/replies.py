@@ -1,0 +1,92 @@
+"""How the server answers: JSON by msgspec, one `{"error": ...}` line with
+the status that fits the failure, and the bounded reading of a request."""
+from __future__ import annotations
+
+import re
+
+import msgspec
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import Response
+
+from eventlog.errors import Conflict, LedgerError, Refusal, UnknownEncounter
+from projections import access
+
+MAX_BODY = 64 * 1024  # one command is a few hundred bytes; a roster a few KiB
+DIGITS = re.compile(r"[0-9]{1,18}")  # ASCII digits only: `²` is no number here
+
+
+class BadInput(LedgerError):
+    """A malformed command or parameter (422)."""
+
+
+class TooLarge(LedgerError):
+    """A request body over MAX_BODY (413)."""
+
+
+CODES = ((access.Unauthorized, 401), (access.Forbidden, 403), (UnknownEncounter, 404),
+         (TooLarge, 413), (BadInput, 422), (Refusal, 409), (Conflict, 409), (LedgerError, 409))
+
+
+class JSON(Response):
+    """JSON by msgspec (a status is encoded once, for the answer and the stream)."""
+    media_type = "application/json"
+
+    def render(self, content) -> bytes:
+        return content if isinstance(content, bytes) else msgspec.json.encode(content)
+
+
+def one_line(exc: BaseException) -> str:
+    """The line the CLI prints after `error: `."""
+    return " ".join(str(exc).splitlines())
+
+
+def failure(exc: LedgerError) -> JSON:
+    code = next(code for kind, code in CODES if isinstance(exc, kind))
+    return JSON({"error": one_line(exc)}, status_code=code)
+
+
+def guarded(endpoint):
+    """An endpoint whose LedgerError is answered as one JSON line."""
+    async def answered(request: Request):
+        try:
+            return await endpoint(request)
+        except LedgerError as exc:
+            return failure(exc)
+    answered.__name__ = endpoint.__name__
+    return answered
+
+
+def ledger(request: Request):
+    """This worker thread's ledger over its own store handle."""
+    return request.app.state.handles.ledger()
+
+
+async def run(work, *args):
+    """`work(*args)` on a worker thread: every store call goes there."""
+    return await run_in_threadpool(work, *args)
+
+
+def number(request: Request, name: str, default: int, takes: str, low: int = 0,
+           high: int = 10**18 - 1) -> int:
+    """A whole-number query parameter (`?after=`, `?last=`), or BadInput."""
+    given = request.query_params.get(name)
+    if given is None:
+        return default
+    if not DIGITS.fullmatch(given) or not low <= int(given) <= high:
+        raise BadInput(f"?{name}= takes {takes}, not {given[:20]!r}")
+    return int(given)
+
+
+async def body_of(request: Request) -> bytes:
+    """The request's body, read no further than MAX_BODY (unparsed)."""
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > MAX_BODY:
+        raise TooLarge(f"a request holds at most {MAX_BODY // 1024} KiB")
+    chunks, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > MAX_BODY:
+            raise TooLarge(f"a request holds at most {MAX_BODY // 1024} KiB")
+        chunks.append(chunk)
+    return b"".join(chunks)

@@ -1,0 +1,48 @@
+"""A typed line on a terminal client (play mode, the demo, a `.combat`
+script): a declaration is read by the grammar and run through the session;
+a read (`status`, `log --audit`, `help act`) runs on the shell's own command
+tree, which the client is handed by its command (never imported here: the
+typer app imports the clients, not the other way round)."""
+from __future__ import annotations
+
+from eventlog.errors import LedgerError
+
+from cli.grammar import DECLARING, BadLine, parse
+from cli.session import Session, read_roster
+
+
+def leading(words: list[str]) -> tuple[list[str], list[str]]:
+    """Leading `--option value` words, and the command after them."""
+    i = 0
+    while i < len(words) and words[i].startswith("--") and words[i] != "--help":
+        i += 1 if "=" in words[i] else 2
+    return words[:i], words[i:]
+
+
+def run_line(tree, session: Session, words: list[str]) -> int:
+    """Run one line's words; 0, or a read's exit code (1: its error was shown)."""
+    _, rest = leading(words)
+    if rest and rest[0] in DECLARING and "--help" not in rest:
+        line = parse(words, local=True, read=read_roster, careful=session.careful)
+        (session.as_actor(line.actor) if line.actor else session).run(line.command)
+        return 0
+    return run_read(tree, session, words)
+
+
+def run_read(tree, session: Session, words: list[str]) -> int:
+    """A read on the shell's command tree, with this session; wrong usage is
+    one line (BadLine), as the grammar says it."""
+    try:
+        return tree.main(args=words, obj=session, standalone_mode=False,
+                         prog_name="combat") or 0
+    except LedgerError:
+        raise
+    except Exception as exc:
+        if not hasattr(exc, "format_message"):  # not click's usage error
+            raise
+        ctx = getattr(exc, "ctx", None)
+        where = ctx.command_path.removeprefix("combat").strip() if ctx else ""
+        message = exc.format_message().rstrip(".")
+        message = message[:1].lower() + message[1:]
+        raise BadLine(f"{message}: see `help {where}`" if where else
+                      f"{message}: `help` lists the commands") from None
