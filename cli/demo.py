@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import shlex
+from functools import partial
 from pathlib import Path
 
 from eventlog.errors import InvalidFile, LedgerError
@@ -81,7 +82,7 @@ def fresh_id(session: Session) -> str:
 def play(tree, session: Session, script: Path | None = None) -> None:
     """Play `script` on `tree`, the shell's command tree (its reads run there)."""
     from projections.ledger import envelope
-    from projections.reports.narrate import describe
+    from projections.reports.worded import worded
 
     from cli.terminal import run_line
     path = (script or default_script()).resolve()
@@ -103,8 +104,9 @@ def play(tree, session: Session, script: Path | None = None) -> None:
             raise LedgerError(f"{stopped}: {exc}") from None
         if code:  # a read's error was shown
             raise LedgerError(stopped)
-        for row in store.rows(eid, after=seen):
-            console.print(f"  [green]✓[/green] {escape(describe(envelope(row).data))}")
+        appended = [envelope(row) for row in store.rows(eid, after=seen)]
+        for said in worded(appended, partial(quiet.ledger.batch, eid)):
+            console.print(f"  {escape(said.text)}")
 
     with contextlib.chdir(path.parent):
         started = False

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+from functools import partial
 import os
 import shlex
 
@@ -23,12 +24,10 @@ from prompt_toolkit.history import FileHistory, History, InMemoryHistory
 from prompt_toolkit.key_binding import KeyBindings
 from prompt_toolkit.output import ColorDepth
 
-from eventlog.codec import Envelope
 from eventlog.errors import LedgerError
-from eventlog.events import Amended, Redone, Undone
 from projections.domain.decide import acting
 from projections.history import envelope
-from projections.reports.narrate import describe
+from projections.reports.worded import worded
 from projections.domain.state import State
 
 from cli.terminal import run_line, run_read
@@ -262,7 +261,8 @@ class Play:
             said = []
             for row in self.store.rows(self.eid, after=self.seen):
                 env = envelope(row)
-                for line, declared in self._narrate(env):
+                batch_of = partial(self.session.ledger.batch, self.eid)
+                for line, declared in ((x.text, x.declared) for x in worded([env], batch_of)):
                     tags = [f"seq {env.seq}"] if declared else []
                     if elsewhere:
                         tags.append(f"{escape(env.actor)}, from another terminal")
@@ -279,25 +279,6 @@ class Play:
                     console.print(f"[bold yellow]↪ {escape(line)}[/bold yellow]")
         except LedgerError as exc:
             self._error(str(exc))
-
-    def _narrate(self, env: Envelope) -> list[tuple[str, bool]]:
-        """A log entry as the CLI words it right after the declaration, and
-        whether it is a declaration (rather than a fix of an earlier one)."""
-        data, ledger = env.data, self.session.ledger
-        if isinstance(data, Undone):
-            mark = "↶ undone" if data.kind == "undo" else "✗ retracted"
-            return [(f"{mark} (seq {e.seq}): {describe(e.data)}", False)
-                    for batch in data.batches for e in ledger.batch(self.eid, batch)]
-        if isinstance(data, Redone):
-            return [(f"↷ redone (seq {e.seq}): {describe(e.data)}", False)
-                    for e in ledger.batch(self.eid, data.batch)]
-        if isinstance(data, Amended):
-            was = [e.data for e in ledger.batch(self.eid, data.batch)]
-            changed = [(data.batch + i, p) for i, p in enumerate(data.events)
-                       if len(was) != len(data.events) or p != was[i]]
-            return [(f"✎ seq {seq} now reads: {describe(p)}", False)
-                    for seq, p in changed or enumerate(data.events, data.batch)]
-        return [(f"✓ {describe(data)}", True)]
 
     def _start_watching(self) -> None:
         get_app().create_background_task(self._watch())

@@ -7,7 +7,7 @@ from rich.console import Console, ConsoleDimensions
 from rich.markup import escape as _markup_escape
 from rich.table import Table
 
-from eventlog.events import Payload
+from projections.reports.worded import Said
 from projections.reports.flow import tie_hint, unspent
 from eventlog.text import neutral
 from projections.reports.narrate import describe
@@ -196,44 +196,27 @@ def show_state(s: State, lost: bool = False) -> None:
         console.print(line)
 
 
-def show_done(s: State, lines: list[tuple[str, Payload]], flow: list[str] = ()) -> None:
-    """What a command did: a line per (mark, declaration), how the round
-    moved on (a turn that ended by itself, a new pass, who is up), then the
-    table."""
-    for mark, p in lines:
-        console.print(f"{mark} {escape(describe(p))}")
+def show_done(s: State, lines: list[Said], flow: list[str] = ()) -> None:
+    """What a command did: a line per declaration (projections/reports/worded.py),
+    how the round moved on (a turn that ended by itself, a new pass, who is
+    up), then the table."""
+    for said in lines:
+        console.print(escape(said.text))
     for line in flow:
         console.print(f"[bold yellow]↪ {escape(line)}[/bold yellow]")
     show_state(s)
 
 
-def outcome_lines(command, outcome) -> list[tuple[str, Payload]]:
-    """A mark and a declaration for each thing a command did."""
-    from projections.domain import commands as c
-    if isinstance(command, c.Amend):
-        amendment = outcome.events[0].data
-        at = command.seq - amendment.batch  # a seq inside a batch: that event of it
-        fixed = ([amendment.events[at]] if 0 <= at < len(amendment.events)
-                 else amendment.events)
-        lines = [(f"✎ seq {command.seq} now reads:", p) for p in fixed]
-        return lines + [(f"✗ retracted (seq {e.seq}):", e.data) for e in outcome.touched
-                        if e.batch in amendment.retracted]
-    mark = {c.Undo: "↶ undone", c.Redo: "↷ redone", c.Retract: "✗ retracted"}.get(type(command))
-    if mark is not None:
-        return [(f"{mark} (seq {e.seq}):", e.data) for e in outcome.touched]
-    return [("✓", e.data) for e in outcome.events]
-
-
 def show_outcome(command, outcome) -> None:
-    """What a command did, and how the round moved on (a turn that ended by
-    itself, a new pass, who is up: projections/flow.py)."""
+    """What a command did, and how the round moved on (projections/flow.py)."""
     from projections.domain import commands as c
     from projections.reports.flow import announce
-    lines = outcome_lines(command, outcome)
+    from projections.reports.worded import from_touched, worded
+    lines = worded(outcome.events, from_touched(outcome.touched))
     flow = []
     if outcome.before is not None:
         named = isinstance(command, c.EndTurn) and command.id is not None
-        flow = announce(outcome.before, outcome.state, [p for _, p in lines], named)
+        flow = announce(outcome.before, outcome.state, [x.payload for x in lines], named)
     show_done(outcome.state, lines, flow)
 
 

@@ -1,0 +1,52 @@
+"""What a command did, in the table's words: one line per declaration it
+appended, or per earlier declaration it undid, redid, retracted or amended.
+The terminal's answer, play mode, the demo and a script all say it so."""
+from __future__ import annotations
+
+from typing import Callable, Iterable, NamedTuple
+
+from eventlog.codec import Envelope
+from eventlog.events import Amended, Payload, Redone, Undone
+from projections.reports.narrate import describe
+
+
+class Said(NamedTuple):
+    mark: str         # "✓", "↶ undone (seq 7):", "✎ seq 7 now reads:" ...
+    payload: Payload  # the declaration the line is about
+    declared: bool    # a declaration of its own, rather than a fix of an earlier one
+
+    @property
+    def text(self) -> str:
+        return f"{self.mark} {describe(self.payload)}"
+
+
+BatchOf = Callable[[int], list[Envelope]]  # the events of an earlier batch
+
+
+def worded(appended: Iterable[Envelope], batch_of: BatchOf) -> list[Said]:
+    """The lines for the events a command appended."""
+    return [said for env in appended for said in _lines(env, batch_of)]
+
+
+def _lines(env: Envelope, batch_of: BatchOf) -> list[Said]:
+    data = env.data
+    if isinstance(data, Undone):
+        mark = "↶ undone" if data.kind == "undo" else "✗ retracted"
+        return [Said(f"{mark} (seq {e.seq}):", e.data, False)
+                for batch in data.batches for e in batch_of(batch)]
+    if isinstance(data, Redone):
+        return [Said(f"↷ redone (seq {e.seq}):", e.data, False) for e in batch_of(data.batch)]
+    if isinstance(data, Amended):
+        was = [e.data for e in batch_of(data.batch)]
+        changed = [(data.batch + i, p) for i, p in enumerate(data.events)
+                   if len(was) != len(data.events) or p != was[i]]
+        lines = [Said(f"✎ seq {seq} now reads:", p, False)
+                 for seq, p in changed or enumerate(data.events, data.batch)]
+        return lines + [Said(f"✗ retracted (seq {e.seq}):", e.data, False)
+                        for batch in data.retracted for e in batch_of(batch)]
+    return [Said("✓", data, True)]
+
+
+def from_touched(touched: list[Envelope]) -> BatchOf:
+    """A batch's events among those a command's outcome touched."""
+    return lambda batch: [e for e in touched if e.batch == batch]
