@@ -22,6 +22,7 @@ from projections.history import batches
 from projections.domain.phrases import correction
 from projections.domain.rules import judge
 from projections.domain.state import State
+from projections.domain.evolve import evolve
 
 SHOWN = 10  # casualties a refusal names (R28)
 
@@ -62,7 +63,7 @@ def casualties(log: Iterable[Envelope], fixes: Corrections, encounter: str,
         try:
             for p in b.payloads:
                 judge(trial, p)
-                trial.evolve(p)
+                evolve(trial, p)
         except Refusal as exc:
             if b.batch == target:
                 raise Refusal(f"the correction of seq {target} is itself illegal: "
@@ -132,7 +133,7 @@ def decide_correction(command: c.Command, book: UndoBook, head: int, state: Stat
             trial = _clone(state)
             for p in [e.data for e in batch_of(target)]:
                 judge(trial, p)
-                trial.evolve(p)
+                evolve(trial, p)
         return marker
     if isinstance(command, c.Retract):
         target = _target(book, command.seq, head, encounter, "retracted")

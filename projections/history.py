@@ -14,7 +14,7 @@ from eventlog.stores.contract import EventStore, StoredEvent
 from eventlog.events import CORRECTIONS, EVENT_TYPES, Payload
 from eventlog.undo import Corrections
 
-from projections.domain.evolve import HANDLERS
+from projections.domain.evolve import evolve, HANDLERS
 from projections.domain.state import State
 
 # Events that change nothing in the folded state: a fold need not read them.
@@ -43,8 +43,8 @@ def fold(store: EventStore, encounter: str, fixes: Corrections, state: State,
     steps, undone, replaced = STEPS, fixes.undone, fixes.replaced
     if not undone and not replaced:
         for type_name, data in store.fold_data(encounter, after, upto, INERT):
-            evolve, decode = steps[type_name]
-            evolve(state, decode(data))
+            step, decode = steps[type_name]
+            step(state, decode(data))
         return state
     rows = store.fold_rows(encounter, after, upto, INERT)
     for seq, batch, type_name, data in rows:
@@ -53,10 +53,10 @@ def fold(store: EventStore, encounter: str, fixes: Corrections, state: State,
         if batch in replaced:
             if seq == batch:
                 for payload in replaced[batch]:
-                    state.evolve(payload)
+                    evolve(state, payload)
             continue
-        evolve, decode = steps[type_name]
-        evolve(state, decode(data))
+        step, decode = steps[type_name]
+        step(state, decode(data))
     return state
 
 

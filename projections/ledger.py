@@ -21,6 +21,7 @@ from projections import snapshot as snapshots
 from projections.history import corrections, envelope, fold
 from projections.domain.rules import judge
 from projections.domain.state import State
+from projections.domain.evolve import evolve
 
 MAX_ATTEMPTS = 50
 def roll_d10() -> int:
@@ -44,7 +45,7 @@ def apply(state: State, payloads: Iterable[Payload]) -> State:
     trial = snapshots.clone(state)
     for payload in payloads:
         judge(trial, payload)
-        trial.evolve(payload)
+        evolve(trial, payload)
     return trial
 
 

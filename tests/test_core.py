@@ -16,7 +16,7 @@ from eventlog.events import CORRECTIONS, EVENT_TYPES, NoteAdded, Redone, RoundSt
 from projections.domain import commands as c
 from projections.domain.decide import decide
 from projections.domain.rules import _CHECKS
-from projections.domain.evolve import _HANDLERS
+from projections.domain.evolve import STEPS
 from projections.domain.state import State
 from projections.ledger import Ledger
 from projections.reports.views import status
@@ -54,7 +54,7 @@ def test_core_round_script_needs_no_command_line(tmp_path, where):
 def test_every_declaration_has_a_check_and_an_evolve_step():
     declarations = set(EVENT_TYPES) - set(CORRECTIONS)
     assert declarations == {cls.__name__ for cls in _CHECKS}
-    assert declarations == {cls.__name__ for cls in _HANDLERS}
+    assert declarations == {cls.__name__ for cls in STEPS}
 
 
 def test_every_command_decodes_from_the_servers_json():

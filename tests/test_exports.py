@@ -24,6 +24,7 @@ from projections.domain.phrases import correction
 from projections.domain.rules import judge
 from projections.reports.schema import event_schema, export_schema
 from projections.inputs.transfer import export_json, import_log, read_export
+from projections.domain.evolve import evolve
 
 from conftest import in_process, pc, rolled, said_at_the_table, street_fight
 
@@ -318,7 +319,7 @@ def long_fight(ledger, encounter: str, events: int) -> int:
     def say(*payloads):
         for p in payloads:
             judge(state, p)
-            state.evolve(p)
+            evolve(state, p)
         state.seq = store.append(encounter, state.seq, list(payloads), "gm")[-1].seq
 
     ids = ["rook", "vex", "boss", "drone"]

@@ -10,7 +10,7 @@ from itertools import islice
 from typing import Callable, Iterable, Iterator, Sequence, TypeVar
 
 from eventlog.codec import GENESIS, Envelope, encode_data, event_hash, utc_now
-from eventlog.stores import count_commit, judged_head
+from eventlog.stores.shared import count_commit, judged_head
 from eventlog.stores.contract import EncounterInfo, Snapshot, SnapshotMaker, StoredEvent, Token
 from eventlog.errors import Refusal, UnknownEncounter
 from eventlog.events import CORRECTIONS, EncounterCreated, Payload

@@ -15,7 +15,7 @@ from eventlog.codec import GENESIS, Envelope, encode_data, utc_now
 from eventlog.errors import Refusal
 from eventlog.stores import pgschema
 from eventlog.stores.contract import Token
-from eventlog.stores import EVENT_VERSION, not_text as _not_text
+from eventlog.stores.shared import EVENT_VERSION, not_text as _not_text
 
 T = TypeVar("T")
 PAGE = 10_000

@@ -26,7 +26,7 @@ from eventlog.events import EncounterCreated, Payload
 from eventlog.stores import pgschema
 from eventlog.stores.pgduties import CONNECT_TIMEOUT_S, Duties
 from eventlog.stores.contract import EncounterInfo, Snapshot, SnapshotMaker, StoredEvent
-from eventlog.stores import (
+from eventlog.stores.shared import (
     EVENT_VERSION, busy_timeout, conflict, count_commit, judged_head, not_text as _not_text)
 from eventlog.text import check_actor, check_payload
 

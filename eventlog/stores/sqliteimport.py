@@ -9,7 +9,7 @@ from typing import Callable, Iterable, Iterator, TypeVar
 
 from eventlog.codec import GENESIS, Envelope, encode_data, utc_now
 from eventlog.errors import Refusal
-from eventlog.stores import EVENT_VERSION
+from eventlog.stores.shared import EVENT_VERSION
 
 IMPORT_CHUNK = 1000  # events staged per statement
 ROW = "seq, batch, type, at, actor, data, prev_hash, hash"  # a StoredEvent's columns

@@ -9,7 +9,7 @@ from eventlog.events import (
     MaxAPChanged, MomentSeized, NoteAdded, OrderDeclared, Payload, RoundStarted,
     TurnEnded,
 )
-from projections.domain import state as _state, ties
+from projections.domain import ties
 from projections.domain.state import TURN_LIMIT, Combatant, Effect, Group, Slot, State
 
 
@@ -190,7 +190,7 @@ def _nothing(s: State, e: Payload) -> None:
     pass
 
 
-_HANDLERS = {
+STEPS = {
     EncounterCreated: _created, CombatantJoined: _joined,
     GroupBonusSet: _group_bonus, InitiativeRolled: _rolled,
     InitiativeOverridden: _overridden, OrderDeclared: _order_declared,
@@ -202,6 +202,12 @@ _HANDLERS = {
     EffectApplied: _effect, EffectEnded: _effect_ended,
 }
 # By event type name, for the fold: types missing here change nothing.
-HANDLERS = {cls.__name__: handler for cls, handler in _HANDLERS.items()
+HANDLERS = {cls.__name__: handler for cls, handler in STEPS.items()
             if handler is not _nothing}
-_state.BY_TYPE.update(_HANDLERS)
+
+
+def evolve(state: State, e: Payload) -> None:
+    """Apply one effective event to `state`. Events are legal: the judge saw them."""
+    step = STEPS.get(type(e))
+    if step is not None:
+        step(state, e)

@@ -18,8 +18,6 @@ from projections.domain import ties
 
 TURN_LIMIT = 4  # R17
 SIDE_RANK = {"pc": 0, "npc": 1}  # R3, R12: PCs first
-# Each event type's evolve step, filled in by projections/domain/evolve.py.
-BY_TYPE: dict[type, object] = {}
 
 
 class Combatant(msgspec.Struct, gc=False):
@@ -216,12 +214,6 @@ class State(msgspec.Struct, dict=True):
 
     # -- the fold --------------------------------------------------------
 
-    def evolve(self, e: Payload) -> None:
-        """Apply one effective event. Events are legal: the judge saw them."""
-        handler = BY_TYPE.get(type(e))
-        if handler is not None:
-            handler(self, e)
-
     def _next_key(self) -> int:
         self.keys += 1
         return self.keys
@@ -282,6 +274,3 @@ class State(msgspec.Struct, dict=True):
             self.round_complete = True
             self.current = self.turn = None
             return
-
-
-from projections.domain import evolve as _steps  # noqa: E402,F401  (fills BY_TYPE)

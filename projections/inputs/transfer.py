@@ -29,6 +29,7 @@ from projections.ledger import Ledger
 from projections.domain.ranges import check_numbers
 from projections.domain.rules import check_slug, judge
 from projections.domain.state import State
+from projections.domain.evolve import evolve
 
 FORMAT, VERSION = "combat-ledger", 1
 MAX_IMPORT_BYTES = 256 * 1024 * 1024
@@ -322,5 +323,5 @@ def _judged(rows, fixes: Corrections, encounter: str) -> State:
             except Refusal as exc:
                 raise InvalidFile(f"event {batch} ({type(payload).__name__}) is "
                                   f"illegal: {exc}") from None
-            state.evolve(payload)
+            evolve(state, payload)
     return state

@@ -13,6 +13,7 @@ from eventlog.events import CORRECTIONS
 from projections.ledger import Ledger
 from projections.domain.state import State
 from projections.reports.timeline import Entry, timeline
+from projections.domain.evolve import evolve
 
 
 def frames(ledger: Ledger, encounter: str, upto: int | None = None) -> Iterator[tuple[Entry, State]]:
@@ -30,6 +31,6 @@ def frames(ledger: Ledger, encounter: str, upto: int | None = None) -> Iterator[
         if env.type in CORRECTIONS:
             state = ledger.state(encounter, at=env.seq)
         else:
-            state.evolve(env.data)
+            evolve(state, env.data)
             state.seq = env.seq
         yield entry, state

@@ -13,6 +13,7 @@ from eventlog.undo import Corrections
 from projections.history import batches
 from projections.ledger import Ledger
 from projections.domain.state import State
+from projections.domain.evolve import evolve
 
 AUDITED = OVERRIDES + ("OrderDeclared",) + CORRECTIONS
 Mark = tuple[int, str, str]  # (seq, "undo"/"retract", reason)
@@ -99,10 +100,10 @@ def timeline(ledger: Ledger, encounter: str) -> Iterator[Entry]:
                         undone_by.get(env.batch), amended_by.get(env.batch))
             state.seq = env.seq
             if b.payloads is not None and not b.amended:
-                state.evolve(env.data)
+                evolve(state, env.data)
         if b.amended:
             for payload in b.payloads:
-                state.evolve(payload)
+                evolve(state, payload)
 
 
 def said(entry: Entry) -> dict:

@@ -20,6 +20,7 @@ from projections.history import batches
 from projections.ledger import Ledger
 from projections.domain.state import State
 from projections.reports.timeline import Entry, annotations
+from projections.domain.evolve import evolve
 
 T = TypeVar("T")
 # track(items, total, what): the items, reporting progress as they pass.
@@ -127,7 +128,7 @@ def steps(ledger: Ledger, encounter: str, track: Track = no_track,
                 same = len(b.payloads) == len(entries)  # each reading in its own seq
                 for i, payload in enumerate(b.payloads):
                     before = Before.of(state, payload)
-                    state.evolve(payload)
+                    evolve(state, payload)
                     yield Step(entries[i if same else 0], payload, before, state,
                                amended=True)
                 state.seq = envs[-1].seq
@@ -136,5 +137,5 @@ def steps(ledger: Ledger, encounter: str, track: Track = no_track,
             e = entry(env)
             before = Before.of(state, env.data)
             state.seq = env.seq
-            state.evolve(env.data)
+            evolve(state, env.data)
             yield Step(e, env.data, before, state)

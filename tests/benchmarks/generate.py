@@ -21,6 +21,7 @@ from eventlog.events import (  # noqa: E402
 from eventlog.stores.sqlite import Store  # noqa: E402
 from projections.domain.rules import judge  # noqa: E402
 from projections.domain.state import State  # noqa: E402
+from projections.domain.evolve import evolve
 
 CAST = [("rook", "pc", 3, 3, "", 1), ("vex", "pc", 2, 4, "", 1),
         ("boss", "npc", 4, 4, "", 0), ("drone", "npc", 1, 3, "", 0),
@@ -38,14 +39,14 @@ class Builder:
         self.pending: list[list[Payload]] = []
         self.seq = 0
         store.create(encounter, _created(encounter), "gm")
-        self.state.evolve(_created(encounter))
+        evolve(self.state, _created(encounter))
         self.state.seq = self.seq = 1
         self.head = 1
 
     def declare(self, *payloads: Payload) -> None:
         for p in payloads:
             judge(self.state, p)
-            self.state.evolve(p)
+            evolve(self.state, p)
         self.pending.append(list(payloads))
         self.seq += len(payloads)
         if len(self.pending) >= CHUNK:
