@@ -30,10 +30,10 @@ from projections.history import envelope
 from projections.reports.worded import worded
 from projections.domain.state import State
 
-from cli.terminal import run_line, run_read
+from cli.terminal import leading, run_line, run_read
 from cli.playwords import (ALIASES, COST_ALIASES, FIXED_OPTIONS, GUIDE, HELP, KEYS, LAST, LAST_LINES,
-                           QUIT, SWITCHING, PlayCompleter, _options, expand)
-from cli.render import SafeConsole, _headline, console, escape, log_table, status_table
+                           QUIT, SWITCHING, PlayCompleter, expand)
+from cli.render import SafeConsole, headline, console, escape, log_table, status_table
 from cli.session import Session
 
 def history_for(db) -> History:
@@ -145,9 +145,9 @@ class Play:
         return True
 
     def _dispatch(self, words: list[str]) -> None:
-        options, rest = _options(words)
+        options, rest = leading(words)
         if rest[:1] == ["combat"]:  # `combat status`, as typed in a shell
-            more, rest = _options(rest[1:])
+            more, rest = leading(rest[1:])
             options += more
         fixed = [o for o in options if o.split("=", 1)[0] in FIXED_OPTIONS]
         if fixed:
@@ -327,7 +327,7 @@ def screen(state: State | None, columns: int, color: bool) -> str:
         out.print("no encounter yet: `new ID` starts one, `use ID` picks one, "
                   "`list` shows them")
         return out.file.getvalue()
-    out.print(_headline(state).replace("`combat ", "`"))
+    out.print(headline(state).replace("`combat ", "`"))
     if state.combatants:
         out.print(status_table(state))
     else:

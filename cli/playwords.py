@@ -9,6 +9,8 @@ from eventlog.errors import LedgerError
 from projections.domain.decide import acting
 from projections.domain.state import State
 
+from cli.terminal import leading
+
 # The hot path: `m rook shoots` is `act rook major shoots` (R16).
 COST_ALIASES = {"m": "major", "n": "minor", "f": "free"}
 ALIASES = {"i": "interrupt", "s": "seize", "e": "end-turn", "u": "undo", "r": "redo"}
@@ -60,17 +62,6 @@ def expand(words: list[str], state: State | None) -> list[str]:
     return words
 
 
-def _options(words: list[str]) -> tuple[list[str], list[str]]:
-    """Leading global options (`--actor players`) and the command after them."""
-    i = 0
-    while i < len(words) and words[i].startswith("--"):
-        name = words[i].split("=", 1)[0]
-        if name in ("--help",):
-            break
-        i += 1 if "=" in words[i] else 2
-    return words[:i], words[i:]
-
-
 class PlayCompleter(Completer):
     """Tab: command names and aliases, then ids of the encounter, cost words,
     and a command's options."""
@@ -82,7 +73,7 @@ class PlayCompleter(Completer):
         text = document.text_before_cursor
         words = text.split()
         current = "" if not text or text[-1].isspace() else words.pop()
-        _, words = _options(words)
+        _, words = leading(words)
         for word, meta in self.candidates(words, current):
             if word.startswith(current):
                 yield Completion(word, start_position=-len(current), display_meta=meta)

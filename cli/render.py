@@ -64,7 +64,7 @@ def _pips(ap: int, max_ap: int) -> str:
     return f"{ap}/{max_ap}"
 
 
-def _headline(s: State) -> str:
+def headline(s: State) -> str:
     title = f"[bold]{s.encounter}[/bold]" + (f" · {escape(s.title)}" if s.title else "")
     if s.ended:
         where = f"ended after round {s.round}"
@@ -177,7 +177,7 @@ def status_table(s: State) -> Table:
 def show_state(s: State, lost: bool = False) -> None:
     """The headline, the table, who is up and the ties; with `lost`, the AP
     a new round would throw away now (R15, R24)."""
-    console.print(_headline(s))
+    console.print(headline(s))
     if not s.combatants:
         console.print("nobody yet: add combatants with `combat add NAME`")
         return

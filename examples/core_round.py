@@ -6,11 +6,8 @@ the library as a script (or a server) uses it.
 import sys
 from itertools import cycle
 
-from eventlog.stores.memory import MemoryStore
-from eventlog.stores.sqlite import Store
-from projections.domain import commands as c
-from projections.ledger import Ledger
-from projections.reports.views import status
+from projections import Ledger, MemoryStore, open_store, status
+from projections import commands as c
 
 
 def play(store) -> dict:
@@ -38,7 +35,7 @@ def play(store) -> dict:
 
 
 if __name__ == "__main__":
-    shown = play(Store(sys.argv[1]) if len(sys.argv) > 1 else MemoryStore())
+    shown = play(open_store(sys.argv[1]) if len(sys.argv) > 1 else MemoryStore())
     print(shown["round"], shown["pass"], shown["acting"], shown["order"])
     for who in shown["combatants"]:
         print(f"  {who['id']:<9} AP {who['ap']}/{who['max_ap']}  Grit {who['grit']}")

@@ -27,7 +27,7 @@ def people(c: RosterCombatant) -> list[tuple[str, str]]:
     return [(f"{base}-{i}", f"{c.name} {i}") for i in range(1, c.count + 1)]
 
 
-def _shown(value) -> str:
+def shown(value) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, (dict, list)):
@@ -67,14 +67,14 @@ def declarations(roster: Load, state: State) -> list[Payload]:
         who = label("combatant", i, c)
         if c.id is not None and not SLUG.match(c.id):
             refuse(f"{who}: key 'id': expected lowercase letters, digits and dashes, "
-                   f"got {_shown(c.id)}")
+                   f"got {shown(c.id)}")
         if c.id is None and not slugify(c.name):
             refuse(f"{who}: key 'name': no id can be made from it; give one with key 'id'")
         for cid, person in people(c):
             if cid in state.combatants or cid in state.groups:
-                refuse(f"{who}: id {_shown(cid)} is already taken in encounter {state.encounter}")
+                refuse(f"{who}: id {shown(cid)} is already taken in encounter {state.encounter}")
             if cid in taken:
-                refuse(f"{who}: id {_shown(cid)} is already used by {taken[cid]}")
+                refuse(f"{who}: id {shown(cid)} is already used by {taken[cid]}")
             taken[cid] = who
             joined.append(numbers(who, CombatantJoined(
                 id=cid, name=person, side=c.side, bonus=c.bonus, max_ap=c.ap,
@@ -82,13 +82,13 @@ def declarations(roster: Load, state: State) -> list[Payload]:
         if c.group is not None:
             if not SLUG.match(c.group):
                 refuse(f"{who}: key 'group': expected lowercase letters, digits and "
-                       f"dashes, got {_shown(c.group)}")
+                       f"dashes, got {shown(c.group)}")
             if c.group in state.combatants:
-                refuse(f"{who}: key 'group': {_shown(c.group)} is a combatant in "
+                refuse(f"{who}: key 'group': {shown(c.group)} is a combatant in "
                        f"encounter {state.encounter}, not a group")
             side, setter = sides.setdefault(c.group, (c.side, who))
             if side != c.side:
-                refuse(f"{who}: key 'group': group {_shown(c.group)} is {side} "
+                refuse(f"{who}: key 'group': group {shown(c.group)} is {side} "
                        f"({setter}), this entry is {c.side}: all members of a "
                        "group are on one side (R7)")
     bonuses, seen = [], {}
@@ -96,12 +96,12 @@ def declarations(roster: Load, state: State) -> list[Payload]:
         who = label("group", i, g)
         if not SLUG.match(g.id):
             refuse(f"{who}: key 'id': expected lowercase letters, digits and dashes, "
-                   f"got {_shown(g.id)}")
+                   f"got {shown(g.id)}")
         if g.id in seen:
-            refuse(f"{who}: id {_shown(g.id)} is already used by {seen[g.id]}")
+            refuse(f"{who}: id {shown(g.id)} is already used by {seen[g.id]}")
         seen[g.id] = who
         if g.id in taken or g.id in state.combatants:
-            refuse(f"{who}: id {_shown(g.id)} is a combatant's id, not a group")
+            refuse(f"{who}: id {shown(g.id)} is a combatant's id, not a group")
         if g.id not in sides:
             refuse(f"{who}: no combatant is in this group (give its members "
                    f"group = \"{g.id}\")")
@@ -109,7 +109,7 @@ def declarations(roster: Load, state: State) -> list[Payload]:
             bonuses.append(numbers(who, GroupBonusSet(group=g.id, bonus=g.bonus)))
     for cid in taken:
         if cid in sides:
-            refuse(f"{taken[cid]}: id {_shown(cid)} is also a group's id")
+            refuse(f"{taken[cid]}: id {shown(cid)} is also a group's id")
     return [*bonuses, *joined]
 
 

@@ -22,7 +22,7 @@ from eventlog.errors import InvalidFile
 from eventlog.files import read_bounded
 
 from projections.domain.commands import Load
-from projections.domain.loading import NOTHING_ADDED, _shown
+from projections.domain.loading import NOTHING_ADDED, shown
 from projections.inputs.strict import load_json, load_yaml, reworded
 
 MAX_ROSTER_BYTES = 1 << 20
@@ -78,7 +78,7 @@ def read(path: Path) -> Load:
         raise InvalidFile(f"{name} is empty: a roster needs at least one combatant entry")
     if not isinstance(data, dict):
         raise InvalidFile(f"{name}: expected combatant and group entries at the top, "
-                          f"not {_shown(data)}; {NOTHING_ADDED}")
+                          f"not {shown(data)}; {NOTHING_ADDED}")
     try:
         roster = Roster.model_validate(data)
     except ValidationError as exc:
@@ -143,7 +143,7 @@ def _problem(err: dict, data: dict) -> str:
     else:
         expected = EXPECTED.get(kind, err["msg"].lower())
     subject = f"key {_key(key)}" if key is not None else "the entry"
-    return f"{where}: {subject}: expected {expected}, got {_shown(err.get('input'))}"
+    return f"{where}: {subject}: expected {expected}, got {shown(err.get('input'))}"
 
 
 def entry_label(kind: str, index: int, data: dict) -> str:
