@@ -1,6 +1,7 @@
 """The `combat` program. A declaration typed in a shell (`combat act rook
 major`) is read by the grammar (cli/grammar/) and executed without building
-the typer app: a command line then costs what the core costs. Everything
+the typer app, and so is `status --json`: a command line then costs what the
+core costs. Everything
 else, and `--help`, completion or wrong usage of a declaration, goes to
 typer, which registers only the module of the command it runs; help,
 completion, play mode and anything unknown get the whole app (cli/app.py).
@@ -69,17 +70,50 @@ def play_by_default(argv: list[str]) -> list[str]:
     return argv
 
 
-def declare(argv: list[str], at: int) -> int | None:
-    """A declaration read by the grammar and executed: its exit code, or None
-    when the typer app should answer instead (help, wrong usage)."""
-    from cli.grammar import BY_NAME, BadLine, parse
+def quick(argv: list[str], at: int):
+    """What a declaration, or `status --json`, does with a session, read
+    without the typer app; None when the typer app should answer instead
+    (help, wrong usage, every other command)."""
     words = argv[at:]
+    if words[0] == "status":
+        return _status_json(words[1:])
+    from cli.grammar import BY_NAME, BadLine, parse
     if words[0] not in BY_NAME or "--help" in words:
         return None
     try:
         command = parse(words, read=_roster).command
     except BadLine:
         return None  # said in click's words, with exit 2, by the typer app
+    return lambda session: session.run(session.careful_about(command))
+
+
+def _status_json(words: list[str]):
+    """`status --json [--at SEQ]`: the status for scripts and the pages."""
+    at, seen = None, set()
+    rest = iter(words)
+    for word in rest:
+        name, eq, value = word.partition("=")
+        if name in seen or name not in ("--json", "--at") or (name == "--json" and eq):
+            return None
+        seen.add(name)
+        if name == "--at":
+            value = value if eq else next(rest, "")
+            if not value.isascii() or not value.isdigit() or len(value) > 18:
+                return None
+            at = int(value)
+    if "--json" not in seen:
+        return None
+
+    def show(session) -> None:
+        from projections.reports.views import status
+
+        from cli.session import print_json
+        print_json(status(session.state(at)))
+    return show
+
+
+def run_quick(argv: list[str], at: int, work) -> int:
+    """Run `work(session)` with the global options' session; the exit code."""
     from eventlog.stores import commits
 
     from cli import output
@@ -89,7 +123,7 @@ def declare(argv: list[str], at: int) -> int | None:
     try:
         session = Session.opened(options["--db"], options["--encounter"],
                                  options["--actor"] or "gm")
-        session.run(session.careful_about(command))
+        work(session)
         output.flush()
         return 0
     except KeyboardInterrupt:
@@ -110,9 +144,9 @@ def main() -> None:
     argv = play_by_default(sys.argv[1:])
     at = command_at(argv)
     if at is not None and at < len(argv):
-        code = declare(argv, at)
-        if code is not None:
-            sys.exit(code)
+        work = quick(argv, at)
+        if work is not None:
+            sys.exit(run_quick(argv, at, work))
     module = COMMANDS.get(argv[at]) if at is not None and at < len(argv) else None
     importlib.import_module(f"cli.{module}" if module else "cli.app")
     from cli.base import app
