@@ -21,6 +21,7 @@ MODULES = {
     "play_cmds": ("play",),
     "token_cmds": ("token",),
     "serve_cmds": ("serve",),
+    "rules_cmds": ("rules",),
 }
 COMMANDS = {name: module for module, names in MODULES.items() for name in names}
 

@@ -31,6 +31,7 @@ from projections.history import envelope
 from projections.reports.narrate import describe
 from projections.domain.state import State
 
+from cli.rulebook import as_text, looks_like_rule, rule
 from cli.lines import command_tree, parse
 from cli.playwords import (ALIASES, COST_ALIASES, FIXED_OPTIONS, GUIDE, HELP, KEYS, LAST, LAST_LINES,
                            QUIT, SWITCHING, PlayCompleter, _options, expand)
@@ -186,6 +187,9 @@ class Play:
     # -- what the console shows ---------------------------------------------
 
     def show_help(self, words: list[str], commands: bool = True) -> None:
+        if words and looks_like_rule(words[0]):  # `help R17`: the rule itself
+            console.print(escape(as_text(rule(words[0]))), highlight=False)
+            return
         if words:
             name = "act" if words[0] in COST_ALIASES else ALIASES.get(words[0], words[0])
             self._invoke([name, "--help"])

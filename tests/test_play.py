@@ -432,3 +432,9 @@ def test_log_last_n_on_the_command_line(combat):
     combat("note", "second")
     out = combat("log", "--last", "1").stdout
     assert "second" in out and "first" not in out and "Ash" not in out
+
+
+def test_help_r17_prints_that_rule_of_the_reference(table):
+    played = table(lines("help R17", "help r28a", "q"))
+    assert "R17 — At most 4 AP in a turn" in played.out
+    assert "R28a — A correction keeps what the table lived through" in played.out

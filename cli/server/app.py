@@ -23,7 +23,7 @@ from projections.domain import commands as c
 from projections import access
 from projections.reports.views import status
 
-from cli.server import auth
+from cli.server import auth, rules
 from cli.server.handles import Handles
 from cli.server.hub import TICK_S, Hub, Listener, Message, batch_statuses, encode
 
@@ -323,6 +323,7 @@ def build(open_store) -> Starlette:
         Route(f"{api}/line", guarded(line), methods=["POST"]),
         Route(f"{api}/stream", guarded(stream)),
         Route("/api/schema", guarded(schema)),
+        Route("/rules/{rule}", rules.rule_page),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     app = Starlette(routes=routes, lifespan=lifespan,
