@@ -8,7 +8,7 @@ from cli.base import app, session
 
 @app.command()
 def load(ctx: typer.Context,
-         file: Path = typer.Argument(..., metavar="FILE", help="A roster: .toml, .yaml, .yml or .json (INTERFACE.md).")) -> None:
+         file: Path = typer.Argument(..., metavar="FILE", help="A roster: .toml, .yaml, .yml or .json (docs/guide.md, Rosters).")) -> None:
     """Load a roster file: its combatants and groups join in one declaration.
 
     The whole file is refused if any entry is wrong, and one `undo` takes it

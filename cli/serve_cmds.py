@@ -1,4 +1,4 @@
-"""`combat serve`: the store on the table's network (INTERFACE.md, "Table
+"""`combat serve`: the store on the table's network (docs/server.md, "Table
 server"). The server's libraries are imported here only, when it starts."""
 import typer
 

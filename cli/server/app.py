@@ -1,4 +1,4 @@
-"""The table server's routes: the API of INTERFACE.md ("Table server") and
+"""The table server's routes: the API of docs/server.md and
 the pages, as plain Starlette functions. Every store call runs on a worker
 thread with that thread's own store handle (handles.py); every declaration
 goes through `Ledger.execute`, after the token check (auth.py)."""
@@ -306,7 +306,7 @@ def build(open_store) -> Starlette:
     async def not_here(request: Request, exc: HTTPException):
         """Starlette's own refusals (no such address, a wrong method), in the
         API's shape: one line under "error"."""
-        words = {404: "no such page or API address (see INTERFACE.md, \"Table server\")",
+        words = {404: "no such page or API address (see docs/server.md)",
                  405: f"{request.method} is not allowed here"}
         return JSON({"error": words.get(exc.status_code, exc.detail)},
                     status_code=exc.status_code, headers=exc.headers)
