@@ -104,6 +104,13 @@ app = typer.Typer(
 NUMBERS = {"ignore_unknown_options": True}
 
 
+def show_version(asked: bool) -> None:
+    if asked:
+        from cli.main import version_text
+        print(version_text())
+        raise typer.Exit(0)
+
+
 @app.callback()
 def main_options(
     ctx: typer.Context,
@@ -117,6 +124,9 @@ def main_options(
     actor: str = typer.Option(
         "gm", "--actor", envvar="COMBAT_ACTOR", show_envvar=True,
         help="Who declares: gm or a player's name (R29)."),
+    version: bool = typer.Option(
+        False, "--version", is_eager=True, callback=show_version,
+        help="Print the version (combat-ledger X.Y.Z) and exit."),
 ) -> None:
     if ctx.obj is None:
         from eventlog.stores import is_url

@@ -55,10 +55,21 @@ def play_by_default(argv: list[str]) -> list[str]:
     return argv
 
 
+def version_text() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+    try:
+        return f"combat-ledger {version('combat-ledger')}"
+    except PackageNotFoundError:  # a checkout run without installing it
+        return "combat-ledger (not installed)"
+
+
 def main() -> None:
     from cli.output import prepare_streams
     prepare_streams()
     argv = play_by_default(sys.argv[1:])
+    if argv == ["--version"]:  # cheap: no typer, no command module
+        print(version_text())
+        return
     at = command_at(argv)
     module = COMMANDS.get(argv[at]) if at is not None and at < len(argv) else None
     importlib.import_module(f"cli.{module}" if module else "cli.app")

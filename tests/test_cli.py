@@ -324,3 +324,12 @@ def test_stats_fit_80_columns_with_headers_whole_and_a_narrow_pane_in_lines(comb
     words = " ".join(narrow.split())  # (wrapped where the width says)
     assert "rook: 4 turns, AP 7 in turns, 0 on intr., 2 left;" in words  # the demo's figures
     assert "round 3: 1 pass (5 turns), 11 AP spent" in words
+
+
+def test_version_prints_the_installed_version(combat):
+    from importlib.metadata import version
+    expected = f"combat-ledger {version('combat-ledger')}\n"
+    assert combat("--version").stdout == expected
+    done = subprocess.run([sys.executable, "-m", "cli", "--version"], capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 0 and done.stdout == expected
