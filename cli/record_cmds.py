@@ -8,7 +8,7 @@ import typer
 from cli.base import app, session
 from cli.session import print_json
 
-JSON = typer.Option(False, "--json", help="JSON for scripts (INTERFACE.md).")
+JSON = typer.Option(False, "--json", help="JSON for scripts (docs/formats.md).")
 
 
 @app.command()

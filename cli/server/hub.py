@@ -1,5 +1,5 @@
 """The live stream: one message per appended batch, `id:` its last seq, the
-status JSON after it (INTERFACE.md, "Table server"), fanned out to every
+status JSON after it (docs/server.md), fanned out to every
 listener of the encounter.
 
 One watcher thread per server waits on the store's change hint

@@ -1,7 +1,7 @@
 """`export --format jsonl|csv|md|html`: writers that stream an encounter's
 log to a text file (the json export is `transfer.export_json`).
 
-- jsonl: one event per line, INTERFACE.md's shape (the json export's events)
+- jsonl: one event per line, the shape of docs/formats.md (the json export's events)
   plus where it was declared, whom it is about and its amended reading.
 - csv: one row per stored event with its values in force (an amended event
   as amended, the original in `original_*` columns), the round, pass and
