@@ -213,6 +213,11 @@ def show_outcome(command, outcome) -> None:
     """What a command did, and how the round moved on (projections/flow.py)."""
     from projections.domain import commands as c
     from projections.reports.flow import announce
+    if outcome.preview is not None:  # --dry-run: what it would change, nothing appended
+        console.print("dry run, nothing appended:")
+        for line in outcome.preview:
+            console.print(f"  {escape(line)}")
+        return
     from projections.reports.worded import from_touched, worded
     lines = worded(outcome.events, from_touched(outcome.touched))
     flow = []
