@@ -58,12 +58,12 @@ def log(ctx: typer.Context, as_json: bool = JSON,
     if last is not None:
         shown = shown[-last:] if last else []
     from cli.render import console, escape, log_table
-    if not shown:
+    if shown:
+        console.print(log_table(s.encounter, shown, audit, utc))
+    else:
         console.print(f"nothing in the log of {escape(s.encounter)} matches"
                       if entries else f"nothing in the log of {escape(s.encounter)} yet")
-        return
-    console.print(log_table(s.encounter, shown, audit, utc))
-    if audit:
+    if audit and entries:  # who declared what, even when nothing was overridden
         from collections import Counter
         counts = Counter(e.env.actor for e in entries)
         console.print("declared by: " + ", ".join(f"{escape(actor)} {n}" for actor, n in counts.most_common()))
