@@ -52,18 +52,14 @@ UNVERIFIABLE = "the hash chain cannot be verified without it (R30), so the log i
 
 
 def export_json(ledger: Ledger, encounter: str, track=None) -> dict:
-    """The json export; `track(items, total, what)` may report progress."""
+    """The json export as one document (`export` streams it: jsonexport.py);
+    `track(items, total, what)` may report progress."""
+    from projections.reports.jsonexport import header
     track = track or _untracked
-    title = ""
-    for eid, etitle, created, _ in ledger.store.encounters():
-        if eid == encounter:
-            title = etitle
-    head, digest = ledger.store.head(encounter)
-    return {"format": FORMAT, "version": VERSION,
-            "encounter": {"id": encounter, "title": title, "events": head,
-                          "head_hash": digest},
-            "events": [envelope_dict(env, undone) for env, undone
-                       in track(ledger.events(encounter), head, "exporting")]}
+    doc = header(ledger, encounter)
+    doc["events"] = [envelope_dict(env, undone) for env, undone
+                     in track(ledger.events(encounter), doc["encounter"]["events"], "exporting")]
+    return doc
 
 
 def _untracked(items, total: int, what: str):
