@@ -187,7 +187,7 @@ def write_md(ledger: Ledger, encounter: str, out: TextIO, track: Track = no_trac
             teller.feed(step)
             state = step.state
         teller.close()
-        numbers = tally.result(state)
+        numbers = tally.result(state, turns=False)
         out.write(_md_lines(markdown_head(numbers)))
         told.seek(0)
         shutil.copyfileobj(told, out)
