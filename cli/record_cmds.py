@@ -148,8 +148,8 @@ def export(ctx: typer.Context,
         return
     count = write_file(out, lambda f: write(s.ledger, s.encounter, f, track),
                        s.ledger.store.path, force)
-    from cli.render import console, escape
-    console.print(f"exported {count} events of {s.encounter} to {escape(str(out))} ({fmt.value})")
+    from cli.output import neutral, write  # (not rich: the export to stdout does without it)
+    write(neutral(f"exported {count} events of {s.encounter} to {out} ({fmt.value})") + "\n")
 
 
 @app.command("import")
