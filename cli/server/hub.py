@@ -68,7 +68,9 @@ def batch_statuses(ledger, encounter: str, after: int) -> list[Message]:
             elif state is None or first in CORRECTIONS:
                 state = ledger.state(encounter, at=end)
             else:
-                state = fold(store, encounter, ledger.corrections(encounter, end),
+                # (markers name only earlier batches: those before `prev`
+                # cannot change a fold that starts after it)
+                state = fold(store, encounter, ledger.corrections(encounter, end, prev),
                              snapshots.clone(state), upto=end, after=prev)
                 state.seq = end
             out.append(Message(end, encode(status(state))))
