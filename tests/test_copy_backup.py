@@ -6,8 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from helpers import pg_server
-from test_hardening import one_error_line, real
+from helpers import one_error_line, pg_server, real
 
 
 def _fight(db):

@@ -7,9 +7,8 @@ import json
 
 import pytest
 
-from conftest import rechain
+from helpers import one_error_line, real, rechain
 from projections.inputs.roster import MAX_COMBATANTS
-from test_hardening import one_error_line, real
 
 
 @pytest.fixture
