@@ -7,15 +7,14 @@ from __future__ import annotations
 import msgspec
 from starlette.requests import Request
 
-from eventlog.codec import envelope_dict
-from projections import access
-from projections.domain import commands as c
-from projections.reports.views import status
-
 from cli.grammar import BadLine, parse_line
 from cli.server import auth
 from cli.server.hub import encode
 from cli.server.replies import JSON, BadInput, body_of, guarded, ledger, one_line, run
+from eventlog.codec import envelope_dict
+from projections import access
+from projections.domain import commands as c
+from projections.reports.views import status
 
 
 class Declared(msgspec.Struct, omit_defaults=True):

@@ -8,11 +8,10 @@ from pathlib import Path
 from starlette.requests import Request
 from starlette.responses import FileResponse
 
-from projections import access
-from projections.reports.views import status
-
 from cli.server import auth
 from cli.server.replies import JSON, guarded, ledger, number, run
+from projections import access
+from projections.reports.views import status
 
 STATIC = Path(__file__).parent / "static"
 LINES, MAX_LINES = 12, 500  # lines of the log the GM page shows, and the most asked for

@@ -8,12 +8,11 @@ import asyncio
 
 from starlette.requests import Request
 
-from eventlog.errors import LedgerError
-from projections.reports.views import status
-
 from cli.server.hub import TICK_S, Listener, Message, batch_statuses, encode
 from cli.server.reads import reading, token_of
 from cli.server.replies import DIGITS, BadInput, guarded, ledger, run
+from eventlog.errors import LedgerError
+from projections.reports.views import status
 
 PING_S = 15  # a keep-alive comment on an idle stream (proxies, phones' NAT)
 REFUSED = {"event": "refused", "data": encode(
@@ -69,7 +68,7 @@ async def stream(request: Request):
             while True:
                 try:
                     message = await asyncio.wait_for(listener.queue.get(), TICK_S)
-                except asyncio.TimeoutError:
+                except TimeoutError:
                     message = None
                 if not await still_valid():
                     yield REFUSED

@@ -15,8 +15,9 @@ psycopg is imported here only: open_store imports this module for a URL.
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import Callable, Iterator, Sequence, TypeVar
+from typing import TypeVar
 
 import psycopg
 
@@ -24,10 +25,10 @@ from eventlog.codec import GENESIS, Envelope, encode_data, event_hash, utc_now
 from eventlog.errors import LedgerError, Refusal, StoreError, UnknownEncounter
 from eventlog.events import EncounterCreated, Payload
 from eventlog.stores import pgschema
-from eventlog.stores.pgduties import CONNECT_TIMEOUT_S, Duties
 from eventlog.stores.contract import EncounterInfo, Snapshot, SnapshotMaker, StoredEvent
-from eventlog.stores.shared import (
-    EVENT_VERSION, busy_timeout, conflict, count_commit, judged_head, not_text as _not_text)
+from eventlog.stores.pgduties import CONNECT_TIMEOUT_S, Duties
+from eventlog.stores.shared import EVENT_VERSION, busy_timeout, conflict, count_commit, judged_head
+from eventlog.stores.shared import not_text as _not_text
 from eventlog.text import check_actor, check_payload
 
 T = TypeVar("T")
