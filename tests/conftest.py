@@ -50,6 +50,18 @@ def own_state_dir(tmp_path_factory):
         yield
 
 
+@pytest.fixture(autouse=True, scope="session")
+def console_width_per_command():
+    """cli.render's console keeps the COLUMNS of the moment it was made as its
+    width for good (rich); without it, it reads each command's COLUMNS, so no
+    test lays out at the width of whichever test first ran `combat` on this
+    worker (the order differs under xdist)."""
+    from cli.render import console
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(console, "_width", None)
+        yield
+
+
 @pytest.fixture(params=STORES)
 def ledger(request, tmp_path) -> Ledger:
     """A ledger on a fresh store: each test runs on every store (SQLite,
