@@ -11,9 +11,6 @@ from pathlib import Path
 
 import pytest
 
-# One worker plays warehouse-raid.sh (~110 `combat` processes) for the whole module.
-pytestmark = pytest.mark.xdist_group("warehouse-raid")
-
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
 BIN = Path(sys.executable).parent

@@ -20,8 +20,7 @@ from browser import CHROMIUM, chromium
 from helpers import street_fight
 from fights import LONG_NAME, play_rounds
 
-pytestmark = [pytest.mark.skipif(CHROMIUM is None, reason="no chromium installed (.ci/run installs it)"),
-              pytest.mark.xdist_group("report-browser")]  # one worker writes the reports, one browser
+pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no chromium installed (.ci/run installs it)")
 WIDTHS = (1280, 390)
 
 MEASURE = """() => {

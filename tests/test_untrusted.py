@@ -89,7 +89,6 @@ def refused(combat, *args, says: str) -> str:
 
 # -- a streamed import --------------------------------------------------------------
 
-@pytest.mark.xdist_group("big-export")  # one worker builds the 20,000 events
 def test_import_streams_a_large_export_and_reproduces_status_and_log(big, tmp_path, monkeypatch):
     monkeypatch.setattr(jsonstream, "CHUNK", 64 << 10)
     reads = []
@@ -116,7 +115,6 @@ def test_import_streams_a_large_export_and_reproduces_status_and_log(big, tmp_pa
     store.close()
 
 
-@pytest.mark.xdist_group("big-export")  # one worker builds the 20,000 events
 def test_import_of_a_large_export_through_the_command_line(big, table):
     table("import", big.path, "--as", "copy")
     assert json.loads(table("status", "--json").stdout) == {**big.status, "encounter": "copy"}
@@ -149,7 +147,6 @@ def _spoiled(doc: dict, how: str) -> bytes:
     return raw[:-200] if how == "cut short" else raw
 
 
-@pytest.mark.xdist_group("big-export")  # one worker builds the 20,000 events
 @pytest.mark.parametrize("how,says", [
     ("illegal move", "(R17)"), ("edited", "(R30)"), ("number out of range", "(R13)"),
     ("cut short", "cut short"),
@@ -172,7 +169,6 @@ def test_import_refused_late_in_a_large_export_stores_nothing(big, tmp_path, how
     store.close()
 
 
-@pytest.mark.xdist_group("big-export")  # one worker builds the 20,000 events
 def test_import_refused_late_through_the_command_line_is_one_line(big, table, tmp_path):
     spoiled = tmp_path / "spoiled.json"
     spoiled.write_bytes(_spoiled(big.doc, "illegal move"))
@@ -243,7 +239,6 @@ def test_replay_file_from_an_endless_device_is_refused(table):
 
 # -- jsonl, key order, the header ------------------------------------------------------
 
-@pytest.mark.xdist_group("big-export")  # one worker builds the 20,000 events
 def test_jsonl_export_imports_like_the_json_one(big, table):
     table("import", big.jsonl, "--as", "copy")
     assert json.loads(table("status", "--json").stdout) == {**big.status, "encounter": "copy"}

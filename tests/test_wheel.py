@@ -14,7 +14,6 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-pytestmark = pytest.mark.xdist_group("wheel")  # one worker builds and installs the wheel
 
 
 def run(*args, **kw) -> subprocess.CompletedProcess:
