@@ -15,9 +15,8 @@ psycopg is imported here only: open_store imports this module for a URL.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import TypeVar
+from typing import Callable, Iterator, Sequence, TypeVar  # noqa: UP035 (one line: 400 at most)
 
 import psycopg
 
@@ -27,8 +26,8 @@ from eventlog.events import EncounterCreated, Payload
 from eventlog.stores import pgschema
 from eventlog.stores.contract import EncounterInfo, Snapshot, SnapshotMaker, StoredEvent
 from eventlog.stores.pgduties import CONNECT_TIMEOUT_S, Duties
-from eventlog.stores.shared import EVENT_VERSION, busy_timeout, conflict, count_commit, judged_head
-from eventlog.stores.shared import not_text as _not_text
+from eventlog.stores.shared import (
+    EVENT_VERSION, busy_timeout, conflict, count_commit, judged_head, not_text as _not_text)
 from eventlog.text import check_actor, check_payload
 
 T = TypeVar("T")

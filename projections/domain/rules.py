@@ -8,33 +8,18 @@ import re
 
 from eventlog.errors import Refusal
 from eventlog.events import (
-    APAdjusted,
-    APSpent,
-    CombatantJoined,
-    CombatantLeft,
-    CombatantRejoined,
-    EffectApplied,
-    EffectEnded,
-    EncounterCreated,
-    EncounterEnded,
-    EncounterRenamed,
-    FreeActionTaken,
+    APAdjusted, APSpent, CombatantJoined, CombatantLeft, CombatantRejoined,
+    EffectApplied, EffectEnded, EncounterCreated, EncounterEnded, FreeActionTaken,
     GritAdjusted,
-    GroupBonusSet,
-    InitiativeOverridden,
-    InitiativeRolled,
-    InterruptTaken,
-    MaxAPChanged,
-    MomentSeized,
-    NoteAdded,
-    OrderDeclared,
-    Payload,
+    GroupBonusSet, InitiativeOverridden, InitiativeRolled, InterruptTaken,
+    EncounterRenamed, MaxAPChanged, MomentSeized, NoteAdded, OrderDeclared, Payload,
     RoundStarted,
     TurnEnded,
 )
+
 from projections.domain.names import did_you_mean
 from projections.domain.phrases import slugify
-from projections.domain.ranges import MAX_ID, MAX_NUMBER, check_numbers
+from projections.domain.ranges import MAX_NUMBER, MAX_ID, check_numbers
 from projections.domain.state import TURN_LIMIT, Combatant, State
 
 SLUG = re.compile(rf"[a-z0-9][a-z0-9-]{{0,{MAX_ID - 1}}}\Z")  # 10,000 characters is no id
