@@ -1,14 +1,12 @@
 """The typer app without its commands: global options, and the one place
 errors become `error: ...`. Each cli/*_cmds.py module registers its commands
 on it; cli/app.py imports them all."""
-from typing import Optional
 
 import typer
 from typer.core import TyperGroup
 
 from cli import output
 from cli.session import Session
-
 
 # click's own errors (usage: exit 2) pass through; typer may vendor click.
 CLICK_ERROR = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "ClickException")
@@ -27,9 +25,8 @@ class LedgerGroup(TyperGroup):
         return sorted(super().list_commands(ctx), key=lambda n: rank.get(n, len(rank)))
 
     def invoke(self, ctx):
-        from eventlog.stores import commits
-
         from cli.failure import failed
+        from eventlog.stores import commits
         before = commits()
         LedgerGroup.depth += 1
         try:
@@ -69,11 +66,11 @@ def show_version(asked: bool) -> None:
 @app.callback()
 def main_options(
     ctx: typer.Context,
-    db: Optional[str] = typer.Option(
+    db: str | None = typer.Option(
         None, "--db", envvar="COMBAT_DB", show_envvar=True,
         help="The store: a SQLite file, or a PostgreSQL URL (postgresql://user@host/db) "
              "(default: $XDG_DATA_HOME/combat-ledger/ledger.db)."),
-    encounter: Optional[str] = typer.Option(
+    encounter: str | None = typer.Option(
         None, "--encounter", envvar="COMBAT_ENCOUNTER", show_envvar=True,
         help="Act on this encounter instead of the current one."),
     actor: str = typer.Option(

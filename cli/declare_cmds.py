@@ -7,11 +7,9 @@ usage errors in click's words."""
 from __future__ import annotations
 
 import inspect
-from typing import Any, List, Optional
+from typing import Any
 
 import typer
-
-from projections.domain import commands as c
 
 from cli import complete
 from cli.base import NUMBERS, app, session
@@ -28,15 +26,15 @@ def _parameter(p: Arg | Opt) -> inspect.Parameter:
     done = COMPLETE.get(p.complete) if p.complete else None
     if isinstance(p, Arg):
         if p.words:
-            kind: Any = Optional[List[str]] if not p.required else List[str]
+            kind: Any = list[str] | None if not p.required else list[str]
         else:
-            kind = p.kind if p.required else Optional[p.kind]
+            kind = p.kind if p.required else p.kind | None
         default = typer.Argument(... if p.required else None, metavar=p.metavar,
                                  help=p.help, autocompletion=done, show_default=False)
     elif p.kind is bool:
         kind, default = bool, typer.Option(False, p.flag, help=p.help)
     else:
-        kind = p.kind if p.required or p.default is not None else Optional[p.kind]
+        kind = p.kind if p.required or p.default is not None else p.kind | None
         default = typer.Option(... if p.required else p.default, p.flag, help=p.help,
                                metavar=p.metavar, autocompletion=done)
     return inspect.Parameter(p.field, KEYWORD, default=default, annotation=kind)

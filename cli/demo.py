@@ -14,10 +14,9 @@ import shlex
 from functools import partial
 from pathlib import Path
 
-from eventlog.errors import InvalidFile, LedgerError
-
 from cli.render import console, escape
 from cli.session import Session
+from eventlog.errors import InvalidFile, LedgerError
 
 HERE = Path(__file__).resolve().parent
 DEFAULT_SCRIPT = "warehouse-raid.combat"
@@ -81,10 +80,9 @@ def fresh_id(session: Session) -> str:
 
 def play(tree, session: Session, script: Path | None = None) -> None:
     """Play `script` on `tree`, the shell's command tree (its reads run there)."""
+    from cli.terminal import run_line
     from projections.ledger import envelope
     from projections.reports.worded import worded
-
-    from cli.terminal import run_line
     path = (script or default_script()).resolve()
     lines = script_lines(path)
     eid = fresh_id(session)

@@ -6,10 +6,9 @@ from __future__ import annotations
 
 import os
 
+from cli import output
 from eventlog.errors import LedgerError
 from eventlog.text import neutral
-
-from cli import output
 
 
 def damage(session) -> str | None:

@@ -96,20 +96,18 @@ def _status_json(words: list[str]):
         return None
 
     def show(session) -> None:
-        from projections.reports.views import status
-
         from cli.session import print_json
+        from projections.reports.views import status
         print_json(status(session.state(at)))
     return show
 
 
 def run_quick(argv: list[str], at: int, work) -> int:
     """Run `work(session)` with the global options' session; the exit code."""
-    from eventlog.stores import commits
-
     from cli import output
     from cli.failure import failed
     from cli.session import Session
+    from eventlog.stores import commits
     options, session, before = global_options(argv[:at]), None, commits()
     try:
         session = Session.opened(options["--db"], options["--encounter"],

@@ -16,8 +16,8 @@ import os
 import sys
 
 # (no rich here: every command imports this module, `status --json` too)
-
-from eventlog.text import json_safe as json_text, neutral  # noqa: F401 (session.py)
+from eventlog.text import json_safe as json_text  # noqa: F401 (session.py)
+from eventlog.text import neutral
 
 # What a write to stdout fails with when its reader or its disk is gone.
 OUTPUT_ERRNOS = {errno.EPIPE, errno.ENOSPC, errno.EIO, errno.EDQUOT, errno.EFBIG,

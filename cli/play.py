@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import asyncio
 import io
-from functools import partial
 import os
 import shlex
+from functools import partial
 
 import typer
 from prompt_toolkit import PromptSession
@@ -24,18 +24,30 @@ from prompt_toolkit.history import FileHistory, History, InMemoryHistory
 from prompt_toolkit.key_binding import KeyBindings
 from prompt_toolkit.output import ColorDepth
 
+from cli.playwords import (
+    ALIASES,
+    COST_ALIASES,
+    FIXED_OPTIONS,
+    GUIDE,
+    HELP,
+    KEYS,
+    LAST,
+    LAST_LINES,
+    QUIT,
+    SWITCHING,
+    PlayCompleter,
+    expand,
+)
+from cli.render import SafeConsole, console, escape, headline, log_table, status_table
+from cli.session import Session
+from cli.terminal import leading, run_line, run_read
 from eventlog.errors import LedgerError
 from projections.domain.decide import acting
+from projections.domain.state import State
 from projections.history import envelope
 from projections.reports.worded import worded
-from projections.domain.state import State
-
 from projections.rulebook import as_text, looks_like_rule, rule
-from cli.terminal import leading, run_line, run_read
-from cli.playwords import (ALIASES, COST_ALIASES, FIXED_OPTIONS, GUIDE, HELP, KEYS, LAST, LAST_LINES,
-                           QUIT, SWITCHING, PlayCompleter, expand)
-from cli.render import SafeConsole, headline, console, escape, log_table, status_table
-from cli.session import Session
+
 
 def history_for(db) -> History:
     """The typed lines, kept beside the store (for a PostgreSQL store, in the

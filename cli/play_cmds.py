@@ -2,10 +2,9 @@
 cli/play.py, imported only here, so no other command loads prompt_toolkit."""
 import typer
 
-from eventlog.errors import LedgerError
-
 from cli.base import app, session
 from cli.main import in_terminal
+from eventlog.errors import LedgerError
 
 
 @app.command()

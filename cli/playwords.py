@@ -5,11 +5,10 @@ from __future__ import annotations
 from prompt_toolkit.completion import Completer, Completion
 from prompt_toolkit.document import Document
 
+from cli.terminal import leading
 from eventlog.errors import LedgerError
 from projections.domain.decide import acting
 from projections.domain.state import State
-
-from cli.terminal import leading
 
 # The hot path: `m rook shoots` is `act rook major shoots` (R16).
 COST_ALIASES = {"m": "major", "n": "minor", "f": "free"}

@@ -7,7 +7,8 @@ piped output and scripts never see it).
 """
 from __future__ import annotations
 
-from typing import Iterable, TypeVar
+from collections.abc import Iterable
+from typing import TypeVar
 
 T = TypeVar("T")
 PROGRESS_FROM = 2000  # events: below this an export or import is instant

@@ -1,7 +1,6 @@
 """Reading the record: status, log, verify, head, export, import, and the demo."""
 from enum import Enum
 from pathlib import Path
-from typing import Optional
 
 import typer
 
@@ -13,7 +12,7 @@ JSON = typer.Option(False, "--json", help="JSON for scripts (docs/formats.md).")
 
 @app.command()
 def status(ctx: typer.Context, as_json: bool = JSON,
-           at: Optional[int] = typer.Option(None, "--at", help="The state as it stood at this seq (R31).")) -> None:
+           at: int | None = typer.Option(None, "--at", help="The state as it stood at this seq (R31).")) -> None:
     """Show the order, who is up, AP, Grit, round and pass.
 
     Example: combat status        combat status --json --at 12
@@ -29,12 +28,12 @@ def status(ctx: typer.Context, as_json: bool = JSON,
 
 @app.command()
 def log(ctx: typer.Context, as_json: bool = JSON,
-        who: Optional[str] = typer.Option(None, "--who", help="Only declarations for this combatant or slot."),
-        round_: Optional[int] = typer.Option(None, "--round", help="Only declarations made in this round."),
-        kind: Optional[str] = typer.Option(None, "--type", help="Only events of this type, e.g. APSpent."),
+        who: str | None = typer.Option(None, "--who", help="Only declarations for this combatant or slot."),
+        round_: int | None = typer.Option(None, "--round", help="Only declarations made in this round."),
+        kind: str | None = typer.Option(None, "--type", help="Only events of this type, e.g. APSpent."),
         undone: bool = typer.Option(False, "--undone", help="Only undone, retracted or amended declarations."),
         audit: bool = typer.Option(False, "--audit", help="The audit trail: GM overrides with reasons, undo, redo, retractions, amendments, and who declared what."),
-        last: Optional[int] = typer.Option(None, "--last", min=0, metavar="N", help="Only the last N lines (after the other filters), as `l N` in play mode."),
+        last: int | None = typer.Option(None, "--last", min=0, metavar="N", help="Only the last N lines (after the other filters), as `l N` in play mode."),
         utc: bool = typer.Option(False, "--utc", help="Times in UTC, as stored (default: the local time of this machine).")) -> None:
     """Show the event log: context, who declared it, and what undid or amended it.
 
@@ -71,7 +70,7 @@ def log(ctx: typer.Context, as_json: bool = JSON,
 
 @app.command()
 def verify(ctx: typer.Context, as_json: bool = JSON,
-           against: Optional[Path] = typer.Option(
+           against: Path | None = typer.Option(
                None, "--against", help="A saved head (`combat head`) or an earlier export: "
                "the log must still hold the event it ends at (R30).")) -> None:
     """Check the hash chain of the log (R30); exit 1 when it is broken.
@@ -136,16 +135,15 @@ Format = Enum("Format", {name: name for name in FORMATS}, type=str)
 @app.command()
 def export(ctx: typer.Context,
            fmt: Format = typer.Option("json", "--format", help=described()),
-           out: Optional[str] = typer.Option(None, "-o", "--output", help="Write to FILE (default: stdout); never the ledger or its files."),
+           out: str | None = typer.Option(None, "-o", "--output", help="Write to FILE (default: stdout); never the ledger or its files."),
            force: bool = typer.Option(False, "--force", help="Replace FILE even if it is a SQLite database.")) -> None:
     """Write the encounter's log out, to import elsewhere or for review.
 
     Example: combat export --format json -o warehouse.json        combat export --format html -o warehouse.html
     """
+    from cli.progress import progress
     from eventlog.outfile import checked_target, write_file
     from projections.reports.formats import writer
-
-    from cli.progress import progress
     s = session(ctx)
     if out is not None:  # refused before the log is read, not after
         checked_target(out, s.ledger.store.path, force)
@@ -163,7 +161,7 @@ def export(ctx: typer.Context,
 @app.command("import")
 def import_(ctx: typer.Context,
             file: Path = typer.Argument(..., help="A json export, or a jsonl one (up to 256 MiB)."),
-            as_id: Optional[str] = typer.Option(None, "--as", help="Store it under this encounter id.")) -> None:
+            as_id: str | None = typer.Option(None, "--as", help="Store it under this encounter id.")) -> None:
     """Load an exported log (json or jsonl) as a new encounter, verified and re-judged.
 
     Example: combat import warehouse.json --as warehouse-copy
@@ -181,7 +179,7 @@ def import_(ctx: typer.Context,
 
 @app.command()
 def demo(ctx: typer.Context,
-         script: Optional[Path] = typer.Argument(
+         script: Path | None = typer.Argument(
              None, metavar="[SCRIPT]", help="A script of `combat` lines (default: the warehouse raid).")) -> None:
     """Play a scripted encounter (the warehouse raid) into a fresh encounter.
 

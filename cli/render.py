@@ -7,12 +7,12 @@ from rich.console import Console, ConsoleDimensions
 from rich.markup import escape as _markup_escape
 from rich.table import Table
 
-from projections.reports.worded import Said
-from projections.reports.flow import tie_hint, unspent
 from eventlog.text import neutral
-from projections.reports.narrate import describe
 from projections.domain.phrases import slugify
 from projections.domain.state import State
+from projections.reports.flow import tie_hint, unspent
+from projections.reports.narrate import describe
+from projections.reports.worded import Said
 
 
 def escape(text) -> str:

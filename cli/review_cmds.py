@@ -3,20 +3,18 @@ from __future__ import annotations
 
 from enum import Enum
 from pathlib import Path
-from typing import Optional
 
 import typer
 
-from eventlog.errors import LedgerError
-
 from cli.base import app, session
 from cli.session import print_json
+from eventlog.errors import LedgerError
 
 DELAY_ON_A_TERMINAL = 1.0  # seconds between frames when --delay is not given
 MAX_DELAY = 3600.0  # seconds: more is a typo (and 1e308 or nan no clock can sleep)
 
 
-def _chosen(s, every: bool, encounters: Optional[str]) -> list[str] | None:
+def _chosen(s, every: bool, encounters: str | None) -> list[str] | None:
     """The encounters of a campaign view, or None for the current one alone."""
     if every and encounters:
         raise LedgerError("--all and --encounters: give one of them")
@@ -44,7 +42,7 @@ def stats(ctx: typer.Context,
           as_json: bool = typer.Option(False, "--json", help="JSON for scripts."),
           as_csv: bool = typer.Option(False, "--csv", help="One row per turn (who, where, AP, seconds), for analysis."),
           every: bool = typer.Option(False, "--all", help=ALL_HELP),
-          encounters: Optional[str] = typer.Option(None, "--encounters", help=ENCOUNTERS_HELP)) -> None:
+          encounters: str | None = typer.Option(None, "--encounters", help=ENCOUNTERS_HELP)) -> None:
     """Post-game numbers: per combatant turns, AP spent in turns and on
     interrupts, actions by category, AP left unspent at round ends, seizes,
     Grit and time in turns; per round passes, turns, AP and time; the
@@ -80,10 +78,9 @@ def stats(ctx: typer.Context,
 def write_turns(fights: list[dict]) -> None:
     import csv
 
+    from cli.output import stdout
     from eventlog.text import csv_cell
     from projections.reports.campaign import TURN_COLUMNS, per_turn
-
-    from cli.output import stdout
     out = stdout()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(TURN_COLUMNS)
@@ -100,10 +97,10 @@ class Audience(str, Enum):
 
 @app.command()
 def report(ctx: typer.Context,
-           out: Optional[str] = typer.Option(None, "-o", "--output", help="Write to FILE (default: stdout); never the ledger or its files."),
+           out: str | None = typer.Option(None, "-o", "--output", help="Write to FILE (default: stdout); never the ledger or its files."),
            audience: Audience = typer.Option(Audience.gm, "--for", help="gm: everything; players: the PCs' highlights, no GM-only detail (reasons of overrides, the log)."),
            every: bool = typer.Option(False, "--all", help=ALL_HELP),
-           encounters: Optional[str] = typer.Option(None, "--encounters", help=ENCOUNTERS_HELP),
+           encounters: str | None = typer.Option(None, "--encounters", help=ENCOUNTERS_HELP),
            force: bool = typer.Option(False, "--force", help="Replace FILE even if it is a SQLite database.")) -> None:
     """The html report: of the encounter (as `export --format html`), a
     players' summary of it (--for players), or a campaign report across
@@ -111,9 +108,8 @@ def report(ctx: typer.Context,
 
     Example: combat report -o raid.html        combat report --for players -o recap.html        combat report --all -o campaign.html
     """
-    from eventlog.outfile import checked_target, write_file
-
     from cli.progress import progress
+    from eventlog.outfile import checked_target, write_file
     s = session(ctx)
     if out is not None:
         checked_target(out, s.ledger.store.path, force)
@@ -140,11 +136,11 @@ def report(ctx: typer.Context,
 
 @app.command()
 def replay(ctx: typer.Context,
-           to: Optional[int] = typer.Option(None, "--to", min=1, help="Stop after this seq (default: the end)."),
+           to: int | None = typer.Option(None, "--to", min=1, help="Stop after this seq (default: the end)."),
            start: int = typer.Option(1, "--from", min=1, help="Show frames from this seq on."),
-           delay: Optional[float] = typer.Option(None, "--delay", min=0.0, help=f"Seconds between events (default: {DELAY_ON_A_TERMINAL:g} on a terminal, 0 otherwise)."),
+           delay: float | None = typer.Option(None, "--delay", min=0.0, help=f"Seconds between events (default: {DELAY_ON_A_TERMINAL:g} on a terminal, 0 otherwise)."),
            step: bool = typer.Option(False, "--step", help="Wait for Enter after each event (q then Enter stops)."),
-           file: Optional[Path] = typer.Option(None, "--file", help="Replay a json or jsonl export without importing it.")) -> None:
+           file: Path | None = typer.Option(None, "--file", help="Replay a json or jsonl export without importing it.")) -> None:
     """Play the encounter back in the terminal: after each event, its line
     and the status table as the table saw it then (R31).
 
@@ -158,11 +154,10 @@ def replay(ctx: typer.Context,
         s = session(ctx)
         play_back(s.ledger, s.encounter, to, start, delay, step)
         return
-    from eventlog.stores.sqlite import Store
-    from projections.ledger import Ledger
-    from projections.inputs.transfer import import_log, open_export
-
     from cli.progress import progress
+    from eventlog.stores.sqlite import Store
+    from projections.inputs.transfer import import_log, open_export
+    from projections.ledger import Ledger
     with open_export(file) as doc, tempfile.TemporaryDirectory(prefix="combat-replay-") as tmp:
         store = Store(Path(tmp) / "replay.db")
         try:
@@ -177,9 +172,8 @@ def play_back(ledger, encounter: str, to: int | None, start: int, delay: float |
               step: bool) -> None:
     import time
 
-    from projections.reports.replay import frames
-
     from cli.render import console
+    from projections.reports.replay import frames
     head, _ = ledger.store.head(encounter)
     for what, seq in (("--to", to), ("--from", start)):
         if seq is not None and seq > head:
@@ -218,11 +212,8 @@ def play_back(ledger, encounter: str, to: int | None, start: int, delay: float |
 
 
 def show_frame(entry, state, end: int) -> None:
-    from cli.render import escape
-
+    from cli.render import console, escape, show_state
     from projections.reports.narrate import describe
-
-    from cli.render import console, show_state
     env = entry.env
     text = escape(describe(env.data))
     if entry.undone_by:

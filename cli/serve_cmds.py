@@ -15,10 +15,10 @@ def serve(ctx: typer.Context,
     \b
     Example: combat serve        combat serve --host 0.0.0.0 --port 8000
     """
+    from cli.session import default_db
     from eventlog.errors import LedgerError
     from eventlog.stores import open_store
     from eventlog.text import neutral
-    from cli.session import default_db
     if not host.strip():
         raise LedgerError("--host is empty: give the address to listen on, e.g. "
                           "127.0.0.1 (this machine) or 0.0.0.0 (the table's network)")

@@ -9,8 +9,8 @@ from pathlib import Path
 from eventlog import userstate
 from eventlog.errors import LedgerError, UnknownEncounter
 from projections.domain import commands as c
-from projections.ledger import Ledger, Outcome
 from projections.domain.state import State
+from projections.ledger import Ledger, Outcome
 
 
 def print_json(value) -> None:
@@ -55,7 +55,7 @@ class Session:
         self.careful = os.environ.get("COMBAT_CAREFUL", "") not in ("", "0")
 
     @classmethod
-    def opened(cls, db: str | None, encounter: str | None, actor: str) -> "Session":
+    def opened(cls, db: str | None, encounter: str | None, actor: str) -> Session:
         """The session of the global options `--db`, `--encounter`, `--actor`."""
         from eventlog.stores import is_url
         if db is not None and not is_url(db):
@@ -63,7 +63,7 @@ class Session:
             check_path(Path(db), db)  # `--db ''` is one clear line, not the folder `.`
         return cls((db if is_url(db) else Path(db)) if db else None, encounter, actor)
 
-    def as_actor(self, actor: str) -> "Session":
+    def as_actor(self, actor: str) -> Session:
         other = Session(self.db, self.chosen, actor, self.quiet)
         other.careful = self.careful
         other.__dict__["ledger"] = self.ledger

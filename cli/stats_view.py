@@ -11,7 +11,7 @@ def show_stats(numbers: dict) -> None:
     from cli.render import NARROW, console, escape
     from projections.reports.stats import CATEGORIES
     t = numbers["totals"]
-    title = f"[bold]{numbers['encounter']}[/bold]" + (f" · {escape(numbers['title'])}" if numbers["title"] else "")
+    title = f"[bold]{numbers['encounter']}[/bold]" + (f" · {escape(numbers['title'])}" if numbers["title"] else "")  # noqa: E501
     console.print(f"{title} — {t['rounds']} rounds, {t['passes']} passes, {t['turns']} turns, "
                   f"{t['ap_spent']} AP spent · seq {numbers['seq']}")
     # Two tables of a few columns each rather than one of fourteen, so each

@@ -19,12 +19,11 @@ def copy(ctx: typer.Context,
     Example: combat copy --to postgresql://club@db.example/ledger
              combat --db postgresql://club@db.example/ledger copy --to home.db
     """
+    from cli.render import console, escape
     from eventlog.errors import LedgerError
     from eventlog.stores import is_url, open_store, shown
     from eventlog.stores.copying import copy_store
     from eventlog.text import neutral
-
-    from cli.render import console, escape
     s = session(ctx)
     if to == "":
         raise LedgerError("--to is empty: name a ledger file or a PostgreSQL URL")

@@ -5,10 +5,9 @@ tree, which the client is handed by its command (never imported here: the
 typer app imports the clients, not the other way round)."""
 from __future__ import annotations
 
-from eventlog.errors import LedgerError
-
 from cli.grammar import DECLARING, BadLine, parse
 from cli.session import Session, read_roster
+from eventlog.errors import LedgerError
 
 
 def leading(words: list[str]) -> tuple[list[str], list[str]]:

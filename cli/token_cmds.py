@@ -1,7 +1,6 @@
 """The table server's tokens: `combat token add|list|revoke` (docs/server.md,
 "Table server"). A token is 256 random bits, printed once with its link;
 the store keeps only its SHA-256 digest."""
-from typing import Optional
 
 import typer
 
@@ -22,8 +21,8 @@ def add(ctx: typer.Context,
         gm: bool = typer.Option(False, "--gm", help="The GM: every command."),
         player: bool = typer.Option(False, "--player", help="A player: declares for the combatants it owns."),
         view: bool = typer.Option(False, "--view", help="Reads only (a TV at the table)."),
-        owns: Optional[str] = typer.Option(None, "--owns", metavar="ID[,ID...]", help="The combatants a player declares for."),
-        encounter: Optional[str] = typer.Option(None, "--encounter", help="Reach this encounter only (default: a GM token every one, a player or view token the current one)."),
+        owns: str | None = typer.Option(None, "--owns", metavar="ID[,ID...]", help="The combatants a player declares for."),
+        encounter: str | None = typer.Option(None, "--encounter", help="Reach this encounter only (default: a GM token every one, a player or view token the current one)."),
         url: str = typer.Option("http://127.0.0.1:8000", "--url", help="Where `combat serve` is reached, for the link.")) -> None:
     """Make a token and print it once, with the link that opens its page.
 

@@ -1,7 +1,7 @@
 """Verification of the hash chain (R30): names the first bad position."""
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 import msgspec
 

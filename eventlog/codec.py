@@ -1,7 +1,7 @@
 """Encoding of events: rows, canonical bytes and the hash chain (R30)."""
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import msgspec
 
@@ -121,7 +121,7 @@ def event_hash(seq: int, batch: int, type_name: str, at: str, actor: str,
 
 
 def utc_now() -> str:
-    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 
 def envelope_dict(env: Envelope, undone: bool) -> dict:

@@ -178,7 +178,7 @@ class Amended(Payload):
     kept: list[tuple[int, str]] = []
 
 
-Event = Union[
+Event = Union[  # noqa: UP007 (one Union of the tagged structs, as msgspec's docs write it)
     EncounterCreated, CombatantJoined, GroupBonusSet, InitiativeRolled,
     InitiativeOverridden, OrderDeclared, RoundStarted, MomentSeized, APSpent,
     FreeActionTaken, InterruptTaken, TurnEnded, CombatantLeft,

@@ -65,7 +65,7 @@ def open_bounded(path, limit: int, most: str, name: str | None = None) -> Bounde
     call the file `name` (default: its path)."""
     refusal = too_large(name or str(path), limit, most)
     try:
-        f = open(path, "rb")
+        f = open(path, "rb")  # noqa: SIM115 (returned open, wrapped: its caller closes it)
     except OSError as exc:
         raise InvalidFile(f"cannot read {path}: {exc.strerror or exc}") from None
     try:

@@ -12,8 +12,9 @@ from __future__ import annotations
 import os
 import stat
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable, TextIO, TypeVar
+from typing import TextIO, TypeVar
 
 from eventlog.errors import InvalidFile
 

@@ -18,7 +18,8 @@ from datetime import datetime
 import msgspec
 
 from eventlog.errors import Refusal
-from eventlog.names import name_problem, shown as shown_name
+from eventlog.names import name_problem
+from eventlog.names import shown as shown_name
 
 # C0 and DEL, C1, and the bidi controls (marks, embeddings, overrides,
 # isolates): none is ever needed in a name, a label or a note.

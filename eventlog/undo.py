@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from array import array
 from bisect import bisect_left
-from typing import Iterable, Iterator
+from collections.abc import Iterable, Iterator
 
 from eventlog.events import EVENT_TYPES, MARKERS, Amended, Payload, Redone, Undone
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-from typing import Iterable
+from collections.abc import Iterable
 
 from eventlog.errors import LedgerError, Refusal
 from eventlog.stores.contract import Token

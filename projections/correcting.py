@@ -8,24 +8,31 @@ still in force stays legal. A refusal lists the first ten that would not
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from itertools import tee
-from typing import Callable, Iterable, NamedTuple
+from typing import NamedTuple
 
 import msgspec
 
 from eventlog.codec import Envelope
 from eventlog.errors import Refusal
 from eventlog.events import (
-    MARKERS, Amended, APSpent, CombatantLeft, Payload, Redone, TurnEnded, Undone,
+    MARKERS,
+    Amended,
+    APSpent,
+    CombatantLeft,
+    Payload,
+    Redone,
+    TurnEnded,
+    Undone,
 )
 from eventlog.undo import Corrections, UndoBook
-
 from projections.domain import commands as c
-from projections.history import batches
+from projections.domain.evolve import evolve
 from projections.domain.phrases import correction
 from projections.domain.rules import judge
 from projections.domain.state import State
-from projections.domain.evolve import evolve
+from projections.history import batches
 
 SHOWN = 10  # casualties a refusal names (R28)
 

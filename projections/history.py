@@ -6,15 +6,15 @@ context, replay, the review, retraction's re-judging and import.
 """
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from itertools import groupby
-from typing import Iterable, Iterator, NamedTuple
+from typing import NamedTuple
 
 from eventlog.codec import DECODERS, Envelope, decode_data
-from eventlog.stores.contract import EventStore, StoredEvent
 from eventlog.events import CORRECTIONS, EVENT_TYPES, Payload
+from eventlog.stores.contract import EventStore, StoredEvent
 from eventlog.undo import Corrections
-
-from projections.domain.evolve import evolve, HANDLERS
+from projections.domain.evolve import HANDLERS, evolve
 from projections.domain.state import State
 
 # Events that change nothing in the folded state: a fold need not read them.

@@ -6,22 +6,22 @@ the store, so no check is made against one read and appended against another.
 """
 from __future__ import annotations
 
-from typing import Iterable, Iterator, NamedTuple
+from collections.abc import Iterable, Iterator
+from typing import NamedTuple
 
 import msgspec
 
 from eventlog.codec import Envelope, envelope_dict
-from eventlog.stores.contract import EventStore
 from eventlog.errors import Conflict, LedgerError, Refusal
 from eventlog.events import MARKERS, CombatantJoined, EncounterCreated, Payload
+from eventlog.stores.contract import EventStore
 from eventlog.undo import Corrections, UndoBook
-
-from projections.domain import commands as c
 from projections import snapshot as snapshots
-from projections.history import corrections, envelope, fold
+from projections.domain import commands as c
+from projections.domain.evolve import evolve
 from projections.domain.rules import judge
 from projections.domain.state import State
-from projections.domain.evolve import evolve
+from projections.history import corrections, envelope, fold
 
 MAX_ATTEMPTS = 50
 def roll_d10() -> int:
@@ -229,8 +229,8 @@ class Ledger:
         raise self._too_fast(encounter)
 
     def _new(self, command: c.New, actor: str) -> Outcome:
-        from projections.domain.decide import decide
         from projections.domain.asks import check_new
+        from projections.domain.decide import decide
         check_new(command.id, command.title)
         created = EncounterCreated(encounter=command.id, title=command.title)
         state = apply(State(command.id), [created])

@@ -51,16 +51,36 @@ def _kill_writers_again_and_again(db: str, tmp_path: Path, seed: int) -> list[di
             proc.start()
             batch.append({"life": life, "proc": proc, "report": report,
                           "after": rng.uniform(0.03, 0.15)})
-        started = time.monotonic()
-        for entry in sorted(batch, key=lambda e: e["after"]):
-            time.sleep(max(0.0, started + entry["after"] - time.monotonic()))
-            entry["proc"].kill()
+        _kill_while_writing(batch)
         for entry in batch:
             entry["proc"].join(10)
             assert entry["proc"].exitcode == -signal.SIGKILL, entry
             entry["lines"] = workers.read_report(entry["report"])
         lives.extend(batch)
     return lives
+
+
+def _writing(report: Path) -> bool:
+    """The writer has opened the store and had a declaration acknowledged."""
+    return any(line[0] == "ack" for line in workers.read_report(report))
+
+
+def _kill_while_writing(batch: list[dict]) -> None:
+    """SIGKILL each writer `after` seconds once it is writing (its first
+    declaration acknowledged), so the kill falls among its writes however
+    slowly a busy machine starts it; one that never writes is killed after 30 s."""
+    deadline = time.monotonic() + 30
+    opened_at: dict[int, float] = {}
+    alive = list(batch)
+    while alive:
+        now = time.monotonic()
+        for entry in list(alive):
+            if entry["life"] not in opened_at and (now > deadline or _writing(entry["report"])):
+                opened_at[entry["life"]] = now
+            if entry["life"] in opened_at and now >= opened_at[entry["life"]] + entry["after"]:
+                entry["proc"].kill()
+                alive.remove(entry)
+        time.sleep(0.005)
 
 
 def _marker(row) -> tuple[str, str, int]:

@@ -100,6 +100,43 @@ def test_play_m_with_a_slip_for_an_id_is_refused_not_labelled():
     assert expand(["m", "drone", "kia"], s) == ["act", "drone", "major", "kia"]
 
 
+def test_ids_a_unique_prefix_or_an_exact_name_stands_for_the_id(combat):
+    for args in (["new", "x"], ["add", "Okafor Dibe", "--pc"], ["add", "Brute"],
+                 ["roll", "oka", "--die", "9"], ["roll", "BRUTE", "--die", "3"], ["round"],
+                 ["act", "okafor", "major"], ["act", "Okafor Dibe", "minor"],
+                 ["act", "br", "minor"]):
+        combat(*args)
+    import json
+    s = json.loads(combat("status", "--json").stdout)
+    assert [c["ap"] for c in s["combatants"]] == [0, 2]
+
+
+def test_ids_an_ambiguous_prefix_is_refused_naming_the_candidates(combat):
+    for args in (["new", "x"], ["add", "Gob", "--count", "2"]):
+        combat(*args)
+    err = combat("roll", "gob", code=1).stderr
+    assert err.startswith("error: 'gob' could be gob-1, gob-2") and len(err.splitlines()) == 1
+
+
+def test_ids_a_second_goblin_joins_as_goblin_2_and_an_explicit_taken_id_is_refused(combat):
+    combat("new", "x")
+    combat("add", "Goblin")
+    out = combat("add", "Goblin").stdout
+    assert "goblin-2" in out
+    assert "goblin-3" in combat("add", "Goblin").stdout
+    assert "already taken" in combat("add", "Goblin", "--id", "goblin", code=1).stderr
+
+
+def test_ids_amend_who_takes_a_prefix(combat):
+    for args in (["new", "x"], ["add", "Ash", "--pc"], ["add", "Hound", "--count", "2",
+                                                         "--group", "h"],
+                 ["roll", "ash", "--die", "9"], ["roll", "h", "--die", "3"], ["round"],
+                 ["end-turn"], ["act", "hound-1", "minor"]):
+        combat(*args)
+    combat("amend", "9", "--who", "hound-2")
+    combat("amend", "9", "--who", "hound-1", "--reason", "no, the first")
+
+
 # -- length limits -----------------------------------------------------------------
 
 def test_text_limits_a_long_label_is_refused_in_one_line(combat):
@@ -136,6 +173,31 @@ def test_text_limits_titles_and_encounter_ids(combat):
 def test_encounter_id_of_10000_characters_refused(combat):
     err = combat("new", "a" * 10_000, code=1).stderr
     assert "at most 64" in err and len(err) < 300
+
+
+def test_notes_and_reasons_span_lines_names_stay_on_one(combat, tmp_path):
+    import json
+    combat("new", "x")
+    combat("add", "Ash", "--pc")
+    combat("note", "first line\nsecond\tline")
+    combat("leave", "ash", "--reason", "fled\nby the back door")
+    err = combat("add", "Bad\nName", code=1).stderr
+    assert "control character (\\x0a" in err and "on one line" in err
+    log = json.loads(combat("log", "--json").stdout)
+    assert log[2]["data"]["text"] == "first line\nsecond\tline"
+    assert log[3]["data"]["reason"] == "fled\nby the back door"
+    md = combat("export", "--format", "md").stdout
+    assert "first line\nsecond" not in md and "\t" not in md  # one table row each
+    html = combat("export", "--format", "html").stdout
+    assert "\t" not in html and "<script>" not in html.split("</head>")[-1][:0]
+    csv_rows = combat("export", "--format", "csv").stdout.splitlines()
+    assert any("first line\\x0asecond\\x09line" in row for row in csv_rows)
+    assert "first line\\x0asecond" in combat("log").stdout  # shown, never a forged line
+    dump = tmp_path / "x.json"
+    combat("export", "--format", "json", "-o", dump)
+    combat("import", dump, "--as", "y")
+    assert json.loads(combat("--encounter", "y", "log", "--json").stdout)[2]["data"]["text"] \
+        == "first line\nsecond\tline"
 
 
 # -- control characters, in and out ----------------------------------------------

@@ -109,6 +109,23 @@ def test_r14_adjust_ap_up_to_the_maximum_in_force_after_max_ap_lowered():
     refused(s, APAdjusted(combatant="ash", delta=-4, reason="less"), "R14")
 
 
+def test_r14_status_shows_the_pending_maximum_beside_the_one_in_force():
+    s = given(pc("ash"), rolled("ash", 5), RoundStarted(round=1),
+              MaxAPChanged(combatant="ash", max_ap=5, reason="cyberware"))
+    ash = status(s)["combatants"][0]
+    assert (ash["max_ap_in_force"], ash["max_ap"]) == (3, 5)  # 5 is pending
+    s = when(s, RoundStarted(round=2))
+    ash = status(s)["combatants"][0]
+    assert (ash["max_ap_in_force"], ash["max_ap"], ash["ap"]) == (5, 5, 5)
+
+
+def test_r14_the_terminal_shows_the_pending_maximum_beside_the_pips(combat):
+    for args in (["new", "x"], ["add", "Ash", "--pc"], ["roll", "ash", "--die", "5"],
+                 ["round"], ["max-ap", "ash", "5", "--reason", "cyberware"]):
+        combat(*args)
+    assert "●●● → 5" in combat("status").stdout
+
+
 @settings(max_examples=60, deadline=None)
 @hgiven(spent=st.integers(0, 3), delta=st.integers(-8, -1))
 def test_r14_adjust_never_below_zero_for_any_delta(spent, delta):

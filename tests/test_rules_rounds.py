@@ -14,7 +14,8 @@ from eventlog.events import (
 from projections.reports.views import status
 
 from helpers import (  # noqa: F401
-    ap, duel, end, given, interrupt, npc, order, pc, refused, rolled, spend, up, when, who,
+    acting, ap, duel, end, given, interrupt, npc, order, pc, refused, rolled, spend, up, when,
+    who,
 )
 
 
@@ -146,6 +147,35 @@ def test_r23b_override_moving_an_unvisited_slot_above_an_untouched_turn_goes_fir
     assert up(s) == ["b"]
     s = when(s, end("b"))
     assert s.pass_ == 2 and up(s) == ["d"]  # d had its turn: not another in pass 1
+
+
+def test_r23b_a_group_entering_the_order_above_the_turn_waits_for_the_next_pass():
+    s = given(npc("gob", group="g"), pc("hero"), npc("crow"),
+              rolled("g", 9), rolled("hero", 7), rolled("crow", 3),
+              CombatantLeft(combatant="gob", reason=""), RoundStarted(round=1),
+              npc("gob-two", group="g"))
+    assert acting(s) == "hero" and up(s) == ["hero"]
+    s = when(s, spend("hero", 1), end("hero"))
+    assert acting(s) == "crow"  # g first comes up in pass 2
+    s = when(s, end("crow"))
+    assert status(s)["pass"] == 2 and up(s) == ["gob-two"]
+
+
+def test_r23b_one_member_leaving_and_rejoining_does_not_cost_the_group_its_turn():
+    s = given(pc("hero"), npc("gob-1", group="g"), npc("gob-2", group="g"), npc("crow"),
+              rolled("hero", 10), rolled("g", 5), rolled("crow", 3), RoundStarted(round=1),
+              spend("hero", 1),
+              InitiativeOverridden(slot="g", total=12, reason="haste"),
+              CombatantLeft(combatant="gob-1", reason=""),
+              CombatantRejoined(combatant="gob-1"), end("hero"))
+    assert acting(s) is None and up(s) == ["gob-1", "gob-2"]
+
+
+def test_r23b_a_lone_combatant_rejoining_above_the_turn_still_waits():
+    s = given(pc("hero"), npc("crow"), npc("rat"), rolled("crow", 9), rolled("hero", 7),
+              rolled("rat", 3), CombatantLeft(combatant="crow", reason=""),
+              RoundStarted(round=1), CombatantRejoined(combatant="crow"))
+    assert acting(s) == "hero"
 
 
 @settings(max_examples=80, deadline=None)
@@ -310,6 +340,14 @@ def test_r24_round_number_must_be_the_next_one():
     s = duel()
     refused(s, RoundStarted(round=3), "R24")
     refused(s, RoundStarted(round=1), "R24")
+
+
+def test_r24_no_round_when_everyone_has_left_names_rejoin_and_end():
+    s = given(pc("ash"), rolled("ash", 5), RoundStarted(round=1),
+              CombatantLeft(combatant="ash", reason="fled"))
+    message = refused(s, RoundStarted(round=2), "R24")
+    assert "rejoin" in message and "end" in message
+    assert "nobody is in the encounter yet" not in message
 
 
 # -- R25: ending the encounter ------------------------------------------------

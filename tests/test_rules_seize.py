@@ -22,6 +22,10 @@ def window(s) -> bool:
     return status(s)["seize_window"]
 
 
+def seize_order(*slots: str) -> OrderDeclared:
+    return OrderDeclared(slots=list(slots), context="seize")
+
+
 def seize(cid: str) -> MomentSeized:
     return MomentSeized(combatant=cid)
 
@@ -277,6 +281,16 @@ def test_r12_seize_order_forgotten_next_round():
     assert order(s) == ["boss", "rook", "vex", "mook"]
     s = when(s, seize("vex"), seize("rook"))
     assert order(s)[:2] == ["vex", "rook"]
+
+
+def test_r12_seizers_may_be_reordered_in_a_complete_round():
+    s = given(pc("kai", grit=1), pc("lin", grit=1), rolled("kai", 5), rolled("lin", 3),
+              RoundStarted(round=1), MomentSeized(combatant="kai"),
+              MomentSeized(combatant="lin"),
+              spend("kai", 3), spend("lin", 3))
+    assert status(s)["round_complete"]
+    s = when(s, seize_order("lin", "kai"))
+    assert order(s)[:2] == ["lin", "kai"]
 
 
 @settings(max_examples=60, deadline=None)

@@ -207,6 +207,30 @@ def test_r3a_later_declaration_wins_where_it_contradicts():
     assert order(s) == ["b", "c", "a"]  # c before a and b before c drop a before b
 
 
+def three(*orders: OrderDeclared):
+    return given(npc("a"), npc("b"), npc("c"), rolled("a", 5), rolled("b", 5), rolled("c", 5),
+                 *orders)
+
+
+def test_r3a_the_latest_of_three_declarations_wins():
+    s = three(tie("a", "b"), tie("b", "c"), tie("c", "a"))
+    assert order(s) == ["b", "c", "a"] and s.ties() == []
+
+
+def test_r3a_the_latest_of_many_declarations_wins_however_many_there_are():
+    s = three(tie("a", "b"), tie("b", "c"), tie("c", "a"), tie("a", "c"), tie("c", "b"))
+    # newest first: c<b, a<c; then c<a contradicts a<c, b<c contradicts c<b,
+    # a<b agrees with a<c<b
+    assert order(s) == ["a", "c", "b"]
+
+
+def test_r3a_a_tie_is_resolved_through_a_slot_that_has_left_it():
+    s = given(npc("a"), npc("b"), npc("c"), rolled("a", 5), rolled("b", 5), rolled("c", 5),
+              tie("b", "c"), tie("c", "a"),
+              InitiativeOverridden(slot="c", total=9, reason="haste"))
+    assert order(s) == ["c", "b", "a"] and s.ties() == []  # b before a, through c
+
+
 # -- R3b: a tie of seizers -------------------------------------------------------
 
 def seized_tie():
@@ -243,6 +267,20 @@ def test_r3b_cli_status_of_two_tied_seizers(combat):
     combat("seize", "kai")
     out = combat("seize", "lin").stdout
     assert "orders them as seizers (R12)" in out
+
+
+def seize_order(*slots: str) -> OrderDeclared:
+    return OrderDeclared(slots=list(slots), context="seize")
+
+
+def test_r3b_an_order_of_seizers_only_is_a_seizer_order_while_others_of_the_tie_did_not_seize():
+    from projections.domain.asks import declared_order
+    s = given(pc("kai", grit=1), pc("lin", grit=1), pc("mo"), rolled("kai", 5),
+              rolled("lin", 5), rolled("mo", 5), RoundStarted(round=1),
+              MomentSeized(combatant="kai"), MomentSeized(combatant="lin"))
+    p = declared_order(s, ["lin", "kai"], "players")
+    assert p.context == "seize"
+    assert order(when(s, p))[:2] == ["lin", "kai"]
 
 
 # -- R3c: who orders what --------------------------------------------------------

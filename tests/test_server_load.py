@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 
 import httpx
 import pytest
@@ -39,6 +40,7 @@ def test_ten_tables_of_six_players_and_a_hundred_listeners(tmp_path):
     players = {(t, p): token(db, f"t{t}-p{p}", "player", f"p{p}", encounter=f"t{t}")
                for t in range(TABLES) for p in range(PLAYERS)}
     acknowledged: list[tuple[str, str]] = []
+    failed: list[tuple[str, str]] = []
     heard: dict[int, list] = {}
     with served(db) as running:
         ready = threading.Barrier(LISTENERS + 1, timeout=60)
@@ -60,24 +62,35 @@ def test_ten_tables_of_six_players_and_a_hundred_listeners(tmp_path):
             with client(running, players[(t, p)]) as http:
                 for i in range(EACH):
                     label = f"t{t}-p{p}-{i}"
-                    answer = post(http, {"command": "act", "id": f"p{p}", "cost": "free",
-                                         "label": label}, f"t{t}")
+                    try:
+                        answer = post(http, {"command": "act", "id": f"p{p}", "cost": "free",
+                                             "label": label}, f"t{t}")
+                    except httpx.HTTPError as exc:  # said below, not lost in a thread
+                        failed.append((label, repr(exc)))
+                        continue
                     if answer.status_code == 200:
                         acknowledged.append((f"t{t}", label))
-        listeners = [threading.Thread(target=listen, args=(n,)) for n in range(LISTENERS)]
+                    else:
+                        failed.append((label, answer.text))
+        listeners = [threading.Thread(target=listen, args=(n,), daemon=True) for n in range(LISTENERS)]
         for thread in listeners:
             thread.start()
         ready.wait()
-        writers = [threading.Thread(target=declare, args=(t, p))
+        writers = [threading.Thread(target=declare, args=(t, p), daemon=True)
                    for t in range(TABLES) for p in range(PLAYERS)]
         for thread in writers:
             thread.start()
+        deadline = time.monotonic() + 240  # bounded: a listener never told the end fails
         for thread in writers + listeners:
-            thread.join(120)
+            thread.join(max(0.0, deadline - time.monotonic()))
+        waiting = sorted(n for n, thread in enumerate(listeners) if thread.is_alive())
         statuses = {}
         for t in range(TABLES):
             with client(running, views[t]) as http:
                 statuses[f"t{t}"] = http.get(f"/api/encounters/t{t}/status").json()
+    # (a listener still waiting is a daemon thread: it ends with the run)
+    assert not failed, failed[:5]
+    assert not waiting, {n: heard[n][-1][0] for n in waiting}  # the last seq each heard
     assert len(acknowledged) == TABLES * PLAYERS * EACH
     ledger = Ledger(open_store(db))
     for table in final:

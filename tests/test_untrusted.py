@@ -628,8 +628,9 @@ STORES = (*REFUSED_STORES, "no-index", "bad-data", "bad-type", "text-seq", "deep
 
 @pytest.mark.parametrize("kind", STORES)
 def test_fuzz_every_command_on_a_foreign_or_poisoned_store_is_clean(kind, hostile_template,
-                                                                    tmp_path):
+                                                                    tmp_path, monkeypatch):
     from test_fuzz import LINES
+    monkeypatch.chdir(tmp_path)  # `copy --to copy.db` writes where it runs, never the checkout
     counts = {"0": 0, "1": 0, "2": 0}
     for name, line in sorted(LINES.items()):
         folder = tmp_path / name

@@ -8,10 +8,9 @@ from typing import Any, NamedTuple
 
 import msgspec
 
-from projections.domain import commands as c
-
 from cli.grammar.spec import Arg, BadLine, Opt, Reader, Spec
 from cli.grammar.table import SPECS
+from projections.domain import commands as c
 
 BY_NAME: dict[str, Spec] = {spec.name: spec for spec in SPECS}
 # The terminal's own options: never part of a line another client sends.

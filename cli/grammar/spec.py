@@ -8,8 +8,9 @@ so a typed line and the shell can never disagree. Nothing here imports a
 UI library."""
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from eventlog.errors import LedgerError
 from projections.domain import commands as c

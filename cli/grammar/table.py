@@ -5,10 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from cli.grammar.spec import Arg, BadLine, Opt, Reader, Spec
 from projections.domain import commands as c
 from projections.domain.phrases import COST_WORDS
-
-from cli.grammar.spec import Arg, BadLine, Opt, Reader, Spec
 
 COST_HELP = COST_WORDS + "."
 WHY = "Why, for the record."

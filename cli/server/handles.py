@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import threading
 import weakref
-from typing import Callable
+from collections.abc import Callable
 
 from projections.ledger import Ledger
 

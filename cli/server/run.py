@@ -63,7 +63,7 @@ class Running:
         self.thread = threading.Thread(target=self.server.run,
                                        kwargs={"sockets": [self.sock]}, daemon=True)
 
-    def __enter__(self) -> "Running":
+    def __enter__(self) -> Running:
         self.thread.start()
         deadline = time.monotonic() + 20
         while not self.server.started:

@@ -74,7 +74,7 @@ async def stream(request: Request):
             while True:
                 try:
                     message = await asyncio.wait_for(listener.queue.get(), TICK_S)
-                except asyncio.TimeoutError:
+                except TimeoutError:
                     message = None
                 if not await still_valid():
                     yield REFUSED

@@ -4,8 +4,15 @@ from __future__ import annotations
 import os
 
 from eventlog.stores.shared import (  # noqa: F401  (the stores' shared names, for their users)
-    BUSY_TIMEOUT_S, EVENT_VERSION, busy_timeout, commits, conflict, count_commit,
-    judged_head, not_text)
+    BUSY_TIMEOUT_S,
+    EVENT_VERSION,
+    busy_timeout,
+    commits,
+    conflict,
+    count_commit,
+    judged_head,
+    not_text,
+)
 
 URL_SCHEMES = ("postgresql://", "postgres://")
 

@@ -15,8 +15,9 @@ Guarantees an implementation gives:
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager
-from typing import Callable, Iterable, Iterator, NamedTuple, Protocol, Sequence, TypeVar
+from typing import NamedTuple, Protocol, TypeVar
 
 from eventlog.codec import Envelope
 from eventlog.events import EncounterCreated, Payload

@@ -10,7 +10,8 @@ is written.
 """
 from __future__ import annotations
 
-from typing import Iterable, Iterator, NamedTuple
+from collections.abc import Iterable, Iterator
+from typing import NamedTuple
 
 from eventlog.chain import Chain, verify_chain
 from eventlog.codec import Envelope, decode_data

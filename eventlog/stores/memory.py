@@ -5,15 +5,16 @@ that remembers the heads it saw sees exactly that)."""
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from itertools import islice
-from typing import Callable, Iterable, Iterator, Sequence, TypeVar
+from typing import TypeVar
 
 from eventlog.codec import GENESIS, Envelope, encode_data, event_hash, utc_now
-from eventlog.stores.shared import count_commit, judged_head
-from eventlog.stores.contract import EncounterInfo, Snapshot, SnapshotMaker, StoredEvent, Token
 from eventlog.errors import Conflict, Refusal, UnknownEncounter
 from eventlog.events import CORRECTIONS, EncounterCreated, Payload
+from eventlog.stores.contract import EncounterInfo, Snapshot, SnapshotMaker, StoredEvent, Token
+from eventlog.stores.shared import count_commit, judged_head
 
 T = TypeVar("T")
 

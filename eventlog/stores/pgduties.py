@@ -6,8 +6,9 @@ transaction). A mixin: it uses the store's connection, `_query` and `_write`.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Iterable, Iterator
 from itertools import islice
-from typing import Callable, Iterable, Iterator, TypeVar
+from typing import TypeVar
 
 import psycopg
 
@@ -15,7 +16,8 @@ from eventlog.codec import GENESIS, Envelope, encode_data, utc_now
 from eventlog.errors import Conflict, Refusal
 from eventlog.stores import pgschema
 from eventlog.stores.contract import Token
-from eventlog.stores.shared import EVENT_VERSION, not_text as _not_text
+from eventlog.stores.shared import EVENT_VERSION
+from eventlog.stores.shared import not_text as _not_text
 
 T = TypeVar("T")
 PAGE = 10_000

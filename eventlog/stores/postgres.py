@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import threading
 from contextlib import contextmanager
-from typing import Callable, Iterator, Sequence, TypeVar
+from typing import Callable, Iterator, Sequence, TypeVar  # noqa: UP035 (one line: 400 at most)
 
 import psycopg
 
@@ -24,8 +24,8 @@ from eventlog.codec import GENESIS, Envelope, encode_data, event_hash, utc_now
 from eventlog.errors import LedgerError, Refusal, StoreError, UnknownEncounter
 from eventlog.events import EncounterCreated, Payload
 from eventlog.stores import pgschema
-from eventlog.stores.pgduties import CONNECT_TIMEOUT_S, Duties
 from eventlog.stores.contract import EncounterInfo, Snapshot, SnapshotMaker, StoredEvent
+from eventlog.stores.pgduties import CONNECT_TIMEOUT_S, Duties
 from eventlog.stores.shared import (
     EVENT_VERSION, busy_timeout, conflict, count_commit, judged_head, not_text as _not_text)
 from eventlog.text import check_actor, check_payload

@@ -8,23 +8,30 @@ runs under BEGIN IMMEDIATE, so two writers never interleave inside a batch.
 from __future__ import annotations
 
 import os
-from contextlib import contextmanager
 import shutil
 import sqlite3
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator, Sequence
 
 from eventlog.codec import GENESIS, Envelope, encode_data, event_hash, utc_now
-from eventlog.stores.shared import (
-    EVENT_VERSION, busy_timeout, count_commit, judged_head, not_text as _not_text)
-from eventlog.stores.contract import EncounterInfo, Snapshot, SnapshotMaker, StoredEvent
 from eventlog.errors import Refusal, StoreError, UnknownEncounter
 from eventlog.events import EncounterCreated, Payload
+from eventlog.stores.contract import EncounterInfo, Snapshot, SnapshotMaker, StoredEvent
+from eventlog.stores.shared import EVENT_VERSION, busy_timeout, count_commit, judged_head
+from eventlog.stores.shared import not_text as _not_text
 from eventlog.stores.sqlitefile import (
-    APPLICATION_ID, check_path, foreign_object, has_wal, read_only, recognised,
-    schema_objects, schema_version,
+    APPLICATION_ID,
+    check_path,
+    foreign_object,
+    has_wal,
+    read_only,
+    recognised,
+    schema_objects,
+    schema_version,
 )
-from eventlog.stores.sqliteimport import ROW as _ROW, ImportMixin
+from eventlog.stores.sqliteimport import ROW as _ROW
+from eventlog.stores.sqliteimport import ImportMixin
 from eventlog.stores.sqlitetidy import TidyMixin
 from eventlog.stores.sqlitetokens import MIGRATIONS, TokensMixin
 from eventlog.text import check_actor, check_payload

@@ -4,8 +4,9 @@ sqlite.Store, which keeps the connection, `_write` and `_wrap`)."""
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Callable, Iterable, Iterator
 from itertools import islice
-from typing import Callable, Iterable, Iterator, TypeVar
+from typing import TypeVar
 
 from eventlog.codec import GENESIS, Envelope, encode_data, utc_now
 from eventlog.errors import Conflict, Refusal

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from eventlog.errors import Refusal
 from eventlog.events import EncounterCreated, OrderDeclared, TurnEnded
-
 from projections.domain.names import did_you_mean
 from projections.domain.ranges import check_numbers
 from projections.domain.rules import check_slug

@@ -13,7 +13,7 @@ from typing import Union
 
 import msgspec
 
-Cost = Union[int, str]  # free, minor, major, or a whole number of AP (R16)
+Cost = Union[int, str]  # noqa: UP007 - free, minor, major, or a whole number of AP (R16)
 
 
 class Command(msgspec.Struct, frozen=True, kw_only=True, tag_field="command",
@@ -192,7 +192,7 @@ class Amend(Command, tag="amend"):
     dry_run: bool = False
 
 
-AnyCommand = Union[
+AnyCommand = Union[  # noqa: UP007 (as Event in eventlog/events.py)
     New, Add, Load, Group, Roll, Order, Round, Seize, Act, Interrupt,
     EndTurn, Leave, Rejoin, MaxAP, AdjustAP, Grit, SetInitiative, Note, End, Rename,
     Effect, EndEffect, Undo, Redo, Retract, Amend,

@@ -11,20 +11,33 @@ the state: see projections/correcting.py.
 """
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from eventlog.errors import Refusal
 from eventlog.events import (
-    APAdjusted, CombatantJoined, CombatantLeft, CombatantRejoined, EffectApplied,
-    EffectEnded, EncounterCreated, EncounterEnded, EncounterRenamed, GritAdjusted, GroupBonusSet,
-    InitiativeOverridden, InitiativeRolled, MaxAPChanged, MomentSeized, NoteAdded,
-    Payload, RoundStarted,
+    APAdjusted,
+    CombatantJoined,
+    CombatantLeft,
+    CombatantRejoined,
+    EffectApplied,
+    EffectEnded,
+    EncounterCreated,
+    EncounterEnded,
+    EncounterRenamed,
+    GritAdjusted,
+    GroupBonusSet,
+    InitiativeOverridden,
+    InitiativeRolled,
+    MaxAPChanged,
+    MomentSeized,
+    NoteAdded,
+    Payload,
+    RoundStarted,
 )
-
 from projections.domain import commands as c
-from projections.domain.phrases import action, slugify
 from projections.domain.asks import declared_order, turn_to_end
 from projections.domain.ids import resolved
+from projections.domain.phrases import action, slugify
 from projections.domain.state import State
 
 Dice = Callable[[], int]  # one d10: 1 to 10

@@ -11,7 +11,6 @@ from __future__ import annotations
 import msgspec
 
 from eventlog.errors import Refusal
-
 from projections.domain import commands as c
 from projections.domain.state import State
 

@@ -7,9 +7,8 @@ from __future__ import annotations
 import json
 
 from eventlog.errors import InvalidFile, Refusal
-from eventlog.text import check_payload, neutral
 from eventlog.events import CombatantJoined, GritAdjusted, GroupBonusSet, Payload
-
+from eventlog.text import check_payload, neutral
 from projections.domain.commands import Load, RosterCombatant
 from projections.domain.phrases import slugify
 from projections.domain.ranges import check_numbers

@@ -2,7 +2,7 @@
 (an edit of one or two letters, a swap counted as one, or a prefix)."""
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 MAX_SUGGESTIONS = 3
 

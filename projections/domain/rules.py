@@ -22,7 +22,7 @@ from projections.domain.phrases import slugify
 from projections.domain.ranges import MAX_NUMBER, MAX_ID, check_numbers
 from projections.domain.state import TURN_LIMIT, Combatant, State
 
-SLUG = re.compile(r"[a-z0-9][a-z0-9-]{0,%d}\Z" % (MAX_ID - 1))  # 10,000 characters is no id
+SLUG = re.compile(rf"[a-z0-9][a-z0-9-]{{0,{MAX_ID - 1}}}\Z")  # 10,000 characters is no id
 
 
 def judge(s: State, e: Payload) -> None:

@@ -10,8 +10,6 @@ next pass (R23).
 """
 from __future__ import annotations
 
-from eventlog.events import Payload
-
 import msgspec
 
 from projections.domain import ties
@@ -256,10 +254,8 @@ class State(msgspec.Struct, dict=True):
 
     def _anyone_with_ap(self) -> bool:
         slots = self.slots
-        for c in self.combatants.values():
-            if c.active and c.ap > 0 and (c.group or c.id) in slots:
-                return True
-        return False
+        return any(c.active and c.ap > 0 and (c.group or c.id) in slots
+                   for c in self.combatants.values())
 
     def _reorder(self, initiative: bool = True) -> None:
         """The order or who stands in a slot may have changed; `initiative`:

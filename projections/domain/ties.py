@@ -38,7 +38,6 @@ def _reaches(rules: list[Rule], start: str, goal: str) -> bool:
 def arrange(run: list[str], rules: list[Rule]) -> tuple[list[str], bool]:
     """Tied slots (in join order) in their declared order, and whether the
     declarations settle the whole order (if not, the tie is unresolved)."""
-    members = set(run)
     # Through others too (R3a): an order fixed through a slot that has left
     # the tie (an override, R4) keeps holding among those still tied.
     edges = [(a, b) for a in run for b in run if a != b and _reaches(rules, a, b)]

@@ -20,7 +20,6 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from eventlog.errors import InvalidFile
 from eventlog.files import read_bounded
-
 from projections.domain.commands import Load
 from projections.domain.loading import NOTHING_ADDED, shown
 from projections.inputs.strict import load_json, load_yaml, reworded

@@ -10,10 +10,10 @@ is read), and only a legal log is committed.
 from __future__ import annotations
 
 import io
-from datetime import datetime, timedelta, timezone
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
 from itertools import chain, groupby
 from operator import itemgetter
-from typing import Iterator
 
 import msgspec
 
@@ -25,14 +25,13 @@ from eventlog.files import Bounded, open_bounded, too_large
 from eventlog.jsonstream import JSONStream
 from eventlog.text import check_actor, check_at, check_payload
 from eventlog.undo import Corrections, UndoBook
-
-from projections.ledger import Ledger
+from projections.domain.evolve import evolve
 from projections.domain.ranges import check_numbers
 from projections.domain.rules import check_slug, judge
 from projections.domain.state import State
-from projections.domain.evolve import evolve
-
+from projections.ledger import Ledger
 from projections.reports.jsonexport import FORMAT, VERSION, header
+
 MAX_IMPORT_BYTES = 256 * 1024 * 1024
 IMPORT_MOST = "the most an import reads"
 
@@ -313,7 +312,7 @@ CLOCK_SLACK = timedelta(minutes=5)
 
 def _check_time(env: Envelope, last: Envelope | None) -> None:
     at = _when(env.at)
-    if at > datetime.now(timezone.utc) + CLOCK_SLACK:
+    if at > datetime.now(UTC) + CLOCK_SLACK:
         raise InvalidFile(f"event {env.seq}: its time {env.at} is in the future (R29)")
     if last is not None and at < _when(last.at) - CLOCK_SLACK:
         raise InvalidFile(f"event {env.seq}: its time {env.at} runs backwards, before "
@@ -321,7 +320,7 @@ def _check_time(env: Envelope, last: Envelope | None) -> None:
 
 
 def _when(at: str) -> datetime:
-    return datetime.fromisoformat(at[:-1]).replace(tzinfo=timezone.utc)
+    return datetime.fromisoformat(at[:-1]).replace(tzinfo=UTC)
 
 
 def _judged(rows, fixes: Corrections, encounter: str) -> State:

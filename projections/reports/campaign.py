@@ -6,7 +6,7 @@ encounter is one person); the name shown is the one of the latest fight.
 """
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from projections.ledger import Ledger
 from projections.reports.stats import stats

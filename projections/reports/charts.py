@@ -40,7 +40,7 @@ def palette(n: int) -> list[str]:
     out: list[str] = []
     for i in range(n):
         r, g, b = colorsys.hls_to_rgb(i / n, 0.5 if i % 2 else 0.38, 0.65)
-        out.append("#%02x%02x%02x" % (round(r * 255), round(g * 255), round(b * 255)))
+        out.append(f"#{round(r * 255):02x}{round(g * 255):02x}{round(b * 255):02x}")
     assert len(set(out)) == n
     return out
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from eventlog.codec import Envelope
 from eventlog.events import Amended, Payload, Redone, Undone
-
 from projections.domain.state import State
 from projections.reports.flow import lost_line, unspent
 from projections.reports.narrate import describe

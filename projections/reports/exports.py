@@ -16,15 +16,15 @@ import csv
 import re
 import shutil
 import tempfile
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Iterator, TextIO
+from typing import TextIO
 
 import msgspec
 
 from eventlog.codec import data_of, decode_data, envelope_dict
 from eventlog.events import APSpent, FreeActionTaken, InterruptTaken, Payload
 from eventlog.text import csv_cell, json_safe, neutral
-
 from projections.ledger import Ledger
 from projections.reports.narrate import describe
 from projections.reports.stats import CATEGORIES, Stats

@@ -4,12 +4,17 @@ round throws away (R15, R24), and who is up now. Also the tie hint, so that
 it names a command that does what it says (R3b)."""
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from eventlog.events import (
-    APAdjusted, APSpent, CombatantLeft, EffectApplied, Payload, RoundStarted, TurnEnded,
+    APAdjusted,
+    APSpent,
+    CombatantLeft,
+    EffectApplied,
+    Payload,
+    RoundStarted,
+    TurnEnded,
 )
-
 from projections.domain.asks import order_context, untouched_after_auto_end
 from projections.domain.state import TURN_LIMIT, State
 

@@ -6,8 +6,9 @@ only when used (the html one loads matplotlib).
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from importlib import import_module
-from typing import Callable, NamedTuple
+from typing import NamedTuple
 
 
 class Format(NamedTuple):
@@ -19,7 +20,8 @@ class Format(NamedTuple):
 FORMATS: dict[str, Format] = {
     "json": Format("projections.reports.jsonexport", "write_json", "the portable log that `import` reads"),
     "jsonl": Format("projections.reports.exports", "write_jsonl", "one event per line"),
-    "csv": Format("projections.reports.exports", "write_csv", "one row per event with its round, pass and turn"),
+    "csv": Format("projections.reports.exports", "write_csv",
+                  "one row per event with its round, pass and turn"),
     "md": Format("projections.reports.exports", "write_md", "the fight round by round, with stats"),
     "html": Format("projections.reports.html", "write_html", "a self-contained report with charts"),
 }

@@ -16,7 +16,6 @@ import msgspec
 
 from eventlog.codec import envelope_dict
 from eventlog.text import json_safe
-
 from projections.ledger import Ledger
 from projections.reports.walk import Track, no_track
 

@@ -1,14 +1,35 @@
 """Events in table language, for the log and the lines after a declaration."""
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from eventlog.events import (
-    Amended, APAdjusted, APSpent, EffectApplied, EffectEnded, CombatantJoined, CombatantLeft, CombatantRejoined,
-    EncounterCreated, EncounterEnded, FreeActionTaken, GritAdjusted,
-    GroupBonusSet, InitiativeOverridden, InitiativeRolled, InterruptTaken,
-    EncounterRenamed, MaxAPChanged, MomentSeized, NoteAdded, OrderDeclared, Payload, Redone,
-    RoundStarted, TurnEnded, Undone,
+    Amended,
+    APAdjusted,
+    APSpent,
+    CombatantJoined,
+    CombatantLeft,
+    CombatantRejoined,
+    EffectApplied,
+    EffectEnded,
+    EncounterCreated,
+    EncounterEnded,
+    EncounterRenamed,
+    FreeActionTaken,
+    GritAdjusted,
+    GroupBonusSet,
+    InitiativeOverridden,
+    InitiativeRolled,
+    InterruptTaken,
+    MaxAPChanged,
+    MomentSeized,
+    NoteAdded,
+    OrderDeclared,
+    Payload,
+    Redone,
+    RoundStarted,
+    TurnEnded,
+    Undone,
 )
 
 

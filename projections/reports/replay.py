@@ -6,14 +6,13 @@ retracted or amended it. The fold goes on event by event and starts again
 from the log only at a correction marker, which changes the past."""
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 from eventlog.events import CORRECTIONS
-
-from projections.ledger import Ledger
-from projections.domain.state import State
-from projections.reports.timeline import Entry, timeline
 from projections.domain.evolve import evolve
+from projections.domain.state import State
+from projections.ledger import Ledger
+from projections.reports.timeline import Entry, timeline
 
 
 def frames(ledger: Ledger, encounter: str, upto: int | None = None) -> Iterator[tuple[Entry, State]]:

@@ -18,12 +18,18 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from eventlog.events import (
-    APSpent, CombatantJoined, EncounterEnded, FreeActionTaken,
-    GritAdjusted, InterruptTaken, MomentSeized, RoundStarted, TurnEnded,
+    APSpent,
+    CombatantJoined,
+    EncounterEnded,
+    FreeActionTaken,
+    GritAdjusted,
+    InterruptTaken,
+    MomentSeized,
+    RoundStarted,
+    TurnEnded,
 )
-
-from projections.ledger import Ledger
 from projections.domain.state import State
+from projections.ledger import Ledger
 from projections.reports.timing import Timing, seconds_between, turn_dict
 from projections.reports.walk import Before, Step, Track, in_turn, no_track, steps
 

@@ -4,17 +4,30 @@ exports: each declaration in table language with names and what it changed
 the initiative order each round was played in."""
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 from eventlog.events import (
-    CORRECTIONS, Amended, APAdjusted, APSpent, CombatantJoined, CombatantRejoined,
-    GritAdjusted, InitiativeOverridden, InitiativeRolled, InterruptTaken,
-    MomentSeized, OrderDeclared, Payload, Redone, RoundStarted, TurnEnded, Undone,
+    CORRECTIONS,
+    Amended,
+    APAdjusted,
+    APSpent,
+    CombatantJoined,
+    CombatantRejoined,
+    GritAdjusted,
+    InitiativeOverridden,
+    InitiativeRolled,
+    InterruptTaken,
+    MomentSeized,
+    OrderDeclared,
+    Payload,
+    Redone,
+    RoundStarted,
+    TurnEnded,
+    Undone,
 )
-
-from projections.reports.narrate import describe
 from projections.domain.state import TURN_LIMIT, State
+from projections.reports.narrate import describe
 from projections.reports.walk import Before, Step, in_turn, where
 
 # Declarations that can place a slot in the order mid-round (R5, R22, R23).
@@ -79,7 +92,9 @@ def _because(reason: str) -> str:
 def sentence(p: Payload, before: Before | None, after: State) -> str:
     """A declaration in table language, with names, and with what it changed
     when the state before it is given (None: a declaration not in effect)."""
-    name = (lambda cid: _name(after, cid))
+    def name(cid: str) -> str:
+        return _name(after, cid)
+
     match p:
         case MomentSeized(combatant=cid):
             if before is None:

@@ -2,18 +2,17 @@
 declared in, and what later undid, retracted or amended it."""
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from typing import Iterable, Iterator
 
 from eventlog.codec import Envelope, decode_data
-from eventlog.stores.contract import StoredEvent
 from eventlog.events import CORRECTIONS, OVERRIDES, Amended, Redone, Undone
+from eventlog.stores.contract import StoredEvent
 from eventlog.undo import Corrections
-
+from projections.domain.evolve import evolve
+from projections.domain.state import State
 from projections.history import batches, keep
 from projections.ledger import Ledger
-from projections.domain.state import State
-from projections.domain.evolve import evolve
 
 AUDITED = OVERRIDES + ("OrderDeclared",) + CORRECTIONS
 Mark = tuple[int, str, str]  # (seq, "undo"/"retract", reason)

@@ -9,18 +9,22 @@ exports and the report all read these steps, so they can never disagree with
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from typing import Callable, Iterable, Iterator, TypeVar
+from typing import TypeVar
 
 from eventlog.events import (
-    APSpent, EncounterEnded, Payload, RoundStarted, TurnEnded,
+    APSpent,
+    EncounterEnded,
+    Payload,
+    RoundStarted,
+    TurnEnded,
 )
-
+from projections.domain.evolve import evolve
+from projections.domain.state import State
 from projections.history import batches, keep
 from projections.ledger import Ledger
-from projections.domain.state import State
 from projections.reports.timeline import Entry, annotations
-from projections.domain.evolve import evolve
 
 T = TypeVar("T")
 # track(items, total, what): the items, reporting progress as they pass.
@@ -56,7 +60,7 @@ class Before:
     pools: dict[str, Pool]
 
     @classmethod
-    def of(cls, s: State, payload: Payload) -> "Before":
+    def of(cls, s: State, payload: Payload) -> Before:
         running = s.running
         if isinstance(payload, (RoundStarted, EncounterEnded)):
             people = s.combatants.values()

@@ -3,7 +3,8 @@ appended, or per earlier declaration it undid, redid, retracted or amended.
 The terminal's answer, play mode, the demo and a script all say it so."""
 from __future__ import annotations
 
-from typing import Callable, Iterable, NamedTuple
+from collections.abc import Callable, Iterable
+from typing import NamedTuple
 
 from eventlog.codec import Envelope
 from eventlog.events import Amended, Payload, Redone, Undone
