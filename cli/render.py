@@ -233,7 +233,9 @@ def show_outcome(command, outcome) -> None:
     flow = []
     if outcome.before is not None:
         named = isinstance(command, c.EndTurn) and command.id is not None
-        flow = announce(outcome.before, outcome.state, [p for _, p in lines], named)
+        # a correction's lines are what it took back, not what happened now
+        said = [] if isinstance(command, c.CORRECTING) else [p for _, p in lines]
+        flow = announce(outcome.before, outcome.state, said, named)
     show_done(outcome.state, lines, flow)
 
 

@@ -224,3 +224,36 @@ def test_r28a_a_correction_that_only_gives_ap_back_keeps_every_later_declaration
     assert undone(ledger) == expected
     after = {c["id"]: c["ap"] for c in seen(ledger)["combatants"]}
     assert all(after[c] >= before[c] for c in before)
+
+
+# -- what the terminal says after a cascade ----------------------------------------------
+
+def test_r28_a_cascade_back_into_pass_1_says_so_not_that_pass_1_begins(combat):
+    for args in (["new", "x"], ["add", "Ash", "--pc"], ["add", "Brute"],
+                 ["roll", "ash", "--die", "9"], ["roll", "brute", "--die", "5"], ["round"],
+                 ["act", "ash", "minor"], ["end-turn"], ["act", "brute", "minor"]):
+        combat(*args)
+    ended = combat("end-turn").stdout
+    assert "pass 2 of round 1 begins" in ended
+    combat("act", "ash", "minor")
+    seq = json_log(combat)[-2]["seq"]  # brute's end-turn
+    out = combat("retract", seq, "--cascade").stdout
+    assert "pass 1 of round 1 begins" not in out
+    assert "back in pass 1 of round 1 (it was pass 2 of round 1)" in out
+
+
+def json_log(combat) -> list[dict]:
+    import json
+    return json.loads(combat("log", "--json").stdout)
+
+
+def test_r28c_the_terminal_prints_each_casualty_on_its_own_line(combat):
+    for args in (["new", "x"], ["add", "Ash", "--pc"], ["add", "Brute"],
+                 ["roll", "ash", "--die", "9"], ["roll", "brute", "--die", "5"], ["round"],
+                 ["act", "ash", "minor"], ["end-turn"]):
+        combat(*args)
+    err = combat("retract", 6, code=1).stderr.splitlines()
+    assert err[0] == "error: retracting seq 6 would make 2 later declarations illegal:"
+    assert err[1].startswith("  seq 7: ash spends 1 AP (minor) (")
+    assert err[2].startswith("  seq 8: ash ends their turn (")
+    assert err[3] == "Retract them too with --cascade (R28)"
