@@ -130,7 +130,9 @@ def status_table(s: State) -> Table:
         c = s.combatants[cid]
         slot = s.initiative_of(cid)
         spent = c.spent_this_turn if s.running and s.turn == cid else ""
-        pips = _pips(c.ap, s.max_ap_of(cid))
+        pips = _pips(c.ap, c.in_force)  # the maximum in force; a pending one beside it (R14)
+        if s.max_ap_of(cid) != c.in_force:
+            pips += f" → {s.max_ap_of(cid)}"
         if narrow:
             init = "" if slot is None or indent else str(slot.total)
             words = [w for w in (_state_word(s, cid), f"spent {spent}" if spent != "" else "",
