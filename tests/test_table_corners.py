@@ -126,3 +126,42 @@ def test_r24_no_round_when_everyone_has_left_names_rejoin_and_end():
     message = refused(s, RoundStarted(round=2), "R24")
     assert "rejoin" in message and "end" in message
     assert "nobody is in the encounter yet" not in message
+
+
+# -- ids as a GM types them (INTERFACE.md, Commands) ---------------------------------------
+
+def test_ids_a_unique_prefix_or_an_exact_name_stands_for_the_id(combat):
+    for args in (["new", "x"], ["add", "Okafor Dibe", "--pc"], ["add", "Brute"],
+                 ["roll", "oka", "--die", "9"], ["roll", "BRUTE", "--die", "3"], ["round"],
+                 ["act", "okafor", "major"], ["act", "Okafor Dibe", "minor"],
+                 ["act", "br", "minor"]):
+        combat(*args)
+    import json
+    s = json.loads(combat("status", "--json").stdout)
+    assert [c["ap"] for c in s["combatants"]] == [0, 2]
+
+
+def test_ids_an_ambiguous_prefix_is_refused_naming_the_candidates(combat):
+    for args in (["new", "x"], ["add", "Gob", "--count", "2"]):
+        combat(*args)
+    err = combat("roll", "gob", code=1).stderr
+    assert err.startswith("error: 'gob' could be gob-1, gob-2") and len(err.splitlines()) == 1
+
+
+def test_ids_a_second_goblin_joins_as_goblin_2_and_an_explicit_taken_id_is_refused(combat):
+    combat("new", "x")
+    combat("add", "Goblin")
+    out = combat("add", "Goblin").stdout
+    assert "goblin-2" in out
+    assert "goblin-3" in combat("add", "Goblin").stdout
+    assert "already taken" in combat("add", "Goblin", "--id", "goblin", code=1).stderr
+
+
+def test_ids_amend_who_takes_a_prefix(combat):
+    for args in (["new", "x"], ["add", "Ash", "--pc"], ["add", "Hound", "--count", "2",
+                                                         "--group", "h"],
+                 ["roll", "ash", "--die", "9"], ["roll", "h", "--die", "3"], ["round"],
+                 ["end-turn"], ["act", "hound-1", "minor"]):
+        combat(*args)
+    combat("amend", "9", "--who", "hound-2")
+    combat("amend", "9", "--who", "hound-1", "--reason", "no, the first")
