@@ -165,3 +165,30 @@ def test_ids_amend_who_takes_a_prefix(combat):
         combat(*args)
     combat("amend", "9", "--who", "hound-2")
     combat("amend", "9", "--who", "hound-1", "--reason", "no, the first")
+
+
+# -- notes and reasons may span lines (INTERFACE.md) ---------------------------------------
+
+def test_notes_and_reasons_span_lines_names_stay_on_one(combat, tmp_path):
+    import json
+    combat("new", "x")
+    combat("add", "Ash", "--pc")
+    combat("note", "first line\nsecond\tline")
+    combat("leave", "ash", "--reason", "fled\nby the back door")
+    err = combat("add", "Bad\nName", code=1).stderr
+    assert "control character (\\x0a" in err and "on one line" in err
+    log = json.loads(combat("log", "--json").stdout)
+    assert log[2]["data"]["text"] == "first line\nsecond\tline"
+    assert log[3]["data"]["reason"] == "fled\nby the back door"
+    md = combat("export", "--format", "md").stdout
+    assert "first line\nsecond" not in md and "\t" not in md  # one table row each
+    html = combat("export", "--format", "html").stdout
+    assert "\t" not in html and "<script>" not in html.split("</head>")[-1][:0]
+    csv_rows = combat("export", "--format", "csv").stdout.splitlines()
+    assert any("first line\\x0asecond\\x09line" in row for row in csv_rows)
+    assert "first line\\x0asecond" in combat("log").stdout  # shown, never a forged line
+    dump = tmp_path / "x.json"
+    combat("export", "--format", "json", "-o", dump)
+    combat("import", dump, "--as", "y")
+    assert json.loads(combat("--encounter", "y", "log", "--json").stdout)[2]["data"]["text"] \
+        == "first line\nsecond\tline"
