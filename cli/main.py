@@ -16,7 +16,7 @@ MODULES = {
     "declare_cmds": ("new", "add", "group", "roll", "order", "load", "round", "seize",
                      "act", "interrupt", "end-turn", "leave", "rejoin", "max-ap",
                      "adjust-ap", "grit", "set-initiative", "note", "end", "undo", "redo",
-                     "retract", "amend", "effect", "end-effect"),
+                     "retract", "amend", "effect", "end-effect", "track"),
     "record_cmds": ("status", "log", "verify", "head", "export", "import", "demo"),
     "review_cmds": ("stats", "report", "replay", "schema"),
     "store_cmds": ("copy",),
@@ -77,6 +77,8 @@ def quick(argv: list[str], at: int):
     words = argv[at:]
     if words[0] == "status":
         return _status_json(words[1:])
+    from eventlog.errors import LedgerError
+
     from cli.grammar import BY_NAME, BadLine, parse
     if words[0] not in BY_NAME or "--help" in words:
         return None
@@ -84,7 +86,15 @@ def quick(argv: list[str], at: int):
         command = parse(words, read=_roster).command
     except BadLine:
         return None  # said in click's words, with exit 2, by the typer app
+    except LedgerError as exc:  # a roster file that cannot be read: one line, exit 1
+        return _refused(exc)
     return lambda session: session.run(session.careful_about(command))
+
+
+def _refused(exc: Exception):
+    def refuse(session) -> None:
+        raise exc
+    return refuse
 
 
 def _status_json(words: list[str]):

@@ -8,11 +8,15 @@ so a typed line and the shell can never disagree. Nothing here imports a
 UI library."""
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from eventlog.errors import LedgerError
 from projections.domain import commands as c
+
+
+NUMBER = re.compile(r"[+-]?[0-9]{1,30}")  # ASCII digits only (int() reads `２` as 2)
 
 
 class BadLine(LedgerError):

@@ -5,9 +5,20 @@ from projections.domain.state import State
 
 
 def effect_view(s: State, e) -> dict:
-    """An effect as status shows it: in force now, or from a later round."""
+    """An effect as status shows it: in force now, or from a later round;
+    `condition`: it changes no maximum (prone, blinded); `to_round` is null
+    for one that lasts until ended."""
     return {"id": e.id, "name": e.name, "max_ap": e.delta,
-            "active": e.covers(s.round), "from_round": e.first, "to_round": e.last}
+            "active": e.covers(s.round), "from_round": e.first,
+            "to_round": None if e.until_ended else e.last,
+            "condition": not e.delta, "until_ended": e.until_ended}
+
+
+def tracks_view(s: State, cid: str) -> dict:
+    """A combatant's tracks by name: value, maximum (null: none) and whether
+    players see an NPC's value."""
+    return {name: {"value": t.value, "max": t.max, "public": t.public}
+            for name, t in s.tracks.get(cid, {}).items()}
 
 
 def status(s: State) -> dict:
@@ -29,6 +40,7 @@ def status(s: State) -> dict:
             "spent_this_turn": c.spent_this_turn if running and s.turn == c.id else 0,
             "grit": c.grit, "seized": c.seized and s.round > 0,
             "effects": [effect_view(s, e) for e in s.effects_on(c.id)],
+            "tracks": tracks_view(s, c.id),
         })
     groups = []
     for g in s.groups.values():
