@@ -9,7 +9,8 @@ from dataclasses import dataclass, field
 from eventlog.events import (
     CORRECTIONS, Amended, APAdjusted, APSpent, CombatantJoined, CombatantRejoined,
     GritAdjusted, InitiativeOverridden, InitiativeRolled, InterruptTaken,
-    MomentSeized, OrderDeclared, Payload, Redone, RoundStarted, TurnEnded, Undone,
+    MomentSeized, OrderDeclared, Payload, Redone, RoundStarted, TrackChanged, TurnEnded,
+    Undone,
 )
 
 from projections.reports.narrate import describe
@@ -119,6 +120,9 @@ def sentence(p: Payload, before: Before | None, after: State) -> str:
                 return text
             grit = before.pools[cid].grit
             return f"{text} (Grit {grit} → {grit + delta})"
+        case TrackChanged(combatant=cid, track=track, delta=int(delta)) if before is not None:
+            now = after.tracks[cid][track].value  # (the state just after it)
+            return f"{describe(p, name)} ({track} {now - delta} → {now})"
     return describe(p, name)  # the rest reads as in the log, with names
 
 
