@@ -245,3 +245,66 @@ def test_every_sequence_of_track_changes_keeps_the_bounds(seq):
             continue
         for t in s.tracks["juno"].values():
             assert 0 <= t.value <= (MAX_NUMBER if t.max is None else t.max)
+
+
+# -- the pages: what a player's or view's token reads ---------------------------
+
+@pytest.fixture
+def tracked_server(tmp_path):
+    from serverkit import served, table, token
+    db = tmp_path / "table.db"
+    table(db)
+    secrets = {"gm": token(db, "gm", "gm"), "ash": token(db, "ana", "player", "ash"),
+               "tv": token(db, "tv", "view")}
+    with served(db) as running:
+        running.db, running.secrets = db, secrets
+        yield running
+
+
+def test_players_see_pc_tracks_and_public_npc_tracks_only(tracked_server):
+    from serverkit import E, client, post
+    with client(tracked_server, tracked_server.secrets["gm"]) as gm:
+        for command in ({"command": "track", "id": "ash", "name": "hp", "value": 10, "max": 10},
+                        {"command": "track", "id": "boss", "name": "hp", "value": 30, "max": 30},
+                        {"command": "track", "id": "boss", "name": "morale", "value": 5,
+                         "public": True},
+                        {"command": "track", "id": "boss", "name": "hp", "delta": -4},
+                        {"command": "effect", "id": "boss", "name": "prone",
+                         "until_ended": True}):
+            assert post(gm, command).status_code == 200, command
+        full = gm.get(f"/api/encounters/{E}/status").json()
+        assert len(gm.get(f"/api/encounters/{E}/log").json()) == 11
+    boss = next(c for c in full["combatants"] if c["id"] == "boss")
+    assert boss["tracks"]["hp"]["value"] == 26  # the GM sees everything
+    for who in ("ash", "tv"):
+        with client(tracked_server, tracked_server.secrets[who]) as http:
+            seen = http.get(f"/api/encounters/{E}/status").json()
+            log = http.get(f"/api/encounters/{E}/log").json()
+            lines = http.get(f"/api/encounters/{E}/lines?last=50").json()
+        people = {c["id"]: c for c in seen["combatants"]}
+        assert people["boss"]["tracks"] == {"morale": {"value": 5, "max": None, "public": True}}
+        assert [e["name"] for e in people["boss"]["effects"]] == ["prone"]
+        assert people["ash"]["tracks"]["hp"]["value"] == 10
+        hp_changes = [e for e in log if e["type"] == "TrackChanged"
+                      and e["data"]["combatant"] == "boss" and e["data"]["track"] == "hp"]
+        assert hp_changes == [] and len(log) == 9
+        assert not any("boss's hp" in line["text"] for line in lines)
+
+
+def test_the_stream_gives_players_the_tracks_they_see(tracked_server):
+    import json
+
+    import httpx
+    from httpx_sse import connect_sse
+
+    from serverkit import E, client, messages, post
+    with client(tracked_server, tracked_server.secrets["gm"]) as gm:
+        assert post(gm, {"command": "track", "id": "boss", "name": "hp", "value": 30}
+                    ).status_code == 200
+    for who, shown in (("gm", {"hp"}), ("tv", set())):
+        with client(tracked_server, tracked_server.secrets[who]) as http:
+            with connect_sse(http, "GET", f"/api/encounters/{E}/stream",
+                             timeout=httpx.Timeout(15)) as source:
+                first = json.loads(next(messages(source)).data)
+        boss = next(c for c in first["combatants"] if c["id"] == "boss")
+        assert set(boss["tracks"]) == shown, who

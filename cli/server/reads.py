@@ -9,7 +9,7 @@ from starlette.requests import Request
 from starlette.responses import FileResponse
 
 from projections import access
-from projections.reports.views import status
+from projections.reports.views import for_players, hides, log_for_players, status, unseen_tracks
 
 from cli.server import auth
 from cli.server.replies import JSON, guarded, ledger, number, run
@@ -66,34 +66,46 @@ async def encounters(request: Request):
     return JSON(await run(listed))
 
 
+def shown_to(token, view: dict) -> dict:
+    """A status as `token` reads it: the GM all, others what the core leaves them."""
+    return view if token.role == "gm" else for_players(view)
+
+
 @guarded
 async def status_of(request: Request):
-    _, encounter = await reading(request)
-    return JSON(await run(lambda: status(ledger(request).state(encounter))))
+    token, encounter = await reading(request)
+    return JSON(await run(lambda: shown_to(token, status(ledger(request).state(encounter)))))
 
 
 @guarded
 async def log_of(request: Request):
-    _, encounter = await reading(request)
+    token, encounter = await reading(request)
     after = number(request, "after", 0, "a seq (a whole number of 0 or more)")
 
     def events():
         lg = ledger(request)
         lg.store.head(encounter)  # (an unknown encounter: 404)
-        return lg.event_dicts(encounter, after)
+        if token.role == "gm":
+            return lg.event_dicts(encounter, after)
+        return log_for_players(lg.event_dicts(encounter, after), lg.state(encounter))
     return JSON(await run(events))
 
 
 @guarded
 async def lines_of(request: Request):
     """The last lines of the log as `combat log` words them (the GM page)."""
-    _, encounter = await reading(request)
+    token, encounter = await reading(request)
     last = number(request, "last", LINES, f"a number of lines from 1 to {MAX_LINES}",
                   1, MAX_LINES)
 
     def lines():  # (an unknown encounter: timeline's head read is the 404)
         from projections.reports.timeline import said, timeline
-        return [said(e) for e in deque(timeline(ledger(request), encounter), maxlen=last)]
+        lg = ledger(request)
+        entries = timeline(lg, encounter)
+        if token.role != "gm":
+            unseen = unseen_tracks(lg.state(encounter))
+            entries = (e for e in entries if not hides(unseen, e.env.type, e.env.data))
+        return [said(e) for e in deque(entries, maxlen=last)]
     return JSON(await run(lines))
 
 
