@@ -10,7 +10,7 @@ import pytest
 from eventlog.chain import verify_chain
 from eventlog.codec import GENESIS, encode_data
 from eventlog.errors import Conflict, Refusal, UnknownEncounter
-from eventlog.events import Amended, EncounterCreated, NoteAdded, Undone
+from eventlog.events import Amended, EncounterCreated, NoteAdded, Redone, Undone
 
 from helpers import STORES, another_handle, make_store
 
@@ -103,6 +103,17 @@ def test_contract_markers_include_amendments(store):
     assert [r.type for r in store.markers(E)] == ["Amended"]
 
 
+def test_contract_markers_after_a_seq_are_only_the_later_ones(store):
+    _created(store)
+    store.append(E, 1, _notes("a"), "gm")
+    store.append(E, 2, [Undone([2], "undo", "")], "gm")
+    store.append(E, 3, [Redone(2)], "gm")
+    store.append(E, 4, [Undone([2], "undo", "")], "gm")
+    assert [r.seq for r in store.markers(E, after=3)] == [4, 5]
+    assert [r.seq for r in store.markers(E, after=3, upto=4)] == [4]
+    assert store.markers(E, after=5) == []
+
+
 def test_contract_a_snapshot_holds_until_its_event_changes(store):
     _created(store)
     store.append(E, 1, _notes("a"), "gm", ("v1", lambda seq, digest: f"{seq}:{digest}".encode()))
@@ -170,6 +181,28 @@ def test_contract_an_import_is_all_or_nothing(store, tmp_path):
     seen = store.import_log("copy", "Copy", iter(envs), lambda rows: [r[0] for r in rows])
     assert seen == [1, 2, 3]
     assert store.head("copy") == source.head("src")
+
+
+def test_contract_a_log_is_extended_verbatim_after_its_head_or_not_at_all(store, tmp_path):
+    from projections.history import envelope
+    source = make_store("memory", tmp_path)
+    _created(source, E)
+    store.import_log(E, "Fight", iter([envelope(r) for r in source.rows(E)]), list)
+    head = tuple(store.head(E))
+    source.append(E, 1, _notes("a", "b"), "gm")
+    more = [envelope(r) for r in source.rows(E, after=1)]
+
+    def broken():
+        yield more[0]
+        raise Refusal("the chain broke midway")
+    with pytest.raises(Conflict):
+        store.extend_log(E, (head[0], "0" * 64), iter(more))
+    with pytest.raises(Refusal):
+        store.extend_log(E, head, broken())
+    assert [r.seq for r in store.rows(E)] == [1]
+    store.extend_log(E, head, iter(more))
+    assert tuple(store.head(E)) == tuple(source.head(E))
+    assert verify_chain(store.rows(E), store.head(E)).ok
 
 
 # -- tokens of the table server and the change hint ----------------------

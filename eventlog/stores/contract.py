@@ -98,8 +98,11 @@ class EventStore(Protocol):
         """(type, data) of the same events: the fold's hot path when no
         correction is in force."""
 
-    def markers(self, encounter: str, upto: int | None = None) -> list[StoredEvent]:
-        """The Undone, Redone and Amended events, in seq order."""
+    def markers(self, encounter: str, upto: int | None = None,
+                after: int = 0) -> list[StoredEvent]:
+        """The Undone, Redone and Amended events after seq `after`, in seq
+        order (read by index: a snapshot's reader pays for the markers since
+        it, not for the whole log's)."""
 
     def batch_end(self, encounter: str, seq: int) -> int:
         """The last seq of the batch holding `seq`."""
@@ -151,3 +154,8 @@ class EventStore(Protocol):
                    then: Callable[[Iterator[tuple[int, int, str, bytes]]], T]) -> T:
         """Store `envelopes` verbatim as a new encounter, all or nothing;
         `then(rows)` judges the staged FoldRow tuples before anything is kept."""
+
+    def extend_log(self, encounter: str, head: tuple[int, str],
+                   envelopes: Iterable[Envelope]) -> None:
+        """Append `envelopes` verbatim after the encounter's `head` (seq,
+        hash), all or nothing; Conflict if the head is another."""

@@ -10,6 +10,7 @@ is read), and only a legal log is committed.
 from __future__ import annotations
 
 import io
+from datetime import datetime, timedelta, timezone
 from itertools import chain, groupby
 from operator import itemgetter
 from typing import Iterator
@@ -31,7 +32,7 @@ from projections.domain.rules import check_slug, judge
 from projections.domain.state import State
 from projections.domain.evolve import evolve
 
-FORMAT, VERSION = "combat-ledger", 1
+from projections.reports.jsonexport import FORMAT, VERSION, header
 MAX_IMPORT_BYTES = 256 * 1024 * 1024
 IMPORT_MOST = "the most an import reads"
 
@@ -53,18 +54,13 @@ UNVERIFIABLE = "the hash chain cannot be verified without it (R30), so the log i
 
 
 def export_json(ledger: Ledger, encounter: str, track=None) -> dict:
-    """The json export; `track(items, total, what)` may report progress."""
+    """The json export as one document (`export` streams it: jsonexport.py);
+    `track(items, total, what)` may report progress."""
     track = track or _untracked
-    title = ""
-    for eid, etitle, created, _ in ledger.store.encounters():
-        if eid == encounter:
-            title = etitle
-    head, digest = ledger.store.head(encounter)
-    return {"format": FORMAT, "version": VERSION,
-            "encounter": {"id": encounter, "title": title, "events": head,
-                          "head_hash": digest},
-            "events": [envelope_dict(env, undone) for env, undone
-                       in track(ledger.events(encounter), head, "exporting")]}
+    doc = header(ledger, encounter)
+    doc["events"] = [envelope_dict(env, undone) for env, undone
+                     in track(ledger.events(encounter), doc["encounter"]["events"], "exporting")]
+    return doc
 
 
 def _untracked(items, total: int, what: str):
@@ -280,6 +276,7 @@ class _Intake:
                 raise InvalidFile(f"the hash chain is broken at seq {bad.first_bad_seq}: "
                                   f"{bad.problem} (R30)")
             _check_envelope(env)
+            _check_time(env, last)
             alone = env.type in CORRECTIONS
             if env.batch != env.seq and (last is None or env.batch != last.batch or alone):
                 raise InvalidFile(f"event {env.seq}: batch {env.batch} is not the "
@@ -305,6 +302,26 @@ def _check_envelope(env: Envelope) -> None:
         check_payload(env.data)
     except Refusal as exc:
         raise InvalidFile(f"event {env.seq}: {exc}") from None
+
+
+# An imported log's clock (issue 24, item 9): a store writes `at` when it
+# appends, so a log's times never run back further than a clock set back a
+# little, and none is later than now (a year-9999 event made `stats` report
+# an 8,000-year fight).
+CLOCK_SLACK = timedelta(minutes=5)
+
+
+def _check_time(env: Envelope, last: Envelope | None) -> None:
+    at = _when(env.at)
+    if at > datetime.now(timezone.utc) + CLOCK_SLACK:
+        raise InvalidFile(f"event {env.seq}: its time {env.at} is in the future (R29)")
+    if last is not None and at < _when(last.at) - CLOCK_SLACK:
+        raise InvalidFile(f"event {env.seq}: its time {env.at} runs backwards, before "
+                          f"event {last.seq}'s {last.at} (R29)")
+
+
+def _when(at: str) -> datetime:
+    return datetime.fromisoformat(at[:-1]).replace(tzinfo=timezone.utc)
 
 
 def _judged(rows, fixes: Corrections, encounter: str) -> State:
