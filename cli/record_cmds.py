@@ -58,11 +58,10 @@ def log(ctx: typer.Context, as_json: bool = JSON,
     if last is not None:
         shown = shown[-last:] if last else []
     from cli.render import console, escape, log_table
-    if not shown:
-        console.print(f"nothing in the log of {escape(s.encounter)} matches"
-                      if entries else f"nothing in the log of {escape(s.encounter)} yet")
-        return
-    console.print(log_table(s.encounter, shown, audit, utc))
+    if shown:
+        console.print(log_table(s.encounter, shown, audit, utc))
+    else:  # one line, not a bare header
+        console.print(f"nothing in the log of {escape(s.encounter)} matches")
     if audit:
         from collections import Counter
         counts = Counter(e.env.actor for e in entries)
