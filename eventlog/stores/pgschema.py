@@ -47,6 +47,10 @@ CREATE TABLE tokens (
     (3, """
 ALTER TABLE events DROP CONSTRAINT IF EXISTS events_encounter_fkey;
 """),
+    # Encounters set aside by `archive`: their logs are kept (INTERFACE.md).
+    (4, """
+CREATE TABLE archived (encounter text PRIMARY KEY);
+"""),
 ]
 SCHEMA_VERSION = MIGRATIONS[-1][0]
 _VERSION_TABLE = ("CREATE TABLE schema_version (app text NOT NULL, version integer NOT NULL, "

@@ -24,6 +24,7 @@ from eventlog.stores.sqlitefile import (
     APPLICATION_ID, check_path, has_wal, read_only, recognised, schema_version,
 )
 from eventlog.stores.sqliteimport import ROW as _ROW, ImportMixin
+from eventlog.stores.sqlitetidy import TidyMixin
 from eventlog.stores.sqlitetokens import TokensMixin
 from eventlog.text import check_actor, check_payload
 
@@ -48,7 +49,7 @@ CREATE TABLE snapshots (
 """
 
 
-class Store(ImportMixin, TokensMixin):
+class Store(ImportMixin, TokensMixin, TidyMixin):
     """One ledger file (the EventStore contract, eventlog/contract.py). Every
     method is one short transaction, or part of the one `reading()` holds."""
 
