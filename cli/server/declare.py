@@ -18,11 +18,12 @@ from cli.server.hub import encode
 from cli.server.replies import JSON, BadInput, body_of, guarded, ledger, one_line, run
 
 
-class Declared(msgspec.Struct):
+class Declared(msgspec.Struct, omit_defaults=True):
     """The answer to a declaration: the head, the appended events, the status."""
     seq: int
     events: list
     status: msgspec.Raw
+    preview: list[str] | None = None  # `dry_run`: what it would change; nothing appended
 
 
 def read_command(raw: bytes) -> c.Command:
@@ -62,14 +63,16 @@ def declare(request: Request, raw: bytes, read, typed: bool) -> bytes:
         encounter = command.id
     out = lg.execute(None if isinstance(command, c.New) else encounter, command,
                      token.name, permit=access.permit_for(token), gm=token.role == "gm")
-    full = status(out.state)
+    shown = out.state if out.preview is None else out.before  # a dry run changed nothing
+    full = status(shown)
     view = encode(full)
     if out.events:
         request.app.state.hub.appended(encounter, out.events[0].seq - 1,
                                        out.events[-1].seq, view)
     events = [envelope_dict(e, False) for e in out.events]
     answer = view if token.role == "gm" else encode(for_players(full))
-    return msgspec.json.encode(Declared(out.state.seq, events, msgspec.Raw(answer.encode())))
+    return msgspec.json.encode(Declared(shown.seq, events, msgspec.Raw(answer.encode()),
+                                        out.preview))
 
 
 @guarded

@@ -6,8 +6,8 @@ from eventlog.events import (
     APAdjusted, APSpent, CombatantJoined, CombatantLeft, CombatantRejoined,
     EffectApplied, EffectEnded, EncounterCreated, EncounterEnded, FreeActionTaken, GritAdjusted,
     GroupBonusSet, InitiativeOverridden, InitiativeRolled, InterruptTaken,
-    MaxAPChanged, MomentSeized, NoteAdded, OrderDeclared, Payload, RoundStarted,
-    TrackChanged, TurnEnded,
+    EncounterRenamed, MaxAPChanged, MomentSeized, NoteAdded, OrderDeclared, Payload,
+    RoundStarted, TrackChanged, TurnEnded,
 )
 from projections.domain import ties, tracks
 from projections.domain.state import FOREVER, TURN_LIMIT, Combatant, Effect, Group, Slot, State
@@ -195,6 +195,10 @@ def _effect_ended(s: State, e: EffectEnded) -> None:
     s.effects[e.effect].ended = True
 
 
+def _renamed(s: State, e: EncounterRenamed) -> None:
+    s.title = e.title
+
+
 def _nothing(s: State, e: Payload) -> None:
     pass
 
@@ -208,7 +212,8 @@ STEPS = {
     TurnEnded: _turn_ended, CombatantLeft: _left, CombatantRejoined: _rejoined,
     MaxAPChanged: _max_ap, APAdjusted: _adjusted, GritAdjusted: _grit,
     NoteAdded: _nothing, EncounterEnded: _ended,
-    EffectApplied: _effect, EffectEnded: _effect_ended, TrackChanged: tracks.step,
+    EffectApplied: _effect, EffectEnded: _effect_ended, EncounterRenamed: _renamed,
+    TrackChanged: tracks.step,
 }
 # By event type name, for the fold: types missing here change nothing.
 HANDLERS = {cls.__name__: handler for cls, handler in STEPS.items()
