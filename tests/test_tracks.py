@@ -4,6 +4,8 @@ with a duration; both declared as events, so undo, retraction, amendment
 and time travel treat them like every other declaration."""
 from __future__ import annotations
 
+import json
+
 import pytest
 from hypothesis import given as hypo, settings, strategies as st
 
@@ -308,3 +310,77 @@ def test_the_stream_gives_players_the_tracks_they_see(tracked_server):
                 first = json.loads(next(messages(source)).data)
         boss = next(c for c in first["combatants"] if c["id"] == "boss")
         assert set(boss["tracks"]) == shown, who
+
+
+# -- a fight from the terminal: exported, reported, imported ------------------------
+
+def terminal_fight(combat) -> None:
+    for args in (["new", "yard"], ["add", "Juno", "--pc"], ["add", "Ganger"],
+                 ["track", "juno", "hp", "10", "--max", "10"],
+                 ["track", "ganger", "hp", "8", "--max", "8", "--public"],
+                 ["roll", "juno", "--die", "9"], ["roll", "ganger", "--die", "3"], ["round"],
+                 ["act", "juno", "major", "shoots"], ["track", "ganger", "hp", "-5"],
+                 ["effect", "ganger", "prone", "--rounds", "1"], ["end-turn"],
+                 ["act", "ganger", "major", "stabs"],
+                 ["track", "juno", "hp", "-3", "--reason", "stabbed", "--by", "ganger"],
+                 ["end-turn"], ["round"], ["track", "juno", "hp", "+2", "--reason", "medkit"]):
+        combat(*args)
+
+
+def test_a_fight_with_tracks_and_conditions_exports_and_reports_them(combat, tmp_path):
+    terminal_fight(combat)
+    table = combat("status").stdout
+    assert "hp 9/10" in table and "hp 3/8" in table and "prone" in table
+    rows = combat("export", "--format", "csv").stdout.splitlines()
+    header = rows[0].split(",")
+    assert header[-6:] == ["track", "track_value", "track_change", "track_max", "by", "effect"]
+    stabbed = next(r for r in rows if "stabbed" in r).split(",")
+    assert stabbed[-6:] == ["hp", "7", "-3", "10", "ganger", ""]
+    jsonl = [json.loads(line) for line in combat("export", "--format", "jsonl").stdout.splitlines()]
+    assert jsonl[-1]["track"] == {"name": "hp", "value": 9, "max": 10}
+    md = combat("export", "--format", "md").stdout
+    assert "Juno's hp -3 (stabbed, by Ganger) (hp 10 → 7)" in md
+    assert "| Juno | 3 | 5 | 2 | 9 |" in md  # taken, dealt (in her turn), healed, at the end
+    html = combat("report", "-o", str(tmp_path / "r.html")) and (tmp_path / "r.html").read_text()
+    assert 'id="chart-hp-per-round"' in html and 'id="stats-conditions"' in html
+    numbers = json.loads(combat("stats", "--json").stdout)
+    assert numbers["hp"]["rounds"] == [{"round": 1, "taken": {"ganger": 5, "juno": 3},
+                                        "dealt": {"juno": 5, "ganger": 3}}]
+    assert "hp: Juno took 3, dealt 5, healed 2" in combat("stats").stdout
+
+
+def test_import_of_an_export_reproduces_tracks_and_conditions(combat, tmp_path):
+    terminal_fight(combat)
+    combat("amend", "17", "--value", "+1")  # the medkit gave 1
+    dump = tmp_path / "yard.json"
+    combat("export", "--format", "json", "-o", str(dump))
+    combat("import", str(dump), "--as", "yard-2")
+    for what in (["status", "--json"], ["log", "--json"], ["stats", "--json"]):
+        here = json.loads(combat("--encounter", "yard", *what).stdout)
+        there = json.loads(combat("--encounter", "yard-2", *what).stdout)
+        if isinstance(here, dict):
+            here.pop("encounter"), there.pop("encounter")
+        if what[0] == "log":
+            here = [(e["type"], e["data"]) for e in here][1:]
+            there = [(e["type"], e["data"]) for e in there][1:]
+        assert here == there, what
+    juno = json.loads(combat("--encounter", "yard-2", "status", "--json").stdout)["combatants"][0]
+    assert juno["tracks"]["hp"]["value"] == 8
+
+
+def test_hostile_tracks_from_the_command_line_append_nothing(combat, tmp_path):
+    combat("new", "x")
+    combat("add", "Juno", "--pc")
+    for args, code in ((["track", "juno", "hp", "9" * 25], 1), (["track", "juno", "hp", "9" * 40], 2),
+                       (["track", "juno", "h\x1bp", "3"], 1),
+                       (["track", "juno", "hp", "ten"], 2),
+                       (["track", "juno", "x" * 5000, "1"], 1)):
+        out = combat(*args, code=code)
+        assert code == 2 or out.stderr.startswith("error: ") and out.stderr.count("\n") == 1
+    assert len(json.loads(combat("log", "--json").stdout)) == 2
+    roster = tmp_path / "many.json"
+    roster.write_text(json.dumps({"combatant": [
+        {"name": "Hydra", "tracks": {f"head-{i}": 1 for i in range(10_000)}}]}))
+    out = combat("load", str(roster), code=1)
+    assert "at most 20" in out.stderr and out.stderr.count("\n") == 1
+    assert len(json.loads(combat("log", "--json").stdout)) == 2
