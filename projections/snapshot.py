@@ -26,7 +26,8 @@ _HERE = Path(__file__).resolve().parent
 # crc32 because loading hashlib's OpenSSL costs every command milliseconds.
 FOLD_VERSION = "%08x" % zlib.crc32(b"".join(
     (_HERE / name).read_bytes()
-    for name in ("domain/state.py", "domain/evolve.py", "domain/ties.py", "snapshot.py")))
+    for name in ("domain/state.py", "domain/evolve.py", "domain/ties.py", "domain/tracks.py",
+                 "snapshot.py")))
 
 _encoder = msgspec.msgpack.Encoder()
 _decoder = msgspec.msgpack.Decoder(State)
