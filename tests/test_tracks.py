@@ -384,3 +384,12 @@ def test_hostile_tracks_from_the_command_line_append_nothing(combat, tmp_path):
     out = combat("load", str(roster), code=1)
     assert "at most 20" in out.stderr and out.stderr.count("\n") == 1
     assert len(json.loads(combat("log", "--json").stdout)) == 2
+
+
+def test_a_track_is_the_gms_a_player_is_refused_with_403(tracked_server):
+    from serverkit import E, client, post
+    with client(tracked_server, tracked_server.secrets["ash"]) as ash:
+        answer = post(ash, {"command": "track", "id": "ash", "name": "hp", "value": 99})
+        assert answer.status_code == 403
+        assert not any(e["type"] == "TrackChanged"
+                       for e in ash.get(f"/api/encounters/{E}/log").json())
