@@ -393,3 +393,14 @@ def test_a_track_is_the_gms_a_player_is_refused_with_403(tracked_server):
         assert answer.status_code == 403
         assert not any(e["type"] == "TrackChanged"
                        for e in ash.get(f"/api/encounters/{E}/log").json())
+
+
+def test_the_players_recap_tells_no_hidden_track(combat, tmp_path):
+    terminal_fight(combat)
+    combat("track", "ganger", "morale", "4")  # not public: the GM's
+    combat("track", "ganger", "morale", "-1", "--reason", "shaken")
+    combat("report", "--for", "players", "-o", str(tmp_path / "p.html"))
+    combat("report", "-o", str(tmp_path / "gm.html"))
+    players, gm = (tmp_path / "p.html").read_text(), (tmp_path / "gm.html").read_text()
+    assert "shaken" in gm and "shaken" not in players  # (the recap tells no round by round)
+    assert "chart-hp" in gm and "chart-hp" not in players
