@@ -9,10 +9,11 @@ from starlette.requests import Request
 from starlette.responses import FileResponse
 
 from projections import access
-from projections.reports.views import for_players, hides, log_for_players, status, unseen_tracks
+from projections.reports.views import for_players, hides, status, unseen_tracks
 
 from cli.server import auth
-from cli.server.replies import JSON, guarded, ledger, number, run
+from cli.server.bounded import bounded_log
+from cli.server.replies import JSON, encounter_of, guarded, ledger, number, run
 
 STATIC = Path(__file__).parent / "static"
 LINES, MAX_LINES = 12, 500  # lines of the log the GM page shows, and the most asked for
@@ -34,7 +35,7 @@ async def token_of(request: Request):
 async def reading(request: Request):
     """The token and the encounter it may read, or the error."""
     token = await token_of(request)
-    encounter = request.path_params["encounter"]
+    encounter = encounter_of(request)
     access.check_reach(token, encounter)
     return token, encounter
 
@@ -82,14 +83,7 @@ async def status_of(request: Request):
 async def log_of(request: Request):
     token, encounter = await reading(request)
     after = number(request, "after", 0, "a seq (a whole number of 0 or more)")
-
-    def events():
-        lg = ledger(request)
-        lg.store.head(encounter)  # (an unknown encounter: 404)
-        if token.role == "gm":
-            return lg.event_dicts(encounter, after)
-        return log_for_players(lg.event_dicts(encounter, after), lg.state(encounter))
-    return JSON(await run(events))
+    return await bounded_log(request, token, encounter, after)
 
 
 @guarded

@@ -159,6 +159,7 @@ class EventStore(Protocol):
                    envelopes: Iterable[Envelope]) -> None:
         """Append `envelopes` verbatim after the encounter's `head` (seq,
         hash), all or nothing; Conflict if the head is another."""
+
     # -- keeping the list tidy (INTERFACE.md: archive, rename, delete) ---
 
     def archived(self) -> set[str]:

@@ -392,7 +392,6 @@ class PostgresStore(Duties):
 
     def delete(self, encounter: str) -> None:
         self.head(encounter)
-
         def work(db):
             for table, column in (("events", "encounter"), ("snapshots", "encounter"),
                                   ("archived", "encounter"), ("encounters", "id")):
