@@ -12,7 +12,8 @@ from projections.domain.state import State
 
 # The hot path: `m rook shoots` is `act rook major shoots` (R16).
 COST_ALIASES = {"m": "major", "n": "minor", "f": "free"}
-ALIASES = {"i": "interrupt", "s": "seize", "e": "end-turn", "u": "undo", "r": "redo"}
+ALIASES = {"i": "interrupt", "s": "seize", "e": "end-turn", "u": "undo", "r": "redo",
+           "t": "track"}
 QUIT = {"q", "quit", "exit"}
 LAST = {"l", "last"}
 HELP = {"?", "help"}  # `?`: the aliases and keys (24 lines); `help`: every command too
@@ -32,6 +33,7 @@ GUIDE = [
     ("i ID COST [LABEL]", "interrupt ID COST LABEL (R19)"),
     ("s ID", "seize ID (R10)"),
     ("e [ID]", "end-turn [ID]"),
+    ("t ID NAME VALUE", "track ID NAME VALUE: hp -3, stun +1, ammo 6"),
     ("u / r", "undo / redo"),
     ("l [N]", f"the last N log lines (default {LAST_LINES})"),
     ("help [COMMAND]", "this guide and every command, or one command's help"),

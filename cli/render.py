@@ -7,12 +7,13 @@ from rich.console import Console, ConsoleDimensions
 from rich.markup import escape as _markup_escape
 from rich.table import Table
 
+from projections.reports.worded import Said
+from projections.reports.flow import tie_hint, unspent
 from eventlog.text import neutral
+from projections.reports.narrate import describe
 from projections.domain.phrases import slugify
 from projections.domain.state import State
-from projections.reports.flow import tie_hint, unspent
-from projections.reports.narrate import describe
-from projections.reports.worded import Said
+from projections.domain.tracks import shown
 
 
 def escape(text) -> str:
@@ -97,10 +98,14 @@ def _state_word(s: State, cid: str) -> str:
     if s.initiative_of(cid) is None:
         words.append("[red]no initiative[/red]")
     for e in s.effects_on(cid):
-        when = ("this round" if e.last == s.round else f"to round {e.last}") \
+        when = ("until ended" if e.until_ended else "this round" if e.last == s.round
+                else f"to round {e.last}") \
             if e.covers(s.round) else f"round {e.first}" if e.first == e.last \
-            else f"rounds {e.first}-{e.last}"
-        words.append(f"[magenta]{escape(e.name)} {e.delta:+d}[/magenta] ({when})")
+            else f"from round {e.first}" if e.until_ended else f"rounds {e.first}-{e.last}"
+        change = f" {e.delta:+d}" if e.delta else ""
+        words.append(f"[magenta]{escape(e.name)}{change}[/magenta] ({when})")
+    for name, track in s.tracks.get(cid, {}).items():
+        words.append(f"[cyan]{escape(name)} {shown(track)}[/cyan]")
     return ", ".join(words)
 
 

@@ -80,10 +80,26 @@ def show_stats(numbers: dict) -> None:
                   f"({t['undone']} undone, {t['amended']} amended)")
     console.print(f"time: {duration(t['duration_seconds'])} from the first event to the last, "
                   f"{duration(t['turn_seconds'])} in turns")
+    _show_tail(numbers)
+
+
+def _show_tail(numbers: dict) -> None:
+    """The slowest turns; hp taken, dealt and healed, and the conditions of
+    each round (issue 27)."""
+    from cli.render import console, escape
     if numbers["slowest_turns"]:
         console.print("slowest turns: " + ", ".join(
             f"{escape(x['combatant'])} {duration(x['seconds'])} (round {x['round']}, pass {x['pass']})"
             for x in numbers["slowest_turns"]))
+    hp = numbers.get("hp") or {}
+    if hp.get("used"):
+        console.print("hp: " + "; ".join(
+            f"{escape(c['name'])} took {c['taken']}, dealt {c['dealt']}, healed {c['healed']}"
+            for c in hp["combatants"]))
+    for r in numbers.get("conditions") or ():
+        console.print(f"conditions in round {r['round']}: " + "; ".join(
+            f"{escape(cid)} {', '.join(escape(n) for n in names)}"
+            for cid, names in r["on"].items()))
 
 
 def show_campaign(numbers: dict) -> None:

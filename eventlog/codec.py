@@ -16,6 +16,7 @@ GENESIS = "0" * 64
 ADDED_FIELDS: dict[str, frozenset[str]] = {
     "Amended": frozenset({"retracted", "also", "kept"}),
     "Undone": frozenset({"kept"}),
+    "EffectApplied": frozenset({"until_ended"}),
 }
 
 _canonical = msgspec.json.Encoder(order="sorted")

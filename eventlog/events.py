@@ -147,21 +147,40 @@ class Redone(Payload):
 
 class EffectApplied(Payload):
     """A timed effect on a combatant's maximum AP (R14: traits, cyberware,
-    magic, effects). `rounds`: it covers the next N rounds' AP restores;
-    `until_round_end`: it applies to the current AP at once and ends with
-    the round. Expiry is derived by the fold, never stored."""
+    magic, effects), or with `max_ap` 0 a condition (prone, blinded, on
+    fire). `rounds`: it covers the next N rounds' AP restores (a condition:
+    from now to the end of round now + N); `until_round_end`: it applies to
+    the current AP at once and ends with the round; `until_ended`: it lasts
+    until `end-effect` ends it. Expiry is derived by the fold, never stored."""
     effect: str
     combatant: str
     name: str
     max_ap: int
     rounds: int | None = None
     until_round_end: bool = False
+    until_ended: bool = False
 
 
 class EffectEnded(Payload):
     """The GM ends an effect before it runs out."""
     effect: str
     reason: str = ""
+
+
+class TrackChanged(Payload):
+    """A named counter of a combatant (hp, stun, ammo): set to `value`, or
+    changed by `delta` (exactly one of them). `max`: its maximum from now on
+    (None: as it was; a new track without one runs to the project's range);
+    `by`: who caused the change (damage dealt, in the report); `public`:
+    whether players see an NPC's value (None: as it was; a new track: no)."""
+    combatant: str
+    track: str
+    value: int | None = None
+    delta: int | None = None
+    max: int | None = None
+    reason: str = ""
+    by: str | None = None
+    public: bool | None = None
 
 
 class Amended(Payload):
@@ -184,6 +203,7 @@ Event = Union[  # noqa: UP007 (one Union of the tagged structs, as msgspec's doc
     FreeActionTaken, InterruptTaken, TurnEnded, CombatantLeft,
     CombatantRejoined, MaxAPChanged, APAdjusted, GritAdjusted, NoteAdded,
     EncounterEnded, Undone, Redone, Amended, EffectApplied, EffectEnded, EncounterRenamed,
+    TrackChanged,
 ]
 
 EVENT_TYPES: dict[str, type[Payload]] = {cls.__name__: cls for cls in Event.__args__}

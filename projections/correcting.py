@@ -245,13 +245,14 @@ def _refuse_casualties(log, fixes: Corrections, encounter: str, doing: str) -> N
 
 def _amendment(command: c.Amend, book: UndoBook, head: int, log, batch_of,
                encounter: str) -> Amended:
-    if (command.die, command.cost, command.label, command.who) == (None,) * 4:
-        raise Refusal("say what to correct: --die, --cost, --label or --who (R28)")
+    if (command.die, command.cost, command.label, command.who, command.value) == (None,) * 5:
+        raise Refusal("say what to correct: --die, --cost, --label, --who or --value (R28)")
     target = _target(book, command.seq, head, encounter, "amended")
     payloads, offset = _reading(book, target, command.seq, batch_of)
     fixed = list(payloads)
     cost = None if command.cost is None else str(command.cost)
-    fixed[offset] = correction(payloads[offset], command.die, cost, command.label, command.who)
+    fixed[offset] = correction(payloads[offset], command.die, cost, command.label, command.who,
+                               command.value)
     if fixed == list(payloads):
         raise Refusal(f"the correction changes nothing in seq {command.seq}")
     also: list[tuple[int, list]] = []

@@ -18,14 +18,16 @@ from pathlib import Path
 import msgspec
 
 from eventlog.events import Amended, Payload, Redone, Undone
+
 from projections.domain.state import State
 
 _HERE = Path(__file__).resolve().parent
 # A fingerprint of the fold code (not a security check: the seal is);
 # crc32 because loading hashlib's OpenSSL costs every command milliseconds.
-FOLD_VERSION = "{:08x}".format(zlib.crc32(b"".join(
+FOLD_VERSION = format(zlib.crc32(b"".join(
     (_HERE / name).read_bytes()
-    for name in ("domain/state.py", "domain/evolve.py", "domain/ties.py", "snapshot.py"))))
+    for name in ("domain/state.py", "domain/evolve.py", "domain/ties.py", "domain/tracks.py",
+                 "snapshot.py"))), "08x")
 
 _encoder = msgspec.msgpack.Encoder()
 _decoder = msgspec.msgpack.Decoder(State)

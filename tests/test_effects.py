@@ -9,6 +9,8 @@ import pytest
 
 from eventlog.errors import Refusal
 from eventlog.events import APAdjusted, CombatantLeft, EffectApplied, EffectEnded, RoundStarted
+from projections.domain import commands as c
+from projections.domain.decide import decide
 from projections.reports.narrate import describe
 from projections.reports.views import status
 
@@ -85,7 +87,10 @@ def test_effect_ended_early_counts_no_more():
 
 def test_effect_refusals():
     s = duel()
-    refused(s, effect("ash", 0, rounds=1), "R14")
+    # an effect of max AP 0 is now a condition (INTERFACE.md `effect`): an explicit
+    # `--max-ap 0` is what is refused, when the command is decided
+    with pytest.raises(Refusal, match="R14"):
+        decide(s, c.Effect(id="ash", name="x", max_ap=0, rounds=1), lambda: 5)
     for bad in (effect("ash", 1), effect("ash", 1, rounds=2, now=True)):
         with pytest.raises(Refusal, match="--rounds"):
             when(s, bad)

@@ -740,6 +740,7 @@ LINES = {
     "end": ["end"], "undo": ["undo"], "redo": ["redo"], "retract": ["retract", "12"],
     "amend": ["amend", "12", "--die", "8"],
     "effect": ["effect", "rook", "Haste", "--max-ap", "1", "--rounds", "2"],
+    "track": ["track", "rook", "hp", "10", "--max", "10"],
     "end-effect": ["end-effect", "haste"], "status": ["status"], "log": ["log", "--audit"],
     "verify": ["verify"], "head": ["head"], "export": ["export", "--format", "csv"],
     "import": ["import", str(GOLDEN / "v1-alley.json"), "--as", "copy"],

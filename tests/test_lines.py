@@ -25,6 +25,7 @@ EXAMPLES = {
     "adjust-ap": ("adjust-ap rook 1 --reason stim", {"id": "rook", "delta": 1, "reason": "stim"}),
     "max-ap": ("max-ap rook 4 --reason chrome", {"id": "rook", "n": 4, "reason": "chrome"}),
     "effect": ("effect rook Stunned --max-ap -1 --rounds 2", {"id": "rook", "name": "Stunned", "max_ap": -1, "rounds": 2}),
+    "track": ("track juno hp -3 --reason shot --by ganger-1", {"id": "juno", "name": "hp", "delta": -3, "reason": "shot", "by": "ganger-1"}),
     "end-effect": ("end-effect rook-stunned", {"effect": "rook-stunned"}),
     "note": ("note the roof gives way", {"text": "the roof gives way"}),
     "end": ("end", {}),

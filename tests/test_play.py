@@ -446,3 +446,22 @@ def test_help_r17_prints_that_rule_of_the_reference(table):
     played = table(lines("help R17", "help r28a", "q"))
     assert "R17 — At most 4 AP in a turn" in played.out
     assert "R28a — A correction keeps what the table lived through" in played.out
+
+
+def test_tracks_and_conditions_typed_in_play_mode_are_exported(table):
+    """Issue 27: `t ID NAME VALUE` is `track`; a refusal names the bound; the
+    table shows the track and the condition; md and stats report them."""
+    played = table(lines(*SETUP),
+                   lines("track rook hp 10 --max 10", "t rook hp -3",
+                         "effect rook prone --until-round-end", "t rook hp -20", "q"))
+    assert "below 0" in played.err
+    assert [e["type"] for e in events(table.db)[SETUP_SEQ:]] == [
+        "TrackChanged", "TrackChanged", "EffectApplied"]
+    assert "hp 7/10" in played.out + played.screen and "prone" in played.out + played.screen
+    env = {"COMBAT_DB": str(table.db), "COMBAT_ENCOUNTER": "alley", "NO_COLOR": "1",
+           "COLUMNS": "150", "XDG_STATE_HOME": str(table.db.parent / "state")}
+    md = CliRunner().invoke(app, ["export", "--format", "md"], env=env).stdout
+    assert "Rook's hp -3 (hp 10 → 7)" in md and "### Conditions" in md
+    numbers = json.loads(CliRunner().invoke(app, ["stats", "--json"], env=env).stdout)
+    assert numbers["hp"]["combatants"][0]["taken"] == 3
+    assert numbers["conditions"] == [{"round": 1, "on": {"rook": ["prone"]}}]

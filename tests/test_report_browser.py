@@ -69,6 +69,9 @@ def reports(tmp_path_factory) -> dict:
     store = Store(street_fight(folder / "demo")["COMBAT_DB"])
     out["demo"] = _write(Ledger(store), "demo-1", folder / "demo.html")
     store.close()
+    store = Store(folder / "tracks.db")
+    out["tracks"] = _write(hurt(Ledger(store)), "yard", folder / "tracks.html")
+    store.close()
     store = Store(folder / "long.db")
     play_rounds(store, "twenty", 20)
     play_rounds(store, "two-hundred", 200, seed=11)
@@ -79,6 +82,28 @@ def reports(tmp_path_factory) -> dict:
     out["campaign"] = folder / "campaign.html"
     store.close()
     return out
+
+
+def hurt(ledger):
+    """Six rounds of four combatants trading hp, with conditions (issue 27)."""
+    from projections.domain import commands as c
+    ledger.execute(None, c.New(id="yard"))
+    people = ["juno", "rook", "ganger", "boss"]
+    for i, cid in enumerate(people):
+        ledger.execute("yard", c.Add(name=cid.title(), pc=i < 2))
+        ledger.execute("yard", c.Track(id=cid, name="hp", value=60, max=60, public=i == 3))
+        ledger.execute("yard", c.Roll(slots=[cid], die=10 - i))
+    for n in range(1, 7):
+        ledger.execute("yard", c.Round())
+        for i, cid in enumerate(people):
+            target = people[(i + 2) % 4]
+            ledger.execute("yard", c.Act(id=cid, cost="major", label="hits"))
+            ledger.execute("yard", c.Track(id=target, name="hp", delta=-((n + i) % 5 + 1)))
+            if n % 2:
+                ledger.execute("yard", c.Effect(id=target, name="prone", until_round_end=True,
+                                                effect=f"prone-{n}-{i}"))
+            ledger.execute("yard", c.EndTurn(id=cid))
+    return ledger
 
 
 def _write(ledger, eid, path):
@@ -108,6 +133,20 @@ def test_report_reads_at_any_size_and_width(browser, reports, fight, width):
         assert all(len(fills) == 1 for fills in series.values()), (chart, series)
         fills = [f[0] for f in series.values()]
         assert len(set(fills)) == len(fills), (chart, series)  # no colour twice in a chart
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_report_with_tracks_reads_at_any_size_and_width(browser, reports, width):
+    """The hp charts (issue 27) pass the same checks as the others."""
+    m = measured(browser, reports["tracks"], width)
+    assert m["charts"] == 8
+    assert m["small"] == [], m["small"][:5]
+    assert m["overflow"] == [], m["overflow"][:5]
+    assert m["pageWidth"] <= m["viewport"]
+    for chart, series in m["series"].items():
+        assert all(len(fills) == 1 for fills in series.values()), (chart, series)
+        fills = [f[0] for f in series.values()]
+        assert len(set(fills)) == len(fills), (chart, series)
 
 
 @pytest.mark.parametrize("width", WIDTHS)

@@ -2,21 +2,20 @@
 cli/grammar/table.py. One line of wrong usage names the command's synopsis."""
 from __future__ import annotations
 
-import re
 import shlex
 from typing import Any, NamedTuple
 
 import msgspec
 
-from cli.grammar.spec import Arg, BadLine, Opt, Reader, Spec
-from cli.grammar.table import SPECS
 from projections.domain import commands as c
+
+from cli.grammar.spec import NUMBER, Arg, BadLine, Opt, Reader, Spec
+from cli.grammar.table import SPECS
 
 BY_NAME: dict[str, Spec] = {spec.name: spec for spec in SPECS}
 # The terminal's own options: never part of a line another client sends.
 GLOBAL_OPTIONS = ("--db", "--encounter", "--actor", "--install-completion",
                   "--show-completion", "--help", "--version")
-NUMBER = re.compile(r"[+-]?[0-9]{1,30}")
 
 
 class Line(NamedTuple):

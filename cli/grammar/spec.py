@@ -8,12 +8,16 @@ so a typed line and the shell can never disagree. Nothing here imports a
 UI library."""
 from __future__ import annotations
 
-from collections.abc import Callable
+import re
 from dataclasses import dataclass, field
 from typing import Any
+from collections.abc import Callable
 
 from eventlog.errors import LedgerError
 from projections.domain import commands as c
+
+
+NUMBER = re.compile(r"[+-]?[0-9]{1,30}")  # ASCII digits only (int() reads `２` as 2)
 
 
 class BadLine(LedgerError):

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from cli.grammar.spec import Arg, BadLine, Opt, Reader, Spec
 from projections.domain import commands as c
 from projections.domain.phrases import COST_WORDS
+
+from cli.grammar.spec import NUMBER, Arg, BadLine, Opt, Reader, Spec
 
 COST_HELP = COST_WORDS + "."
 WHY = "Why, for the record."
@@ -35,6 +36,18 @@ def _new(values: dict[str, Any], read: Reader | None) -> c.Command:
 
 def _load(values: dict[str, Any], read: Reader | None) -> c.Command:
     return _reader(read, "load")(values["file"])
+
+
+def _track(values: dict[str, Any], read: Reader | None) -> c.Command:
+    word, public, private = values.pop("value"), values.pop("public"), values.pop("private")
+    if public and private:
+        raise BadLine("a track is either --public or --private")
+    if not NUMBER.fullmatch(word.strip()):
+        raise BadLine(f"VALUE is a number (10) or a change (+2, -3), not {word[:40]!r} "
+                      "(usage: track ID NAME VALUE)")
+    change = {"delta" if word.strip()[0] in "+-" else "value": int(word)}
+    shown = True if public else False if private else None
+    return c.Track(**values, **change, public=shown)
 
 
 SPECS: tuple[Spec, ...] = (
@@ -147,18 +160,38 @@ SPECS: tuple[Spec, ...] = (
           Opt("cost", "--cost", "The action's real cost: free, minor, major or a number."),
           Opt("label", "--label", "The action's real label."),
           Opt("who", "--who", "Who really acted.", complete="combatants"),
+          Opt("value", "--value", "A track change's real VALUE (a change stays a "
+              "change: -5 for -3).", int, metavar="N"),
           Opt("cascade", "--cascade", CASCADE, bool, False), MAY_REASON, DRY_RUN)),
-    Spec("effect", c.Effect, "A timed effect on a combatant's maximum AP; it runs out by "
-         "itself (R14).", 'combat effect rook "Wired reflexes" --max-ap +1 --rounds 3\n'
-         "combat effect vex Stunned --max-ap -1 --until-round-end",
+    Spec("effect", c.Effect, "A condition on a combatant (prone, blinded) for a while; "
+         "with --max-ap it changes the maximum AP (R14). It runs out by itself.",
+         'combat effect vex prone --until-round-end        combat effect rook blinded --rounds 2\n'
+         'combat effect rook "Wired reflexes" --max-ap +1 --rounds 3',
          (Arg("id", "ID", "Who is affected.", complete="combatants"),
-          Arg("name", "NAME", 'The effect, e.g. "Wired reflexes".'),
-          Opt("max_ap", "--max-ap", "The change of maximum AP, e.g. +1 or -1.", int,
-              required=True),
-          Opt("rounds", "--rounds", "It covers the next N rounds' AP restores.", int),
-          Opt("until_round_end", "--until-round-end", "It counts at once, on the current "
-              "AP, and ends with this round.", bool, False),
+          Arg("name", "NAME", 'The condition or effect, e.g. prone, "Wired reflexes".'),
+          Opt("max_ap", "--max-ap", "The change of maximum AP, e.g. +1 or -1 (none: a "
+              "condition).", int),
+          Opt("rounds", "--rounds", "It lasts N rounds: a condition to the end of round "
+              "now + N; a change of maximum AP covers the next N rounds' AP restores.", int),
+          Opt("until_round_end", "--until-round-end", "It counts at once and ends with "
+              "this round.", bool, False),
+          Opt("until_ended", "--until-ended", "It lasts until `end-effect` ends it.",
+              bool, False),
           Opt("effect", "--id", "The effect's id (default: the slug of NAME)."))),
+    Spec("track", c.Track, "Set or change a named counter of a combatant (hp, stun, "
+         "ammo); never below 0 nor above its maximum.",
+         'combat track juno hp 10 --max 10        combat track juno hp -3 --reason shot '
+         '--by ganger-1\ncombat track boss hp 40 --max 40 --public',
+         (Arg("id", "ID", "Whose track.", complete="combatants"),
+          Arg("name", "NAME", "The track: hp, stun, ammo..."),
+          Arg("value", "VALUE", "The new value (10), or a change (+2, -3)."),
+          Opt("max", "--max", "Its maximum from now on.", int, metavar="N"),
+          MAY_REASON,
+          Opt("by", "--by", "Who caused it (damage dealt, in the report).",
+              metavar="ID", complete="combatants"),
+          Opt("public", "--public", "Players see this NPC track's value.", bool, False),
+          Opt("private", "--private", "Players no longer see it.", bool, False)),
+         build=_track),
     Spec("end-effect", c.EndEffect, "End an effect before it runs out (R14).",
          'combat end-effect stunned --reason "a medkit"',
          (Arg("effect", "EFFECT", "The effect's id (see status)."), MAY_REASON)),

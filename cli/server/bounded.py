@@ -13,6 +13,7 @@ import msgspec
 from eventlog.codec import envelope_dict
 from eventlog.events import MARKERS
 from projections.history import envelope
+from projections.reports.views import hides, unseen_tracks
 
 from cli.server.replies import TooBusy, ledger, run
 
@@ -62,9 +63,11 @@ def log_start(ledger, encounter: str) -> tuple[int, frozenset]:
     return head, frozenset(ledger.corrections(encounter, head).undone)
 
 
-def log_page(ledger, encounter: str, after: int, head: int, undone) -> tuple[bytes, int]:
+def log_page(ledger, encounter: str, after: int, head: int, undone,
+             unseen=frozenset()) -> tuple[bytes, int]:
     """The events after `after` up to `head`, at most PAGE of them, as JSON
-    array items (each led by a comma); the last seq read (`head`: done)."""
+    array items (each led by a comma); the last seq read (`head`: done).
+    `unseen`: tracks whose changes the reader does not see (views.unseen_tracks)."""
     rows = ledger.store.rows(encounter, after=after, upto=head)
     try:
         page = list(islice(rows, PAGE))
@@ -75,6 +78,8 @@ def log_page(ledger, encounter: str, after: int, head: int, undone) -> tuple[byt
     out = bytearray()
     for row in page:
         env = envelope(row)
+        if unseen and hides(unseen, env.type, env.data):
+            continue
         out += b"," + msgspec.json.encode(envelope_dict(
             env, env.batch in undone and env.type not in MARKERS))
     return bytes(out), page[-1].seq if len(page) == PAGE else head
@@ -90,6 +95,8 @@ async def bounded_log(request, token, encounter: str, after: int):
     await entered.__aenter__()
     try:
         head, undone = await run(lambda: log_start(ledger(request), encounter))
+        unseen = frozenset() if token.role == "gm" else await run(
+            lambda: unseen_tracks(ledger(request).state(encounter)))
     except BaseException:
         await entered.__aexit__(None, None, None)
         raise
@@ -101,7 +108,8 @@ async def bounded_log(request, token, encounter: str, after: int):
                 if sent >= head:
                     break
                 body, sent = await run(
-                    lambda at=sent: log_page(ledger(request), encounter, at, head, undone))
+                    lambda at=sent: log_page(ledger(request), encounter, at, head, undone,
+                                             unseen))
                 if body:
                     yield (b"[" + body[1:]) if first else body
                     first = False

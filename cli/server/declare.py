@@ -10,7 +10,7 @@ from starlette.requests import Request
 from eventlog.codec import envelope_dict
 from projections import access
 from projections.domain import commands as c
-from projections.reports.views import status
+from projections.reports.views import for_players, status
 
 from cli.grammar import BadLine, parse_line
 from cli.server import auth
@@ -65,12 +65,14 @@ def declare(request: Request, raw: bytes, read, typed: bool) -> bytes:
     out = lg.execute(None if isinstance(command, c.New) else encounter, command,
                      token.name, permit=access.permit_for(token), gm=token.role == "gm")
     shown = out.state if out.preview is None else out.before  # a dry run changed nothing
-    view = encode(status(shown))
+    full = status(shown)
+    view = encode(full)
     if out.events:
         request.app.state.hub.appended(encounter, out.events[0].seq - 1,
                                        out.events[-1].seq, view)
     events = [envelope_dict(e, False) for e in out.events]
-    return msgspec.json.encode(Declared(shown.seq, events, msgspec.Raw(view.encode()),
+    answer = view if token.role == "gm" else encode(for_players(full))
+    return msgspec.json.encode(Declared(shown.seq, events, msgspec.Raw(answer.encode()),
                                         out.preview))
 
 

@@ -9,7 +9,7 @@ from starlette.requests import Request
 from starlette.responses import FileResponse
 
 from projections import access
-from projections.reports.views import status
+from projections.reports.views import for_players, hides, status, unseen_tracks
 
 from cli.server import auth
 from cli.server.bounded import bounded_log
@@ -68,10 +68,15 @@ async def encounters(request: Request):
     return JSON(await run(listed))
 
 
+def shown_to(token, view: dict) -> dict:
+    """A status as `token` reads it: the GM all, others what the core leaves them."""
+    return view if token.role == "gm" else for_players(view)
+
+
 @guarded
 async def status_of(request: Request):
-    _, encounter = await reading(request)
-    return JSON(await run(lambda: status(ledger(request).state(encounter))))
+    token, encounter = await reading(request)
+    return JSON(await run(lambda: shown_to(token, status(ledger(request).state(encounter)))))
 
 
 @guarded
@@ -84,13 +89,18 @@ async def log_of(request: Request):
 @guarded
 async def lines_of(request: Request):
     """The last lines of the log as `combat log` words them (the GM page)."""
-    _, encounter = await reading(request)
+    token, encounter = await reading(request)
     last = number(request, "last", LINES, f"a number of lines from 1 to {MAX_LINES}",
                   1, MAX_LINES)
 
     def lines():  # (an unknown encounter: timeline's head read is the 404)
         from projections.reports.timeline import said, timeline
-        return [said(e) for e in deque(timeline(ledger(request), encounter), maxlen=last)]
+        lg = ledger(request)
+        entries = timeline(lg, encounter)
+        if token.role != "gm":
+            unseen = unseen_tracks(lg.state(encounter))
+            entries = (e for e in entries if not hides(unseen, e.env.type, e.env.data))
+        return [said(e) for e in deque(entries, maxlen=last)]
     return JSON(await run(lines))
 
 

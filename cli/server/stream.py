@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import asyncio
 
+import msgspec
+
 from starlette.requests import Request
 
 from eventlog.errors import LedgerError
@@ -13,7 +15,7 @@ from projections.reports.views import status
 
 from cli.server.bounded import gate_of
 from cli.server.hub import TICK_S, Listener, Message, batch_statuses, encode
-from cli.server.reads import reading, token_of
+from cli.server.reads import reading, shown_to, token_of
 from cli.server.replies import DIGITS, BadInput, guarded, ledger, run
 
 PING_S = 15  # a keep-alive comment on an idle stream (proxies, phones' NAT)
@@ -65,11 +67,16 @@ async def stream(request: Request):
             return False
         return True
 
+    def shown(data: str) -> str:  # what this token reads of the status (reads.shown_to)
+        if token.role == "gm":
+            return data
+        return encode(shown_to(token, msgspec.json.decode(data)))
+
     async def messages():
         sent = last or 0
         try:
             for message in backlog:
-                yield {"id": str(message.seq), "event": "status", "data": message.data}
+                yield {"id": str(message.seq), "event": "status", "data": shown(message.data)}
                 sent = message.seq
             while True:
                 try:
@@ -82,7 +89,8 @@ async def stream(request: Request):
                 if listener.behind:
                     return  # (the browser reconnects with Last-Event-ID and catches up)
                 if message is not None and message.seq > sent:
-                    yield {"id": str(message.seq), "event": "status", "data": message.data}
+                    yield {"id": str(message.seq), "event": "status",
+                           "data": shown(message.data)}
                     sent = message.seq
         finally:
             hub.unsubscribe(listener)

@@ -21,6 +21,14 @@ class Command(msgspec.Struct, frozen=True, kw_only=True, tag_field="command",
     """Base of every command."""
 
 
+class RosterTrack(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A roster's track given as a table: its value, maximum, and whether
+    players see it (an NPC's)."""
+    value: int
+    max: int | None = None
+    public: bool = False
+
+
 class RosterCombatant(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """One combatant entry of a roster (the file's keys, docs/guide.md, "Rosters")."""
     name: str
@@ -31,6 +39,7 @@ class RosterCombatant(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     grit: int = 0
     group: str | None = None
     count: int = 1
+    tracks: dict[str, int | RosterTrack] = {}  # a number: the value and its maximum
 
 
 class RosterGroup(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -152,12 +161,28 @@ class Rename(Command, tag="rename"):
 
 
 class Effect(Command, tag="effect"):
+    """Without `max_ap`: a condition (prone, blinded), a name with a duration."""
     id: str
     name: str
-    max_ap: int
+    max_ap: int | None = None
     rounds: int | None = None
     until_round_end: bool = False
     effect: str | None = None  # the effect's own id (CLI: --id)
+    until_ended: bool = False
+
+
+class Track(Command, tag="track"):
+    """A named counter of a combatant: set to `value`, or changed by `delta`
+    (the line's VALUE `10`, `+2` or `-3`). `public`: players see an NPC's
+    value (True), or no longer (False); None keeps it as it is."""
+    id: str
+    name: str
+    value: int | None = None
+    delta: int | None = None
+    max: int | None = None
+    reason: str = ""
+    by: str | None = None
+    public: bool | None = None
 
 
 class EndEffect(Command, tag="end-effect"):
@@ -189,13 +214,14 @@ class Amend(Command, tag="amend"):
     who: str | None = None
     cascade: bool = False
     reason: str = ""
+    value: int | None = None  # a track change's real VALUE (a change stays a change)
     dry_run: bool = False
 
 
 AnyCommand = Union[  # noqa: UP007 (as Event in eventlog/events.py)
     New, Add, Load, Group, Roll, Order, Round, Seize, Act, Interrupt,
     EndTurn, Leave, Rejoin, MaxAP, AdjustAP, Grit, SetInitiative, Note, End, Rename,
-    Effect, EndEffect, Undo, Redo, Retract, Amend,
+    Effect, EndEffect, Undo, Redo, Retract, Amend, Track,
 ]
 COMMANDS: dict[str, type[Command]] = {
     cls.__struct_config__.tag: cls for cls in AnyCommand.__args__}

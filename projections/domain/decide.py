@@ -15,29 +15,16 @@ from collections.abc import Callable
 
 from eventlog.errors import Refusal
 from eventlog.events import (
-    APAdjusted,
-    CombatantJoined,
-    CombatantLeft,
-    CombatantRejoined,
-    EffectApplied,
-    EffectEnded,
-    EncounterCreated,
-    EncounterEnded,
-    EncounterRenamed,
-    GritAdjusted,
-    GroupBonusSet,
-    InitiativeOverridden,
-    InitiativeRolled,
-    MaxAPChanged,
-    MomentSeized,
-    NoteAdded,
-    Payload,
-    RoundStarted,
+    APAdjusted, CombatantJoined, CombatantLeft, CombatantRejoined, EffectApplied,
+    EffectEnded, EncounterCreated, EncounterEnded, EncounterRenamed, GritAdjusted, GroupBonusSet,
+    InitiativeOverridden, InitiativeRolled, MaxAPChanged, MomentSeized, NoteAdded,
+    Payload, RoundStarted, TrackChanged,
 )
+
 from projections.domain import commands as c
+from projections.domain.phrases import action, slugify
 from projections.domain.asks import declared_order, turn_to_end
 from projections.domain.ids import resolved
-from projections.domain.phrases import action, slugify
 from projections.domain.state import State
 
 Dice = Callable[[], int]  # one d10: 1 to 10
@@ -73,7 +60,7 @@ def who(state: State, command: c.Command) -> list[str]:
         case c.SetInitiative():
             return [command.slot]
         case c.Act() | c.Interrupt() | c.Seize() | c.Leave() | c.Rejoin() | c.MaxAP() \
-                | c.AdjustAP() | c.Grit() | c.Effect():
+                | c.AdjustAP() | c.Grit() | c.Effect() | c.Track():
             return [command.id]
     return []
 
@@ -168,8 +155,18 @@ def _effect(s: State, cmd: c.Effect, dice: Dice) -> list[Payload]:
     while cmd.effect is None and chosen in s.effects:
         n += 1
         chosen = f"{base}-{n}"
-    return [EffectApplied(effect=chosen, combatant=cmd.id, name=cmd.name, max_ap=cmd.max_ap,
-                          rounds=cmd.rounds, until_round_end=cmd.until_round_end)]
+    if cmd.max_ap == 0:
+        raise Refusal("an effect that changes the maximum AP by 0 changes nothing; "
+                      "leave out --max-ap for a condition (R14)")
+    return [EffectApplied(effect=chosen, combatant=cmd.id, name=cmd.name,
+                          max_ap=cmd.max_ap or 0, rounds=cmd.rounds,
+                          until_round_end=cmd.until_round_end, until_ended=cmd.until_ended)]
+
+
+def _track(s: State, cmd: c.Track, dice: Dice) -> list[Payload]:
+    return [TrackChanged(combatant=cmd.id, track=cmd.name.strip().lower(), value=cmd.value,
+                         delta=cmd.delta, max=cmd.max, reason=cmd.reason, by=cmd.by,
+                         public=cmd.public)]
 
 
 def acting(state: State) -> str:
@@ -208,4 +205,5 @@ _DECIDERS: dict[type, Callable[[State, c.Command, Dice], list[Payload]]] = {
     c.End: lambda s, cmd, d: [EncounterEnded()],
     c.Effect: _effect,
     c.EndEffect: lambda s, cmd, d: [EffectEnded(effect=cmd.effect, reason=cmd.reason)],
+    c.Track: _track,
 }

@@ -3,32 +3,14 @@ a step only sets fields; it never judges, because the judge saw the event)."""
 from __future__ import annotations
 
 from eventlog.events import (
-    APAdjusted,
-    APSpent,
-    CombatantJoined,
-    CombatantLeft,
-    CombatantRejoined,
-    EffectApplied,
-    EffectEnded,
-    EncounterCreated,
-    EncounterEnded,
-    EncounterRenamed,
-    FreeActionTaken,
-    GritAdjusted,
-    GroupBonusSet,
-    InitiativeOverridden,
-    InitiativeRolled,
-    InterruptTaken,
-    MaxAPChanged,
-    MomentSeized,
-    NoteAdded,
-    OrderDeclared,
-    Payload,
-    RoundStarted,
-    TurnEnded,
+    APAdjusted, APSpent, CombatantJoined, CombatantLeft, CombatantRejoined,
+    EffectApplied, EffectEnded, EncounterCreated, EncounterEnded, FreeActionTaken, GritAdjusted,
+    GroupBonusSet, InitiativeOverridden, InitiativeRolled, InterruptTaken,
+    EncounterRenamed, MaxAPChanged, MomentSeized, NoteAdded, OrderDeclared, Payload,
+    RoundStarted, TrackChanged, TurnEnded,
 )
-from projections.domain import ties
-from projections.domain.state import TURN_LIMIT, Combatant, Effect, Group, Slot, State
+from projections.domain import ties, tracks
+from projections.domain.state import FOREVER, TURN_LIMIT, Combatant, Effect, Group, Slot, State
 
 
 def _created(s: State, e: EncounterCreated) -> None:
@@ -193,10 +175,13 @@ def _ended(s: State, e: EncounterEnded) -> None:
 
 
 def _effect(s: State, e: EffectApplied) -> None:
-    first, last = ((s.round, s.round) if e.until_round_end
-                   else (s.round + 1, s.round + (e.rounds or 0)))
-    s.effects[e.effect] = Effect(e.effect, e.combatant, e.name, e.max_ap, first, last)
-    if e.until_round_end:  # it would never reach a restore: it counts now
+    # a condition (max_ap 0) is on at once; a change of maximum AP waits for a restore
+    first = s.round if e.until_round_end or not e.max_ap else s.round + 1
+    last = (s.round if e.until_round_end else FOREVER if e.until_ended
+            else s.round + (e.rounds or 0))
+    s.effects[e.effect] = Effect(e.effect, e.combatant, e.name, e.max_ap, first, last,
+                                 until_ended=e.until_ended)
+    if e.until_round_end and e.max_ap:  # it would never reach a restore: it counts now
         c = s.combatants[e.combatant]
         c.in_force = max(0, c.in_force + e.max_ap)
         c.ap = min(max(0, c.ap + e.max_ap), s.max_ap_of(c.id))
@@ -228,6 +213,7 @@ STEPS = {
     MaxAPChanged: _max_ap, APAdjusted: _adjusted, GritAdjusted: _grit,
     NoteAdded: _nothing, EncounterEnded: _ended,
     EffectApplied: _effect, EffectEnded: _effect_ended, EncounterRenamed: _renamed,
+    TrackChanged: tracks.step,
 }
 # By event type name, for the fold: types missing here change nothing.
 HANDLERS = {cls.__name__: handler for cls, handler in STEPS.items()

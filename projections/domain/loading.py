@@ -7,13 +7,15 @@ from __future__ import annotations
 import json
 
 from eventlog.errors import InvalidFile, Refusal
-from eventlog.events import CombatantJoined, GritAdjusted, GroupBonusSet, Payload
 from eventlog.text import check_payload, neutral
+from eventlog.events import CombatantJoined, GritAdjusted, GroupBonusSet, Payload, TrackChanged
+
 from projections.domain.commands import Load, RosterCombatant
 from projections.domain.phrases import slugify
 from projections.domain.ranges import check_numbers
 from projections.domain.rules import SLUG
 from projections.domain.state import State
+from projections.domain.tracks import MAX_TRACKS, check_name
 
 NOTHING_ADDED = "nothing of the roster was added"
 
@@ -61,7 +63,8 @@ def declarations(roster: Load, state: State) -> list[Payload]:
         if group.members:
             sides[gid] = (state.combatants[group.members[0]].side,
                           f"its members in encounter {state.encounter}")
-    joined = []
+    joined: list[Payload] = []
+    tracked: list[Payload] = []
     for i, c in enumerate(roster.combatant):
         who = label("combatant", i, c)
         if c.id is not None and not SLUG.match(c.id):
@@ -78,6 +81,7 @@ def declarations(roster: Load, state: State) -> list[Payload]:
             joined.append(numbers(who, CombatantJoined(
                 id=cid, name=person, side=c.side, bonus=c.bonus, max_ap=c.ap,
                 grit=c.grit, group=c.group)))
+            tracked += [numbers(who, t) for t in _tracks(cid, c, who, refuse)]
         if c.group is not None:
             if not SLUG.match(c.group):
                 refuse(f"{who}: key 'group': expected lowercase letters, digits and "
@@ -109,7 +113,25 @@ def declarations(roster: Load, state: State) -> list[Payload]:
     for cid in taken:
         if cid in sides:
             refuse(f"{taken[cid]}: id {shown(cid)} is also a group's id")
-    return [*bonuses, *joined]
+    return [*bonuses, *joined, *tracked]
+
+
+def _tracks(cid: str, c: RosterCombatant, who: str, refuse) -> list[TrackChanged]:
+    """An entry's `tracks`: a number is the starting value and its maximum."""
+    if len(c.tracks) > MAX_TRACKS:
+        refuse(f"{who}: key 'tracks': at most {MAX_TRACKS} tracks, not {len(c.tracks):,}")
+    out = []
+    for name, t in c.tracks.items():
+        try:
+            check_name(name)
+        except Refusal as exc:
+            refuse(f"{who}: key 'tracks': {exc}")
+        value, most, public = (t, t, False) if isinstance(t, int) else (t.value, t.max, t.public)
+        if most is not None and isinstance(most, int) and value > most:
+            refuse(f"{who}: key 'tracks': {name} is {value}, above its maximum {most}")
+        out.append(TrackChanged(combatant=cid, track=name, value=value, max=most,
+                                public=public or None))
+    return out
 
 
 def carried_grit(state: State, source: State, source_id: str, ids) -> list[Payload]:

@@ -7,7 +7,9 @@ import re
 import msgspec
 
 from eventlog.errors import Refusal
-from eventlog.events import APSpent, FreeActionTaken, InitiativeRolled, InterruptTaken, Payload
+from eventlog.events import (
+    APSpent, FreeActionTaken, InitiativeRolled, InterruptTaken, Payload, TrackChanged,
+)
 
 
 def slugify(name: str, transliterate: bool = True) -> str:
@@ -39,9 +41,16 @@ def action(cid: str, cost: str, label: str, interrupt: bool) -> Payload:
 
 
 def correction(p: Payload, die: int | None = None, cost: str | None = None,
-               label: str | None = None, who: str | None = None) -> Payload:
-    """The declaration `p` with a slip corrected: a die, a cost, a label, who."""
+               label: str | None = None, who: str | None = None,
+               value: int | None = None) -> Payload:
+    """The declaration `p` with a slip corrected: a die, a cost, a label, who,
+    a track's value (a change stays a change: `-3` read as `-5`)."""
     name = f"this one says “{_said(p)}”"
+    if value is not None:
+        if not isinstance(p, TrackChanged):
+            raise Refusal(f"--value corrects a track change; {name}")
+        p = msgspec.structs.replace(p, **({"delta": value} if p.delta is not None
+                                          else {"value": value}))
     if die is not None:
         if not isinstance(p, InitiativeRolled):
             raise Refusal(f"--die corrects an initiative roll; {name}")

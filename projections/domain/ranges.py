@@ -28,13 +28,17 @@ RANGES: dict[str, tuple[int, int, str]] = {
                          "not {v} (R14)"),
     "GritAdjusted.delta": (-MAX_NUMBER, MAX_NUMBER, "a Grit change runs from {lo} to {hi}, "
                            "not {v} (R13)"),
+    "TrackChanged.value": (0, MAX_NUMBER, "a track runs from {lo} to {hi}, not {v}"),
+    "TrackChanged.max": (0, MAX_NUMBER, "a track's maximum runs from {lo} to {hi}, not {v}"),
+    "TrackChanged.delta": (-MAX_NUMBER, MAX_NUMBER, "a track changes by {lo} to {hi}, "
+                           "not {v}"),
 }
 # The length of every text a declaration carries: a 3,000-character label
 # would flood every table and report. By field name; any other text: MAX_ID.
 MAX_ID = 64
 TEXTS: dict[str, tuple[int, str]] = {
     "name": (64, "a name"), "title": (120, "a title"), "label": (200, "a label"),
-    "reason": (200, "a reason"), "text": (2000, "a note"),
+    "reason": (200, "a reason"), "text": (2000, "a note"), "track": (32, "a track's name"),
 }
 _NAMES = {"bonus": "an initiative bonus", "total": "an initiative total",
           "round": "a round number", "batch": "a seq", "batches": "a seq"}

@@ -13,10 +13,10 @@ from eventlog.events import (
     GritAdjusted,
     GroupBonusSet, InitiativeOverridden, InitiativeRolled, InterruptTaken,
     EncounterRenamed, MaxAPChanged, MomentSeized, NoteAdded, OrderDeclared, Payload,
-    RoundStarted,
-    TurnEnded,
+    RoundStarted, TrackChanged, TurnEnded,
 )
 
+from projections.domain import tracks
 from projections.domain.names import did_you_mean
 from projections.domain.phrases import slugify
 from projections.domain.ranges import MAX_NUMBER, MAX_ID, check_numbers
@@ -342,11 +342,9 @@ def _effect(s: State, e: EffectApplied) -> None:
                       "name this one differently")
     if not e.name.strip():
         raise Refusal("an effect needs a name")
-    if e.max_ap == 0:
-        raise Refusal("an effect that changes the maximum AP by 0 changes nothing (R14)")
-    if e.until_round_end == (e.rounds is not None):
-        raise Refusal("an effect lasts either some rounds (--rounds N) or until the "
-                      "end of the round (--until-round-end)")
+    if [e.until_round_end, e.rounds is not None, e.until_ended].count(True) != 1:
+        raise Refusal("an effect lasts either some rounds (--rounds N), until the end "
+                      "of the round (--until-round-end) or until ended (--until-ended)")
     if e.until_round_end and not s.running:
         raise Refusal("no round is running: an effect until the round's end needs "
                       "one; give it --rounds N for the next rounds (R14)")
@@ -360,6 +358,13 @@ def _effect_ended(s: State, e: EffectEnded) -> None:
     _active(s, effect.combatant)
     if effect.ended or effect.last < max(s.round, 1) or effect.last < effect.first:
         raise Refusal(f"the effect {e.effect} has already ended")
+
+
+def _track(s: State, e: TrackChanged) -> None:
+    _combatant(s, e.combatant)  # (one who left may still be hurt or healed)
+    if e.by is not None:
+        _combatant(s, e.by)
+    tracks.check(s, e)
 
 
 def _note(s: State, e: NoteAdded) -> None:
@@ -387,5 +392,5 @@ _CHECKS = {
     TurnEnded: _turn_ended, CombatantLeft: _left, CombatantRejoined: _rejoined,
     MaxAPChanged: _max_ap, APAdjusted: _adjusted, GritAdjusted: _grit,
     NoteAdded: _note, EncounterEnded: _ended, EncounterRenamed: _renamed,
-    EffectApplied: _effect, EffectEnded: _effect_ended,
+    EffectApplied: _effect, EffectEnded: _effect_ended, TrackChanged: _track,
 }

@@ -43,7 +43,8 @@ class Group(msgspec.Struct):
 
 class Effect(msgspec.Struct, gc=False):
     """A timed change of a combatant's maximum AP, in force for rounds
-    `first` to `last` (R14)."""
+    `first` to `last` (R14); with `delta` 0 a condition. `until_ended`: it
+    lasts until the GM ends it (`last` is then FOREVER)."""
     id: str
     combatant: str
     name: str
@@ -51,9 +52,22 @@ class Effect(msgspec.Struct, gc=False):
     first: int
     last: int
     ended: bool = False
+    until_ended: bool = False
 
     def covers(self, round_: int) -> bool:
         return not self.ended and self.first <= round_ <= self.last
+
+
+FOREVER = 2**62  # the last round of an effect that lasts until ended
+
+
+class Track(msgspec.Struct, gc=False):
+    """A named counter of a combatant (hp, stun, ammo): never below 0 nor
+    above `max` (None: the project's range). `public`: players see an NPC's
+    value; a PC's tracks are always shown to its player."""
+    value: int
+    max: int | None = None
+    public: bool = False
 
 
 class Slot(msgspec.Struct, gc=False):
@@ -80,6 +94,7 @@ class State(msgspec.Struct, dict=True):
     slots: dict[str, Slot] = {}
     tie_rules: list[tuple[str, str]] = []  # declared orders (R3)
     effects: dict[str, Effect] = {}
+    tracks: dict[str, dict[str, Track]] = {}  # combatant -> track name -> Track
     ended: bool = False
     round: int = 0
     pass_: int = 0

@@ -22,6 +22,7 @@ from eventlog.errors import InvalidFile
 from eventlog.files import read_bounded
 from projections.domain.commands import Load
 from projections.domain.loading import NOTHING_ADDED, shown
+from projections.domain.tracks import MAX_TRACKS
 from projections.inputs.strict import load_json, load_yaml, reworded
 
 MAX_ROSTER_BYTES = 1 << 20
@@ -35,6 +36,12 @@ class Entry(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
 
 
+class TrackEntry(Entry):
+    value: int = Field(ge=0)
+    max: int | None = Field(None, ge=0)
+    public: bool = False
+
+
 class CombatantEntry(Entry):
     name: str = Field(min_length=1)
     id: str | None = None
@@ -44,6 +51,7 @@ class CombatantEntry(Entry):
     grit: int = Field(0, ge=0)
     group: str | None = None
     count: int = Field(1, ge=1, le=MAX_COUNT)
+    tracks: dict[str, int | TrackEntry] = Field(default_factory=dict, max_length=MAX_TRACKS)
 
 
 class GroupEntry(Entry):
@@ -82,7 +90,7 @@ def read(path: Path) -> Load:
     try:
         roster = Roster.model_validate(data)
     except ValidationError as exc:
-        problems = [_problem(err, data) for err in exc.errors()]
+        problems = [p for p in (_problem(err, data) for err in exc.errors()) if p]
         more = f" (and {len(problems) - 3} more)" if len(problems) > 3 else ""
         raise InvalidFile(f"{name}: {'; '.join(problems[:3])}{more}; {NOTHING_ADDED}") from None
     if not roster.combatant:
@@ -116,6 +124,7 @@ def _parse(text: str, kind: str, name: str):
 # -- pydantic's errors in the table's language ---------------------------
 
 KEYS = {"combatant": list(CombatantEntry.model_fields), "group": list(GroupEntry.model_fields)}
+TRACK_KEYS = list(TrackEntry.model_fields)
 EXPECTED = {
     "int_type": "a whole number", "string_type": "text in quotes",
     "list_type": "a list of entries", "model_type": "a table of keys",
@@ -123,11 +132,13 @@ EXPECTED = {
 }
 
 
-def _problem(err: dict, data: dict) -> str:
-    loc, kind, ctx = err["loc"], err["type"], err.get("ctx") or {}
+def _problem(err: dict, data: dict) -> str | None:
+    loc, kind = err["loc"], err["type"]
     if len(loc) >= 2 and loc[0] in KEYS and isinstance(loc[1], int):
         where = entry_label(loc[0], loc[1], data)
         key = loc[2] if len(loc) > 2 else None
+        if key == "tracks" and len(loc) > 4:
+            return _track_problem(err, where)
     else:
         where = "at the top"
         key = loc[0] if loc else None
@@ -136,6 +147,31 @@ def _problem(err: dict, data: dict) -> str:
         return f"{where}: unknown key {_key(key)} (expected one of: {', '.join(keys)})"
     if kind == "missing":
         return f"{where}: key {_key(key)} is missing (required)"
+    subject = f"key {_key(key)}" if key is not None else "the entry"
+    return f"{where}: {subject}: expected {_expected(err)}, got {shown(err.get('input'))}"
+
+
+def _track_problem(err: dict, where: str) -> str | None:
+    """A track of an entry: a number, or a table of value, max and public
+    (pydantic tries both: only the one the file meant is said)."""
+    loc, given = err["loc"], err.get("input")
+    name, branch, key = loc[3], loc[4], (loc[5] if len(loc) > 5 else None)
+    if (branch == "int" and isinstance(given, dict)) or (branch != "int" and key is None):
+        return None  # the other reading of the track speaks
+    if branch == "int":
+        return (f"{where}: track {_key(name)}: expected a whole number (its value and "
+                f"maximum) or a table of {', '.join(TRACK_KEYS)}, got {shown(given)}")
+    if err["type"] == "extra_forbidden":
+        return (f"{where}: track {_key(name)}: unknown key {_key(key)} (expected one of: "
+                f"{', '.join(TRACK_KEYS)})")
+    if err["type"] == "missing":
+        return f"{where}: track {_key(name)}: key {_key(key)} is missing (required)"
+    return (f"{where}: track {_key(name)}: key {_key(key)}: expected {_expected(err)}, "
+            f"got {shown(given)}")
+
+
+def _expected(err: dict) -> str:
+    kind, ctx = err["type"], err.get("ctx") or {}
     if kind == "literal_error":
         expected = ctx.get("expected", "").replace("'", '"')
     elif kind == "greater_than_equal":
@@ -146,8 +182,7 @@ def _problem(err: dict, data: dict) -> str:
         expected = "a non-empty text"
     else:
         expected = EXPECTED.get(kind, err["msg"].lower())
-    subject = f"key {_key(key)}" if key is not None else "the entry"
-    return f"{where}: {subject}: expected {expected}, got {shown(err.get('input'))}"
+    return expected
 
 
 def entry_label(kind: str, index: int, data: dict) -> str:

@@ -23,7 +23,9 @@ from typing import TextIO
 import msgspec
 
 from eventlog.codec import data_of, decode_data, envelope_dict
-from eventlog.events import APSpent, FreeActionTaken, InterruptTaken, Payload
+from eventlog.events import (
+    APSpent, EffectApplied, EffectEnded, FreeActionTaken, InterruptTaken, Payload, TrackChanged,
+)
 from eventlog.text import csv_cell, json_safe, neutral
 from projections.ledger import Ledger
 from projections.reports.narrate import describe
@@ -35,7 +37,8 @@ from projections.reports.walk import Step, Track, no_track, steps, where
 CSV_COLUMNS = ("seq", "recorded_at", "actor", "round", "pass", "turn", "type", "combatant",
                "name", "side", "group", "cost", "category", "label", "undone", "batch",
                "undone_by", "amended_by", "original_type", "original_combatant",
-               "original_cost", "original_category", "original_label", "text")
+               "original_cost", "original_category", "original_label", "text",
+               "track", "track_value", "track_change", "track_max", "by", "effect")
 
 
 @dataclass
@@ -115,9 +118,26 @@ def write_jsonl(ledger: Ledger, encounter: str, out: TextIO, track: Track = no_t
         if r.original is not None:
             line["effective"] = {"type": type(r.effective).__name__,
                                  "data": data_of(r.effective)}
+        if isinstance(r.effective, TrackChanged):  # the track as the change left it
+            now = r.step.state.tracks.get(r.effective.combatant, {}).get(r.effective.track)
+            line["track"] = {"name": r.effective.track, "value": now.value if now else None,
+                             "max": now.max if now else None}
         out.write(json_safe(encode(line).decode()) + "\n")
         n += 1
     return n
+
+
+def _track_cells(data, state) -> tuple:
+    """track, its value after the change, the change, its maximum, by whom;
+    the effect (condition) an EffectApplied or EffectEnded names."""
+    if isinstance(data, TrackChanged):
+        now = state.tracks.get(data.combatant, {}).get(data.track)
+        return (data.track, now.value if now else "",
+                "" if data.delta is None else data.delta,
+                now.max if now and now.max is not None else "", data.by or "", "")
+    if isinstance(data, (EffectApplied, EffectEnded)):
+        return ("", "", "", "", "", data.effect)
+    return ("",) * 6
 
 
 def write_csv(ledger: Ledger, encounter: str, out: TextIO, track: Track = no_track) -> int:
@@ -144,7 +164,7 @@ def write_csv(ledger: Ledger, encounter: str, out: TextIO, track: Track = no_tra
             getattr(data, "label", ""),
             "true" if entry.undone_by else "false", env.batch,
             entry.undone_by[0] if entry.undone_by else "", entry.amended_by or "",
-            *original, describe(data),
+            *original, describe(data), *_track_cells(data, r.step.state),
         )])
         n += 1
     return n
@@ -271,12 +291,41 @@ def stats_markdown(numbers: dict) -> list[str]:
         lines += _table(["combatant", "round", "pass", "AP spent", "time"],
                         [[t["name"], t["round"], t["pass"], t["ap_spent"],
                           duration(t["seconds"])] for t in numbers["slowest_turns"]])
+    lines += harm_markdown(numbers)
     t = numbers["totals"]
     lines += ["### Encounter", ""]
     lines += _table(["", "total"], [[label, t[key]] for key, label in TOTALS]
                     + [["time from the first event to the last", duration(t["duration_seconds"])],
                        ["time in turns", duration(t["turn_seconds"])]])
     return lines
+
+
+def harm_markdown(numbers: dict) -> list[str]:
+    """hp taken, dealt and healed per combatant and round, and conditions per
+    round (issue 27); nothing when no track named hp and no condition was used."""
+    lines: list[str] = []
+    hp = numbers.get("hp") or {}
+    if hp.get("used"):
+        lines += ["### Damage (hp)", ""]
+        lines += _table(["combatant", "taken", "dealt", "healed", "hp at the end"],
+                        [[c["name"], c["taken"], c["dealt"], c["healed"],
+                          "-" if c["hp"] is None else c["hp"]] for c in hp["combatants"]])
+        names = {c["id"]: c["name"] for c in hp["combatants"]}
+        lines += _table(["round", "taken", "dealt"], [
+            [r["round"], _per(r["taken"], names), _per(r["dealt"], names)]
+            for r in hp["rounds"]])
+    if numbers.get("conditions"):
+        names = {c["id"]: c["name"] for c in numbers["combatants"]}
+        lines += ["### Conditions", ""]
+        lines += _table(["round", "conditions"], [
+            [r["round"], "; ".join(f"{names.get(cid, cid)}: {', '.join(on)}"
+                                   for cid, on in r["on"].items())]
+            for r in numbers["conditions"]])
+    return lines
+
+
+def _per(amounts: dict, names: dict) -> str:
+    return ", ".join(f"{names.get(cid, cid)} {v}" for cid, v in amounts.items()) or "-"
 
 
 TOTALS = (("rounds", "rounds"), ("passes", "passes"), ("turns", "turns"),

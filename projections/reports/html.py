@@ -66,6 +66,30 @@ def charts(numbers: dict) -> list:
     ]
 
 
+def harm_charts(numbers: dict) -> list:
+    """Damage per combatant and round, and taken/dealt/healed per combatant,
+    when a track named hp was used (issue 27)."""
+    from projections.reports import charts as ch
+    hp = numbers.get("hp") or {}
+    if not hp.get("used"):
+        return []
+    people = hp["combatants"]
+    names = [c["name"] for c in people]
+    per_round = {r["round"]: r["taken"] for r in hp["rounds"]}
+    rounds = [r["round"] for r in numbers["rounds"]]
+    return [
+        ch.heatmap("chart-hp-per-round", "Damage taken per combatant per round",
+                   "hp lost by each combatant in each round (healing aside).",
+                   names, rounds, [[per_round.get(n, {}).get(c["id"], 0) for n in rounds]
+                                   for c in people], "hp"),
+        ch.rows("chart-hp", "Damage taken, dealt and healed",
+                "hp each combatant lost, took from others (track --by, or in their turn) "
+                "and regained.", names,
+                [ch.Series(k, [c[k] for c in people]) for k in ("taken", "dealt", "healed")],
+                "hp", stacked=False),
+    ]
+
+
 def order_changes(chapters: list[Chapter]) -> list[dict]:
     """The initiative order of the first round, then only of the rounds
     where it differs from the round before (with the rounds it held for).
@@ -132,7 +156,8 @@ def render_html(numbers: dict, chapters: list[Chapter], head_hash: str,
     template = _environment().get_template("report.html.j2")
     return template.render(
         numbers=numbers, totals=numbers["totals"], chapters=chapters,
-        charts=_marked(charts(numbers)), categories=CATEGORIES, totals_rows=TOTALS,
+        charts=_marked(charts(numbers) + ([] if audience == "players" else harm_charts(numbers))),
+        categories=CATEGORIES, totals_rows=TOTALS,
         head_hash=head_hash, orders=order_changes(chapters), players=audience == "players",
         highlights=highlights(numbers), open_rounds=len(numbers["rounds"]) <= OPEN_ROUNDS,
     )

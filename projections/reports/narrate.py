@@ -4,32 +4,12 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from eventlog.events import (
-    Amended,
-    APAdjusted,
-    APSpent,
-    CombatantJoined,
-    CombatantLeft,
+    Amended, APAdjusted, APSpent, EffectApplied, EffectEnded, CombatantJoined, CombatantLeft,
     CombatantRejoined,
-    EffectApplied,
-    EffectEnded,
-    EncounterCreated,
-    EncounterEnded,
-    EncounterRenamed,
-    FreeActionTaken,
-    GritAdjusted,
-    GroupBonusSet,
-    InitiativeOverridden,
-    InitiativeRolled,
-    InterruptTaken,
-    MaxAPChanged,
-    MomentSeized,
-    NoteAdded,
-    OrderDeclared,
-    Payload,
-    Redone,
-    RoundStarted,
-    TurnEnded,
-    Undone,
+    EncounterCreated, EncounterEnded, FreeActionTaken, GritAdjusted,
+    GroupBonusSet, InitiativeOverridden, InitiativeRolled, InterruptTaken,
+    EncounterRenamed, MaxAPChanged, MomentSeized, NoteAdded, OrderDeclared, Payload, Redone,
+    RoundStarted, TrackChanged, TurnEnded, Undone,
 )
 
 
@@ -102,12 +82,26 @@ def describe(e: Payload, who: Callable[[str], str] = str) -> str:
         case Redone(batch=batch):
             return f"Redo of seq {batch}"
         case EffectApplied(effect=eid, combatant=cid, name=name, max_ap=d, rounds=n,
-                           until_round_end=now):
-            span = "until the round ends" if now else f"for {n} round{'s' if n != 1 else ''}"
+                           until_round_end=now, until_ended=ever):
+            span = ("until the round ends" if now else "until ended" if ever
+                    else f"for {n} round{'s' if n != 1 else ''}")
+            if not d:
+                return f"{who(cid)} is {name} ({eid}) {span}"
             return f"{who(cid)} gains effect {name} ({eid}): max AP {_signed(d)} {span}"
+        case TrackChanged():
+            return _track(e, who)
         case EffectEnded(effect=eid, reason=reason):
             return f"Effect {eid} ends{_because(reason)}"
         case Amended(batch=batch, events=events, reason=reason):
             now = "; ".join(describe(e, who) for e in events)
             return f"Amendment of seq {batch}{_because(reason)}: now {now}"
     return type(e).__name__
+
+
+def _track(e: TrackChanged, who: Callable[[str], str]) -> str:
+    """`Juno's hp -3 (shot, by Ganger)`, `Juno's hp set to 10 of 10`."""
+    change = (f"{_signed(e.delta)}" if e.delta is not None else f"set to {e.value}")
+    most = f", maximum {e.max}" if e.max is not None else ""
+    shown = {True: ", shown to players", False: ", hidden from players"}.get(e.public, "")
+    why = ", ".join(x for x in (e.reason, f"by {who(e.by)}" if e.by else "") if x)
+    return f"{who(e.combatant)}'s {e.track} {change}{most}{shown}{_because(why)}"

@@ -18,18 +18,13 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from eventlog.events import (
-    APSpent,
-    CombatantJoined,
-    EncounterEnded,
-    FreeActionTaken,
-    GritAdjusted,
-    InterruptTaken,
-    MomentSeized,
-    RoundStarted,
-    TurnEnded,
+    APSpent, CombatantJoined, EncounterEnded, FreeActionTaken,
+    GritAdjusted, InterruptTaken, MomentSeized, RoundStarted, TurnEnded,
 )
-from projections.domain.state import State
+
 from projections.ledger import Ledger
+from projections.reports.harm import Harm
+from projections.domain.state import State
 from projections.reports.timing import Timing, seconds_between, turn_dict
 from projections.reports.walk import Before, Step, Track, in_turn, no_track, steps
 
@@ -81,6 +76,7 @@ class Stats:
         self.amended: set[int] = set()
         self.first_at = self.last_at = ""
         self.timing = Timing()
+        self.harm = Harm()  # tracks named hp, and conditions (issue 27)
 
     def feed(self, step: Step) -> None:
         self._record_event(step)
@@ -88,6 +84,7 @@ class Stats:
             return
         p, before, after = step.payload, step.before, step.state
         env = step.entry.env
+        self.harm.feed(step)
         match p:
             case CombatantJoined(id=cid):
                 self.combatants[cid] = Tally()
@@ -245,7 +242,8 @@ class Stats:
         return {"encounter": state.encounter, "title": state.title, "seq": state.seq,
                 "phase": state.phase, "totals": totals, "combatants": combatants,
                 "rounds": rounds, "slowest_turns": self.timing.slowest(names),
-                "turns": [turn_dict(t, names) for t in self.timing.turns] if turns else []}
+                "turns": [turn_dict(t, names) for t in self.timing.turns] if turns else [],
+                **self.harm.result(state)}
 
 
 def stats(ledger: Ledger, encounter: str, track: Track = no_track) -> dict:

@@ -4,30 +4,18 @@ exports: each declaration in table language with names and what it changed
 the initiative order each round was played in."""
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
+from collections.abc import Callable
 
 from eventlog.events import (
-    CORRECTIONS,
-    Amended,
-    APAdjusted,
-    APSpent,
-    CombatantJoined,
-    CombatantRejoined,
-    GritAdjusted,
-    InitiativeOverridden,
-    InitiativeRolled,
-    InterruptTaken,
-    MomentSeized,
-    OrderDeclared,
-    Payload,
-    Redone,
-    RoundStarted,
-    TurnEnded,
+    CORRECTIONS, Amended, APAdjusted, APSpent, CombatantJoined, CombatantRejoined,
+    GritAdjusted, InitiativeOverridden, InitiativeRolled, InterruptTaken,
+    MomentSeized, OrderDeclared, Payload, Redone, RoundStarted, TrackChanged, TurnEnded,
     Undone,
 )
-from projections.domain.state import TURN_LIMIT, State
+
 from projections.reports.narrate import describe
+from projections.domain.state import TURN_LIMIT, State
 from projections.reports.walk import Before, Step, in_turn, where
 
 # Declarations that can place a slot in the order mid-round (R5, R22, R23).
@@ -94,7 +82,6 @@ def sentence(p: Payload, before: Before | None, after: State) -> str:
     when the state before it is given (None: a declaration not in effect)."""
     def name(cid: str) -> str:
         return _name(after, cid)
-
     match p:
         case MomentSeized(combatant=cid):
             if before is None:
@@ -135,6 +122,9 @@ def sentence(p: Payload, before: Before | None, after: State) -> str:
                 return text
             grit = before.pools[cid].grit
             return f"{text} (Grit {grit} → {grit + delta})"
+        case TrackChanged(combatant=cid, track=track, delta=int(delta)) if before is not None:
+            now = after.tracks[cid][track].value  # (the state just after it)
+            return f"{describe(p, name)} ({track} {now - delta} → {now})"
     return describe(p, name)  # the rest reads as in the log, with names
 
 

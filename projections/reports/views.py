@@ -5,9 +5,20 @@ from projections.domain.state import State
 
 
 def effect_view(s: State, e) -> dict:
-    """An effect as status shows it: in force now, or from a later round."""
+    """An effect as status shows it: in force now, or from a later round;
+    `condition`: it changes no maximum (prone, blinded); `to_round` is null
+    for one that lasts until ended."""
     return {"id": e.id, "name": e.name, "max_ap": e.delta,
-            "active": e.covers(s.round), "from_round": e.first, "to_round": e.last}
+            "active": e.covers(s.round), "from_round": e.first,
+            "to_round": None if e.until_ended else e.last,
+            "condition": not e.delta, "until_ended": e.until_ended}
+
+
+def tracks_view(s: State, cid: str) -> dict:
+    """A combatant's tracks by name: value, maximum (null: none) and whether
+    players see an NPC's value."""
+    return {name: {"value": t.value, "max": t.max, "public": t.public}
+            for name, t in s.tracks.get(cid, {}).items()}
 
 
 def status(s: State) -> dict:
@@ -29,6 +40,7 @@ def status(s: State) -> dict:
             "spent_this_turn": c.spent_this_turn if running and s.turn == c.id else 0,
             "grit": c.grit, "seized": c.seized and s.round > 0,
             "effects": [effect_view(s, e) for e in s.effects_on(c.id)],
+            "tracks": tracks_view(s, c.id),
         })
     groups = []
     for g in s.groups.values():
@@ -48,3 +60,48 @@ def status(s: State) -> dict:
         "combatants": combatants,
         "groups": groups,
     }
+
+
+# -- what a player's or view's token reads of tracks (INTERFACE.md, "What the
+# players see"): a PC's tracks, and an NPC's only where the GM made them public
+# (`track ID NAME VALUE --public`). Conditions are seen by everyone. The GM and
+# the CLI see everything.
+
+def for_players(view: dict) -> dict:
+    """A status (`status(state)`) as a player's or view's token reads it."""
+    people = []
+    for c in view["combatants"]:
+        tracks = c.get("tracks") or {}
+        if c["side"] != "pc" and not all(t["public"] for t in tracks.values()):
+            c = {**c, "tracks": {n: t for n, t in tracks.items() if t["public"]}}
+        people.append(c)
+    return {**view, "combatants": people}
+
+
+def unseen_tracks(s: State) -> set[tuple[str, str]]:
+    """(combatant, track) of every track players do not see."""
+    return {(cid, name) for cid, own in s.tracks.items() for name, t in own.items()
+            if not t.public and s.combatants[cid].side != "pc"}
+
+
+def hides(unseen: set[tuple[str, str]], type_name: str, data) -> bool:
+    """Whether an event (its type and data, a dict or a payload) tells the
+    value of a track players do not see (in an amendment too)."""
+    if not unseen:
+        return False
+    get = data.get if isinstance(data, dict) else (lambda k, d=None: getattr(data, k, d))
+    if type_name == "TrackChanged":
+        return (get("combatant"), get("track")) in unseen
+    if type_name == "Amended":
+        for e in get("events") or ():
+            name = e.get("type") if isinstance(e, dict) else type(e).__name__
+            if hides(unseen, name, e):
+                return True
+    return False
+
+
+def log_for_players(events: list[dict], s: State) -> list[dict]:
+    """`log --json` as a player's or view's token reads it: without the
+    changes of tracks it does not see."""
+    unseen = unseen_tracks(s)
+    return [e for e in events if not hides(unseen, e["type"], e["data"])]

@@ -77,9 +77,17 @@ function combatantLine(c, cls) {
   else if (status.up.includes(c.id)) tags.push("up");
   if (c.seized) tags.push("seized");
   if (!c.active) tags.push("left");
+  for (const e of c.effects || []) tags.push(e.name);  // conditions and effects
   return el("div", { class: cls + (status.up.includes(c.id) ? " up" : ""), data: { id: c.id } },
             el("span", { class: "who" }, c.name, ...tags.map((t) => el("span", { class: "tag" }, t))),
-            el("span", { class: "ap" }, pips(c), " ", el("span", { class: "init" }, "grit " + c.grit)));
+            el("span", { class: "ap" }, pips(c), " ", el("span", { class: "init" }, "grit " + c.grit),
+               " ", el("span", { class: "init tracks" }, trackText(c))));
+}
+
+// A combatant's tracks as the status gives them to this token (hp 7/10 · stun 2).
+function trackText(c) {
+  return Object.entries(c.tracks || {})
+    .map(([name, t]) => name + " " + t.value + (t.max === null ? "" : "/" + t.max)).join(" · ");
 }
 
 function render(next) {
@@ -152,6 +160,9 @@ function card(c) {
   if (me.role === "gm") body.push(el("div", { class: "buttons" },
     el("button", { on: { click: () => declare({ command: "grit", id, delta: 1 }) } }, "Grit +1"),
     el("button", { on: { click: () => declare({ command: "grit", id, delta: -1 }) } }, "Grit −1"),
+    ...Object.keys(c.tracks || {}).slice(0, 3).flatMap((name) => [
+      el("button", { on: { click: () => declare({ command: "track", id, name, delta: -1 }) } }, name + " −1"),
+      el("button", { on: { click: () => declare({ command: "track", id, name, delta: 1 }) } }, name + " +1")]),
     c.active ? el("button", { on: { click: () => declare({ command: "leave", id, reason: label.value }) } }, "Leaves")
              : el("button", { on: { click: () => declare({ command: "rejoin", id }) } }, "Rejoins")));
   return el("article", { class: "card" + (status.up.includes(id) ? " up" : ""), data: { card: id } }, ...body);

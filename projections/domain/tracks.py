@@ -1,0 +1,76 @@
+"""Tracks: named counters of a combatant (hp, stun, ammo), declared as
+TrackChanged events. A value never goes below 0 nor above the track's
+maximum; a change that would is refused, naming the bound. The judge's
+check (`check`, called by rules.py once the combatant is known) and the
+fold's step (`step`, in evolve.py's table) live here, beside the bounds."""
+from __future__ import annotations
+
+import re
+
+from eventlog.errors import Refusal
+from eventlog.events import TrackChanged
+
+from projections.domain.ranges import MAX_NUMBER
+from projections.domain.state import State, Track
+
+MAX_TRACKS = 20  # per combatant: a sheet, not a spreadsheet
+MAX_NAME = 32
+NAME = re.compile(rf"[a-z][a-z0-9-]{{0,{MAX_NAME - 1}}}\Z")
+
+
+def check_name(name: str) -> None:
+    """A track's name: a short lowercase word (hp, stun, ammo, fate-points)."""
+    if not isinstance(name, str) or not NAME.match(name):
+        shown = name[:MAX_NAME] + ("…" if len(name) > MAX_NAME else "")
+        raise Refusal(f"{shown!r} is not a valid track name: use lowercase letters, digits "
+                      f"and dashes, starting with a letter, at most {MAX_NAME} characters")
+
+
+def check(s: State, e: TrackChanged) -> None:
+    """Accept the change of one track, or raise Refusal (the combatant is known)."""
+    check_name(e.track)
+    if (e.value is None) == (e.delta is None):
+        raise Refusal("a track change gives either a value (10) or a change (+2, -3)")
+    own = s.tracks.get(e.combatant, {})
+    track = own.get(e.track)
+    if track is None and len(own) >= MAX_TRACKS:
+        raise Refusal(f"{e.combatant} has {len(own)} tracks, the most a combatant may have "
+                      f"({MAX_TRACKS}); change one of them ({', '.join(own)})")
+    if track is None and e.delta is not None:
+        raise Refusal(f"{e.combatant} has no track {e.track!r}: give it a value first "
+                      f"(track {e.combatant} {e.track} N)")
+    value, most = after(track, e)
+    if value < 0:
+        raise Refusal(f"{e.combatant}'s {e.track} is {track.value}: a track never goes "
+                      f"below 0 (by {e.delta:+} it would be {value})")
+    if value > (MAX_NUMBER if most is None else most):
+        bound = (f"its maximum {most}" if most is not None else
+                 f"the project's range ({MAX_NUMBER:,})")
+        now = f"is {track.value}" if track is not None else "is new"
+        raise Refusal(f"{e.combatant}'s {e.track} {now}: a track never goes above "
+                      f"{bound} ({value} would)")
+    if track is not None and (value, most) == (track.value, track.max) and (
+            e.public is None or e.public == track.public):
+        raise Refusal(f"{e.combatant}'s {e.track} is {track.value} already: "
+                      "the change changes nothing")
+
+
+def after(track: Track | None, e: TrackChanged) -> tuple[int, int | None]:
+    """The value and maximum `e` leaves the track with."""
+    most = e.max if e.max is not None else (track.max if track is not None else None)
+    if e.delta is not None:
+        return (track.value if track is not None else 0) + e.delta, most
+    return e.value, most
+
+
+def step(s: State, e: TrackChanged) -> None:
+    own = s.tracks.setdefault(e.combatant, {})
+    track = own.get(e.track)
+    value, most = after(track, e)
+    public = e.public if e.public is not None else (track.public if track else False)
+    own[e.track] = Track(value, most, public)
+
+
+def shown(track: Track) -> str:
+    """`7/10`, or `3` for a track without a maximum."""
+    return f"{track.value}/{track.max}" if track.max is not None else str(track.value)
