@@ -31,10 +31,11 @@ def add(ctx: typer.Context,
     Example: combat token add ana --player --owns rook
              combat token add tv --view --encounter warehouse
     """
-    from projections.access import make
+    from projections.access import check_unlike, make
     roles = [r for r, on in (("gm", gm), ("player", player), ("view", view)) if on]
     secret, token = make(name, roles, owns, encounter)
     here = session(ctx)
+    check_unlike(token.name, [t.name for t in here.store.tokens()])
     here.store.add_token(token)
     from cli.output import say, write
     from eventlog.text import neutral

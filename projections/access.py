@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+from typing import Iterable
 
 from eventlog.errors import LedgerError, Refusal
 from eventlog.stores.contract import Token
@@ -63,6 +64,16 @@ def make(name: str, roles: list[str], owns: str | None,
         check_slug(encounter, "encounter id")
     secret = secrets.token_urlsafe(32)
     return secret, Token(name, role, ids, encounter, digest(secret), utc_now())
+
+
+def check_unlike(name: str, others: Iterable[str]) -> None:
+    """Refuse a token name that reads as another token's (issue 24, item 7)."""
+    from eventlog.names import skeleton
+    reads = skeleton(name).casefold()
+    for other in others:
+        if other != name and skeleton(other).casefold() == reads:
+            raise Refusal(f"the name {neutral(name)!r} reads as the token "
+                          f"{neutral(other)!r}: choose a name that cannot be taken for it")
 
 
 # What a player's token may declare; everything else is the GM's.
