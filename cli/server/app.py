@@ -14,6 +14,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from cli.server import declare, reads
+from cli.server.health import health
 from cli.server.handles import Handles
 from cli.server.hub import Hub
 from cli.server.replies import JSON, run
@@ -22,6 +23,7 @@ from cli.server.stream import stream
 API = "/api/encounters/{encounter}"
 ROUTES = [
     Route("/", reads.page),
+    Route("/health", health),
     Route("/api/me", reads.me),
     Route("/api/encounters", reads.encounters),
     Route(f"{API}/status", reads.status_of),

@@ -80,6 +80,11 @@ class EventStore(Protocol):
     def reading(self) -> AbstractContextManager[None]:
         """One consistent snapshot for every read inside (re-entrant)."""
 
+    def probe(self) -> None:
+        """Raise StoreError unless the store can be read and written now
+        (a write transaction begun and rolled back; the table server's
+        GET /health). Writes nothing."""
+
     # -- reading ---------------------------------------------------------
     def encounters(self) -> list[EncounterInfo]: ...
 

@@ -43,6 +43,9 @@ class MemoryStore:
     def close(self) -> None:
         pass
 
+    def probe(self) -> None:
+        pass  # (memory is always there)
+
     @contextmanager
     def reading(self):
         if getattr(self._local, "pinned", None) is not None:

@@ -114,6 +114,16 @@ class PostgresStore(Duties):
                 self._all.append(db)
         return db
 
+    def probe(self) -> None:
+        """A write transaction that locks nothing another waits on (SKIP
+        LOCKED) and is rolled back: a standby, a read-only role or a lost
+        server fails it."""
+        try:
+            with self._conn().transaction(force_rollback=True) as tx:
+                tx.connection.execute("SELECT 1 FROM encounters LIMIT 1 FOR UPDATE SKIP LOCKED")
+        except psycopg.Error as exc:
+            raise self._wrap(exc, writing=True) from None
+
     def _wrap(self, exc: Exception, writing: bool = False) -> StoreError:
         return pgschema.wrap(exc, self.where, self.timeout, writing)
 

@@ -154,6 +154,10 @@ class Store(ImportMixin, TokensMixin):
         self.close_watch()
         self.db.close()
 
+    def probe(self) -> None:
+        self._query("SELECT count(*) FROM encounters")
+        self._write(lambda: None, count=False)
+
     # -- reading ---------------------------------------------------------
 
     def _query(self, sql: str, args: Sequence = ()) -> list:
@@ -292,7 +296,7 @@ class Store(ImportMixin, TokensMixin):
 
     # -- writing ---------------------------------------------------------
 
-    def _write(self, work):
+    def _write(self, work, count: bool = True):
         try:
             self.db.execute("BEGIN IMMEDIATE")
         except sqlite3.DatabaseError as exc:
@@ -300,7 +304,8 @@ class Store(ImportMixin, TokensMixin):
         try:
             result = work()
             self.db.execute("COMMIT")
-            count_commit()
+            if count:
+                count_commit()
             return result
         except BaseException as exc:
             try:
