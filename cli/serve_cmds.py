@@ -8,7 +8,9 @@ from cli.base import app
 @app.command()
 def serve(ctx: typer.Context,
           host: str = typer.Option("127.0.0.1", "--host", help="The address to listen on; 0.0.0.0 opens it to the table's network (see the README)."),
-          port: int = typer.Option(8000, "--port", min=0, max=65535, help="The port (0: any free one).")) -> None:
+          port: int = typer.Option(8000, "--port", min=0, max=65535, help="The port (0: any free one)."),
+          root_path: str = typer.Option("", "--root-path", metavar="PATH", help="Behind a reverse proxy that serves it under PATH (e.g. /combat) and strips PATH before passing a request on."),
+          forwarded_allow_ips: str = typer.Option("", "--forwarded-allow-ips", metavar="IPS", help="Proxies (comma-separated addresses or networks, * any) whose X-Forwarded-For names the client; never read otherwise.")) -> None:
     """Serve the store to browsers and scripts until interrupted: players
     follow the order and declare for their own combatants, by token.
 
@@ -19,6 +21,8 @@ def serve(ctx: typer.Context,
     from eventlog.stores import open_store
     from eventlog.text import neutral
     from cli.session import default_db
+    if root_path and (not root_path.startswith("/") or root_path.endswith("/")):
+        raise LedgerError(f"--root-path is a path such as /combat, not {root_path!r}")
     if not host.strip():
         raise LedgerError("--host is empty: give the address to listen on, e.g. "
                           "127.0.0.1 (this machine) or 0.0.0.0 (the table's network)")
@@ -27,6 +31,7 @@ def serve(ctx: typer.Context,
     from cli.server.run import serve as run
     try:
         run(lambda: open_store(target), host, port,
-            lambda url: print(neutral(f"serving {target} at {url} (Ctrl-C stops)"), flush=True))
+            lambda url: print(neutral(f"serving {target} at {url} (Ctrl-C stops)"), flush=True),
+            root_path=root_path, forwarded_allow_ips=forwarded_allow_ips.strip() or None)
     except OSError as exc:
         raise LedgerError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
