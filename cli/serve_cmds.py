@@ -10,7 +10,8 @@ def serve(ctx: typer.Context,
           host: str = typer.Option("127.0.0.1", "--host", help="The address to listen on; 0.0.0.0 opens it to the table's network (see the README)."),
           port: int = typer.Option(8000, "--port", min=0, max=65535, help="The port (0: any free one)."),
           root_path: str = typer.Option("", "--root-path", metavar="PATH", help="Behind a reverse proxy that serves it under PATH (e.g. /combat) and strips PATH before passing a request on."),
-          forwarded_allow_ips: str = typer.Option("", "--forwarded-allow-ips", metavar="IPS", help="Proxies (comma-separated addresses or networks, * any) whose X-Forwarded-For names the client; never read otherwise.")) -> None:
+          forwarded_allow_ips: str = typer.Option("", "--forwarded-allow-ips", metavar="IPS", help="Proxies (comma-separated addresses or networks, * any) whose X-Forwarded-For names the client; never read otherwise."),
+          pool: int = typer.Option(10, "--pool", min=1, max=1000, metavar="N", help="PostgreSQL: at most N connections for requests (one more listens for other processes' appends).")) -> None:
     """Serve the store to browsers and scripts until interrupted: players
     follow the order and declare for their own combatants, by token.
 
@@ -30,7 +31,7 @@ def serve(ctx: typer.Context,
     open_store(target).close()  # (a store that cannot be opened: one line, now)
     from cli.server.run import serve as run
     try:
-        run(lambda: open_store(target), host, port,
+        run(lambda: open_store(target, pool=pool), host, port,
             lambda url: print(neutral(f"serving {target} at {url} (Ctrl-C stops)"), flush=True),
             root_path=root_path, forwarded_allow_ips=forwarded_allow_ips.strip() or None)
     except OSError as exc:

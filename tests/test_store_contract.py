@@ -17,7 +17,7 @@ from helpers import STORES, another_handle, make_store
 E = "fight"
 
 
-@pytest.fixture(params=STORES)
+@pytest.fixture(params=[*STORES, "postgres-pool"])
 def store(request, tmp_path):
     made = make_store(request.param, tmp_path)
     yield made

@@ -15,10 +15,12 @@ from __future__ import annotations
 
 import asyncio
 import threading
+import time
 from typing import NamedTuple
 
 import msgspec
 
+from eventlog.errors import UnknownEncounter
 from eventlog.events import CORRECTIONS
 from projections import snapshot as snapshots
 from projections.history import fold
@@ -26,6 +28,7 @@ from projections.reports.views import status
 
 TICK_S = 1.0  # a stream rechecks its token at least this often
 WATCH_S = 0.25  # the watcher looks at the store at least this often (and stops within it)
+FULL_S = 2.0  # and at every encounter's head at least this often (a lost notification)
 
 
 class Message(NamedTuple):
@@ -185,14 +188,21 @@ class Hub:
     def _watch(self) -> None:
         ledger = self.handles.ledger()
         store = ledger.store
+        last_full = 0.0
         while not self.stopping.is_set():
-            store.wait_changes(WATCH_S)
+            changed = store.wait_changes(WATCH_S)
+            now = time.monotonic()
+            if changed is None or now - last_full >= FULL_S:
+                changed, last_full = None, now
             try:
-                self.look(ledger)
+                self.look(ledger, changed)
             except Exception:  # a damaged encounter must not stop every stream
                 continue
 
-    def look(self, ledger) -> None:
+    def look(self, ledger, changed: set[str] | None = None) -> None:
+        """Publish what others appended: to the encounters `changed` (as the
+        store's notifications name them), or to any (None), each from the
+        last seq published here."""
         store = ledger.store
         digests = frozenset(t.digest for t in store.tokens())
         if digests != self.digests:
@@ -204,6 +214,17 @@ class Hub:
                 for listener in everyone:
                     if listener.digest in gone:
                         listener.send(None)
-        for info in store.encounters():
-            if info.events > self.published.get(info.id, -1):
-                self.catch_up(ledger, info.id, info.events)
+        if changed is None:
+            heads = [(info.id, info.events) for info in store.encounters()]
+        else:
+            heads = [(e, head) for e in changed if (head := self._head(store, e)) is not None]
+        for encounter, head in heads:
+            if head > self.published.get(encounter, -1):
+                self.catch_up(ledger, encounter, head)
+
+    @staticmethod
+    def _head(store, encounter: str) -> int | None:
+        try:
+            return store.head(encounter)[0]
+        except UnknownEncounter:  # (deleted meanwhile, or a stray notification)
+            return None

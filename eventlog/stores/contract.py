@@ -116,10 +116,11 @@ class EventStore(Protocol):
         """The kept snapshot if taken by fold `version` and the event at its
         seq still has the hash it was taken at."""
 
-    def wait_changes(self, timeout: float) -> None:
+    def wait_changes(self, timeout: float) -> set[str] | None:
         """Return once any writer, in this process or another, may have
         appended to this store, or after `timeout` seconds. A hint only:
-        callers re-read `encounters()` to learn what changed. (SQLite polls
+        the encounters known to have changed, or None when that is not
+        known (callers then re-read `encounters()` to learn what changed). (SQLite polls
         `PRAGMA data_version` on its own connection; PostgreSQL LISTENs on the
         channel `combat_ledger`, payload `encounter:seq`, and wakes by the
         timeout when a notification is lost; memory waits on a condition.)"""
