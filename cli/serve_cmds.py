@@ -28,7 +28,16 @@ def serve(ctx: typer.Context,
         raise LedgerError("--host is empty: give the address to listen on, e.g. "
                           "127.0.0.1 (this machine) or 0.0.0.0 (the table's network)")
     target = ctx.find_root().params.get("db") or str(default_db())
-    open_store(target).close()  # (a store that cannot be opened: one line, now)
+    store = open_store(target)  # (a store that cannot be opened: one line, now)
+    try:
+        from eventlog.stores.writable import read_only_why
+        why = read_only_why(store)
+    finally:
+        store.close()
+    if why:  # (issue 24, item 8: live updates would stop silently)
+        from eventlog.stores import shown
+        raise LedgerError(f"{neutral(shown(target))} is read-only here ({why}): combat serve "
+                          "records declarations and tokens; make it writable, or serve a copy")
     from cli.server.run import serve as run
     try:
         run(lambda: open_store(target, pool=pool), host, port,

@@ -20,6 +20,7 @@ class Handles:
         self._all: weakref.WeakSet = weakref.WeakSet()
         self._lock = threading.Lock()
         self._shared = None
+        self.hidden: set[str] = set()  # how the store is named: never told a client
 
     def ledger(self) -> Ledger:
         """This thread's ledger over its own store handle (or the shared one)."""
@@ -40,6 +41,7 @@ class Handles:
                     return self._shared
                 self._shared = store
             self._all.add(store)
+            self.hidden |= names_of(store)
         return store
 
     def store(self):
@@ -54,3 +56,17 @@ class Handles:
                 store.close()
             except Exception:  # (another thread's connection: it goes with the process)
                 pass
+
+
+def names_of(store) -> set[str]:
+    """Every way a message may name where `store` lives (its path as given
+    and resolved, its URL with and without the password, its identity)."""
+    names = set()
+    path = getattr(store, "path", None)
+    if path is not None:
+        names |= {str(path), str(path.resolve()), str(path.parent.resolve())}
+    for name in ("url", "where", "identity"):
+        value = getattr(store, name, None)
+        if isinstance(value, str):
+            names.add(value)
+    return {n for n in names if len(n) > 1}

@@ -12,7 +12,7 @@ from projections import access
 from projections.reports.views import status
 
 from cli.server import auth
-from cli.server.replies import JSON, guarded, ledger, number, run
+from cli.server.replies import JSON, encounter_of, guarded, ledger, number, run
 
 STATIC = Path(__file__).parent / "static"
 LINES, MAX_LINES = 12, 500  # lines of the log the GM page shows, and the most asked for
@@ -34,7 +34,7 @@ async def token_of(request: Request):
 async def reading(request: Request):
     """The token and the encounter it may read, or the error."""
     token = await token_of(request)
-    encounter = request.path_params["encounter"]
+    encounter = encounter_of(request)
     access.check_reach(token, encounter)
     return token, encounter
 
