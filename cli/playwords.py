@@ -36,6 +36,7 @@ GUIDE = [
     ("u / r", "undo / redo"),
     ("l [N]", f"the last N log lines (default {LAST_LINES})"),
     ("help [COMMAND]", "this guide and every command, or one command's help"),
+    ("help RULE", "one rule of the rules reference, e.g. help R17"),
     ("q", "leave play mode (also Ctrl-D)"),
 ]
 KEYS = [("Ctrl-Z", "undo"), ("Ctrl-Y", "redo"), ("Ctrl-L", "the last log lines"),
@@ -48,9 +49,10 @@ def expand(words: list[str], state: State | None) -> list[str]:
     if head in COST_ALIASES:
         if state is None:
             raise LedgerError("no current encounter: start one with `new ID`")
-        ids = set(state.combatants) | set(state.groups)
-        if rest and rest[0].lower() in ids:
-            cid, rest = rest[0].lower(), rest[1:]
+        from projections.domain.ids import candidates
+        found = candidates(state, rest[0]) if rest else []
+        if len(found) == 1:  # an id, its unique prefix or a name (INTERFACE.md)
+            cid, rest = found[0], rest[1:]
         else:
             if rest:  # `m kia shoots`: a slip for kai, never a label (issue 14)
                 from projections.domain.asks import label_word

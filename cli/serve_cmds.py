@@ -1,4 +1,4 @@
-"""`combat serve`: the store on the table's network (INTERFACE.md, "Table
+"""`combat serve`: the store on the table's network (docs/server.md, "Table
 server"). The server's libraries are imported here only, when it starts."""
 import typer
 
@@ -7,7 +7,7 @@ from cli.base import app
 
 @app.command()
 def serve(ctx: typer.Context,
-          host: str = typer.Option("127.0.0.1", "--host", help="The address to listen on; 0.0.0.0 opens it to the table's network (see the README)."),
+          host: str = typer.Option("127.0.0.1", "--host", help="The address to listen on; 0.0.0.0 opens it to the table's network (see docs/guide.md)."),
           port: int = typer.Option(8000, "--port", min=0, max=65535, help="The port (0: any free one)."),
           root_path: str = typer.Option("", "--root-path", metavar="PATH", help="Behind a reverse proxy that serves it under PATH (e.g. /combat) and strips PATH before passing a request on."),
           forwarded_allow_ips: str = typer.Option("", "--forwarded-allow-ips", metavar="IPS", help="Proxies (comma-separated addresses or networks, * any) whose X-Forwarded-For names the client; never read otherwise."),

@@ -38,6 +38,7 @@ class Outcome(NamedTuple):
     events: list[Envelope]
     touched: list[Envelope]
     before: State | None = None
+    preview: list[str] | None = None  # `--dry-run`: what it would change; nothing appended
 
 
 def apply(state: State, payloads: Iterable[Payload]) -> State:
@@ -56,27 +57,34 @@ class Ledger:
     # -- reading ---------------------------------------------------------
 
     def state(self, encounter: str, at: int | None = None) -> State:
-        """The folded state, now or as it stood at seq `at` (R31)."""
+        """The folded state, now or as it stood at seq `at` (R31). Now: from
+        the kept snapshot and the markers since it, so a command's cost does
+        not grow with the log's length."""
         with self.store.reading():
             head, _ = self.store.head(encounter)
             if at is not None and not 1 <= at <= head:
                 raise Refusal(f"seq {at} is not in the log of {encounter} (1 to {head})")
             if at is not None:  # a command's batch was shown whole: its last event
                 at = self.store.batch_end(encounter, at)
-            fixes = corrections(self.store, encounter, at)
-            start = self._snapshot(encounter, head, fixes) if at is None else None
-            if start is not None:
+            kept = self._snapshot(encounter, head) if at is None else None
+            if kept is not None:
+                start, fixes = kept
                 state = fold(self.store, encounter, fixes, start, after=start.seq)
             else:
-                state = fold(self.store, encounter, fixes, State(encounter), at)
+                state = fold(self.store, encounter, corrections(self.store, encounter, at),
+                             State(encounter), at)
         state.seq = head if at is None else at
         return state
 
-    def _snapshot(self, encounter: str, head: int, fixes: Corrections) -> State | None:
-        """The kept snapshot to fold on from, if it still holds and its seal
+    def _snapshot(self, encounter: str, head: int) -> tuple[State, Corrections] | None:
+        """The kept snapshot to fold on from and the corrections since it, if
+        it still holds (no later marker reaches back before it) and its seal
         says this machine wrote it; else None (fold from the start)."""
         snap = self.store.snapshot(encounter, snapshots.FOLD_VERSION)
-        if not snap or snap.seq > head or fixes.reaches_back(snap.seq):
+        if not snap or snap.seq > head:
+            return None
+        fixes = corrections(self.store, encounter, after=snap.seq)
+        if fixes.reaches_back(snap.seq):
             return None
         blob = bytes(snap.state)
         seal, body = blob[:32].decode("ascii", "replace"), blob[32:]
@@ -87,7 +95,7 @@ class Ledger:
         except (msgspec.DecodeError, msgspec.ValidationError, RecursionError):
             return None
         state.seq = snap.seq
-        return state
+        return state, fixes
 
     def snapshot_problem(self, encounter: str) -> str | None:
         """Verification of the kept snapshot (R30, R31): refold the log up to
@@ -98,8 +106,7 @@ class Ledger:
             snap = self.store.snapshot(encounter, snapshots.FOLD_VERSION)
             if snap is None:
                 return None
-            fixes = corrections(self.store, encounter)
-            if fixes.reaches_back(snap.seq):
+            if corrections(self.store, encounter, after=snap.seq).reaches_back(snap.seq):
                 return None  # taken before a correction of its past: set aside already
             truth = fold(self.store, encounter, corrections(self.store, encounter, snap.seq),
                          State(encounter), snap.seq)
@@ -122,8 +129,9 @@ class Ledger:
         """Keep `state` (folded in full, at its seq) as the snapshot to start from."""
         self.store.save_snapshot(encounter, state.seq, *self._maker(encounter, state))
 
-    def corrections(self, encounter: str, at: int | None = None) -> Corrections:
-        return corrections(self.store, encounter, at)
+    def corrections(self, encounter: str, at: int | None = None,
+                    after: int = 0) -> Corrections:
+        return corrections(self.store, encounter, at, after)
 
     def events(self, encounter: str) -> Iterator[tuple[Envelope, bool]]:
         """Every stored event with its derived `undone` flag."""
@@ -172,6 +180,8 @@ class Ledger:
             return self._correct(encounter, command, actor)
         from projections.domain.decide import decide
         deciding = "gm" if gm else actor
+        if getattr(command, "dry_run", False):
+            return self._dry(encounter, command, dice, deciding, permit)
 
         def decided(state: State) -> list[Payload]:
             if permit is not None:
@@ -179,6 +189,19 @@ class Ledger:
             return decide(state, command, dice, deciding)
         state, after, envs = self._decided(encounter, decided, actor)
         return Outcome(after, envs, [], state)
+
+    def _dry(self, encounter: str, command: c.Command, dice, deciding: str,
+             permit) -> Outcome:
+        """Decide and judge `command` as execute would, and append nothing:
+        what it would change (`round --dry-run`)."""
+        from projections.domain.decide import decide
+        from projections.reports.dryrun import would_round
+        with self.store.reading():
+            state = self.state(encounter)
+            if permit is not None:
+                permit(state, command)
+            after = apply(state, decide(state, command, dice, deciding))
+        return Outcome(after, [], [], state, would_round(state, after))
 
     def declare(self, encounter: str, decide, actor: str) -> tuple[State, list[Envelope]]:
         """Judge and append the payloads `decide(state)` gives (bulk loads,
@@ -245,6 +268,8 @@ class Ledger:
                     lambda: self.store.rows(encounter),
                     lambda b: self.batch(encounter, b), encounter)
                 touched = [env for b in _touched(marker) for env in self.batch(encounter, b)]
+                if getattr(command, "dry_run", False):
+                    return self._dry_correction(encounter, book, head, marker, touched, state)
             try:
                 envs = self.store.append(encounter, head, [marker], actor)
             except Conflict:
@@ -253,6 +278,17 @@ class Ledger:
             self.keep_snapshot(encounter, after)
             return Outcome(after, envs, touched, state)
         raise self._too_fast(encounter)
+
+    def _dry_correction(self, encounter: str, book: UndoBook, head: int, marker: Payload,
+                        touched: list[Envelope], state: State) -> Outcome:
+        """The state the correction would give (its marker in force, folded
+        from the start), and what it would change; nothing appended."""
+        from projections.reports.dryrun import would_correct
+        fixes = Corrections(book.items)
+        fixes.add(head + 1, marker)
+        after = fold(self.store, encounter, fixes, State(encounter))
+        after.seq = head
+        return Outcome(after, [], touched, state, would_correct(marker, touched, state, after))
 
     @staticmethod
     def _too_fast(encounter: str) -> Conflict:

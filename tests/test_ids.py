@@ -147,7 +147,7 @@ HOSTILE = "\x1b[2J\x1b[31mred\x9b\u202egnp.exe\x07"
     ["note", HOSTILE], ["act", "rook", "minor", HOSTILE], ["new", "x", "--title", HOSTILE],
     ["add", HOSTILE, "--id", "x"], ["leave", "rook", "--reason", HOSTILE],
     ["--actor", HOSTILE, "note", "hi"], ["undo", "--reason", "\x1b]0;pwned\x07"],
-    ["note", "a\x00b"], ["note", "tab\there"], ["add", "Vex\u202e", "--id", "vex"]])
+    ["note", "a\x00b"], ["act", "rook", "minor", "tab\there"], ["add", "Vex\u202e", "--id", "vex"]])
 def test_control_characters_refused_on_the_command_line(alley, line):
     before = contents(alley.db)
     err = alley(*line, code=1).stderr

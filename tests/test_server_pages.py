@@ -110,6 +110,8 @@ def test_three_browsers_play_a_round_with_a_seize_a_group_slot_and_an_interrupt(
         # A refusal shows the CLI's own line, and nothing is appended (R10).
         button(ana, "ash", "Seize · 1 Grit").click()
         expect(ana.locator("#message")).to_have_text(cli_refusal(db, "ana", "seize", "ash"))
+        rule = ana.locator("#message a").first  # its rule id links to the rule's text
+        expect(rule).to_have_attribute("href", "/rules/" + rule.inner_text())
         assert head(db) == play.seq
         play.shown(lambda: button(ana, "ash", "Minor · 1 AP").click())
         expect(ana.locator("#message")).to_be_hidden()

@@ -126,3 +126,10 @@ def test_one_function_named_execute():
              if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
              and node.name == "execute"]
     assert len(found) == 1, found
+
+
+def test_no_test_imports_from_conftest():
+    """Shared helpers live in tests/helpers.py; conftest.py holds fixtures."""
+    found = [p.name for p in (ROOT / "tests").rglob("*.py")
+             if "from conftest import" in p.read_text() or "import conftest" in p.read_text()]
+    assert found == []

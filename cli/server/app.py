@@ -1,4 +1,4 @@
-"""The table server's app: the API of the interface ("Table server") and the
+"""The table server's app: the API of docs/server.md and the
 pages, as a list of routes to plain Starlette endpoint functions
 (reads.py, declare.py, stream.py). Every store call runs on a worker thread
 with that thread's own store handle (handles.py); every declaration goes
@@ -13,7 +13,7 @@ from starlette.requests import Request
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from cli.server import declare, reads
+from cli.server import declare, reads, rules
 from cli.server.health import health
 from cli.server.handles import Handles
 from cli.server.hub import Hub
@@ -33,6 +33,7 @@ ROUTES = [
     Route(f"{API}/line", declare.line, methods=["POST"]),
     Route(f"{API}/stream", stream),
     Route("/api/schema", reads.schema),
+    Route("/rules/{rule}", rules.rule_page),
     Mount("/static", StaticFiles(directory=reads.STATIC), name="static"),
 ]
 

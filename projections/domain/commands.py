@@ -1,7 +1,7 @@
 """The commands a person gives at the table: one msgspec Struct each, tagged by
 the CLI command's name and carrying the CLI's argument names, so that the
 table server's JSON (`{"command": "act", "id": "rook", "cost": "major"}`)
-decodes straight into one (INTERFACE.md, "Table server").
+decodes straight into one (docs/server.md).
 
 A command is what was *asked*; `decide` turns it into the events that are
 *declared* (projections/decide.py). Reads (status, log, export...) are not
@@ -22,7 +22,7 @@ class Command(msgspec.Struct, frozen=True, kw_only=True, tag_field="command",
 
 
 class RosterCombatant(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """One combatant entry of a roster (the file's keys, INTERFACE.md)."""
+    """One combatant entry of a roster (the file's keys, docs/guide.md, "Rosters")."""
     name: str
     id: str | None = None
     side: str = "npc"
@@ -81,7 +81,7 @@ class Order(Command, tag="order"):
 
 
 class Round(Command, tag="round"):
-    pass
+    dry_run: bool = False  # say what it would change, append nothing
 
 
 class Seize(Command, tag="seize"):
@@ -162,16 +162,18 @@ class EndEffect(Command, tag="end-effect"):
 
 class Undo(Command, tag="undo"):
     reason: str = ""
+    dry_run: bool = False
 
 
 class Redo(Command, tag="redo"):
-    pass
+    dry_run: bool = False
 
 
 class Retract(Command, tag="retract"):
     seq: int
     cascade: bool = False
     reason: str = ""
+    dry_run: bool = False
 
 
 class Amend(Command, tag="amend"):
@@ -182,6 +184,7 @@ class Amend(Command, tag="amend"):
     who: str | None = None
     cascade: bool = False
     reason: str = ""
+    dry_run: bool = False
 
 
 AnyCommand = Union[

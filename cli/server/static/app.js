@@ -40,10 +40,22 @@ function api(path, body) {
   });
 }
 
+// A refusal's rule ids, such as (R17, R19), link to the rule's text on this server.
+const RULE_ID = /\bR(?:[1-9]|[12][0-9]|3[01])[a-z]?\b/g;
+
 function say(text) {
   const box = $("message");
-  box.textContent = text ? "error: " + text : "";
+  box.replaceChildren();
   box.hidden = !text;
+  if (!text) return;
+  const line = "error: " + text;
+  let at = 0;
+  for (const m of line.matchAll(RULE_ID)) {
+    box.append(line.slice(at, m.index),
+               el("a", { href: "/rules/" + m[0], target: "_blank", rel: "noopener noreferrer" }, m[0]));
+    at = m.index + m[0].length;
+  }
+  box.append(line.slice(at));
 }
 
 function declare(command) {
