@@ -15,6 +15,7 @@ from starlette.staticfiles import StaticFiles
 
 from cli.server import declare, reads, rules
 from cli.server.health import health
+from cli.server.metrics import Metrics, metrics
 from cli.server.handles import Handles
 from cli.server.hub import Hub
 from cli.server.replies import JSON, run
@@ -24,6 +25,7 @@ API = "/api/encounters/{encounter}"
 ROUTES = [
     Route("/", reads.page),
     Route("/health", health),
+    Route("/metrics", metrics),
     Route("/api/me", reads.me),
     Route("/api/encounters", reads.encounters),
     Route(f"{API}/status", reads.status_of),
@@ -70,4 +72,5 @@ def build(open_store) -> Starlette:
     app = Starlette(routes=ROUTES, lifespan=lifespan,
                     exception_handlers={HTTPException: not_here, Exception: unexpected})
     app.state.hub, app.state.handles = hub, handles
+    app.state.metrics = Metrics(hub)
     return app

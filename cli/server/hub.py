@@ -114,6 +114,15 @@ class Hub:
         self.guard = threading.Lock()
         self.stopping = threading.Event()
         self.thread: threading.Thread | None = None
+        self.timed = None  # a histogram of fan-out seconds, by origin (metrics.py)
+
+    def open_streams(self) -> int:
+        with self.guard:
+            return sum(len(group) for group in self.listeners.values())
+
+    def _took(self, origin: str, since: float | None) -> None:
+        if self.timed is not None and since is not None:
+            self.timed.labels(origin).observe(time.perf_counter() - since)
 
     # -- listeners ---------------------------------------------------------
 
@@ -141,9 +150,11 @@ class Hub:
             for listener in targets:
                 listener.send(message)
 
-    def appended(self, encounter: str, before: int, seq: int, view: str) -> None:
+    def appended(self, encounter: str, before: int, seq: int, view: str,
+                 committed: float | None = None) -> None:
         """The server appended the batch (before, seq] and knows the status
-        after it (as JSON): out at once (earlier unseen batches first)."""
+        after it (as JSON): out at once (earlier unseen batches first).
+        `committed`: when (time.perf_counter), for the fan-out metric."""
         with self._lock(encounter):
             known = self.published.get(encounter)
             if known is None:  # (an encounter the hub has not seen yet)
@@ -158,8 +169,9 @@ class Hub:
                             if m.seq <= seq] or [Message(seq, view)]
             self.published[encounter] = messages[-1].seq
             self._fan_out(encounter, messages)
+        self._took("here", committed)
 
-    def catch_up(self, ledger, encounter: str, head: int) -> None:
+    def catch_up(self, ledger, encounter: str, head: int, woke: float | None = None) -> None:
         """Publish what was appended to `encounter` up to `head`, by anyone."""
         with self._lock(encounter):
             known = self.published.get(encounter)
@@ -172,6 +184,8 @@ class Hub:
             if messages:
                 self.published[encounter] = messages[-1].seq
                 self._fan_out(encounter, messages)
+        if messages:
+            self._took("elsewhere", woke)
 
     # -- the watcher ---------------------------------------------------------
 
@@ -206,6 +220,7 @@ class Hub:
         store's notifications name them), or to any (None), each from the
         last seq published here."""
         store = ledger.store
+        woke = time.perf_counter()
         digests = frozenset(t.digest for t in store.tokens())
         if digests != self.digests:
             gone = self.digests - digests
@@ -222,7 +237,7 @@ class Hub:
             heads = [(e, head) for e in changed if (head := self._head(store, e)) is not None]
         for encounter, head in heads:
             if head > self.published.get(encounter, -1):
-                self.catch_up(ledger, encounter, head)
+                self.catch_up(ledger, encounter, head, woke)
 
     @staticmethod
     def _head(store, encounter: str) -> int | None:

@@ -51,6 +51,8 @@ def serve(open_store, host: str, port: int, announce, **proxy) -> None:
     """Serve until interrupted; `announce(url)` once it listens. `proxy`:
     root_path and forwarded_allow_ips (server_for)."""
     sock = bind(host, port)
+    from cli.server.metrics import log_to_stderr
+    log_to_stderr()
     server = server_for(table_app(open_store), **proxy)
     announce(address(sock))
     server.run(sockets=[sock])
