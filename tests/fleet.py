@@ -27,10 +27,13 @@ class Server:
     def __init__(self, db: str, folder: Path, pool: int = 4, start_s: float = 60):
         env = {k: v for k, v in os.environ.items() if not k.startswith("COMBAT_")}
         env.update(NO_COLOR="1", XDG_STATE_HOME=str(folder / "state"))
+        # (its log, a line a declaration, goes to a file: a pipe nobody
+        # reads would fill and stop the server)
+        self.log = open(folder / f"serve-{os.getpid()}-{id(self)}.log", "w")
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "cli", "--db", db, "serve", "--port", "0",
              "--pool", str(pool)], cwd=ROOT, env=env, stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE, text=True)
+            stderr=self.log, text=True)
         line = _first_line(self.proc, start_s)
         if " at http://" not in line:
             self.kill()
@@ -42,8 +45,8 @@ class Server:
         if self.proc.poll() is None:
             self.proc.kill()
         self.proc.wait(20)
-        for pipe in (self.proc.stdout, self.proc.stderr):
-            pipe.close()
+        self.proc.stdout.close()
+        self.log.close()
 
     def stop(self) -> None:
         self.kill()
