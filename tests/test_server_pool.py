@@ -81,3 +81,20 @@ def test_the_listen_connection_comes_back_after_a_drop_and_misses_nothing(pooled
     assert got == [7, 8, 9]
     with store._guard:
         assert store._listener is not None
+
+
+def test_one_server_of_several_delivers_the_webhooks():
+    """The claim of hook delivery is one process's at a time, and passes on
+    when that one's connection goes (a server that died)."""
+    from helpers import pg_server
+    from eventlog.stores.postgres import PostgresStore
+    url = pg_server().fresh_url()
+    first, second = PostgresStore(url, pool=1), PostgresStore(url, pool=1)
+    try:
+        assert first.claim_hooks() and first.claim_hooks()
+        assert not second.claim_hooks()
+        first.release_hooks()
+        assert second.claim_hooks()
+    finally:
+        first.close()
+        second.close()

@@ -17,6 +17,7 @@ from cli.server import declare, reads, rules
 from cli.server.health import health
 from cli.server.metrics import Metrics, metrics
 from cli.server.handles import Handles
+from cli.server.hooks import Deliverer
 from cli.server.hub import Hub
 from cli.server.replies import JSON, run
 from cli.server.stream import stream
@@ -59,13 +60,16 @@ def build(open_store) -> Starlette:
     """The app over the store `open_store()` opens (once per worker thread)."""
     handles = Handles(open_store)
     hub = Hub(handles)
+    hooks = Deliverer(handles)
 
     @asynccontextmanager
     async def lifespan(app):
         await run(hub.start)
+        hooks.start()
         try:
             yield
         finally:
+            await run(hooks.stop)
             await run(hub.stop)
             handles.close()
 

@@ -180,6 +180,9 @@ class Hub:
                 self.published[encounter] = known
             if head <= known:
                 return
+            if not self.listeners.get(encounter):  # (nobody here to tell: no fold)
+                self.published[encounter] = head
+                return
             messages = [m for m in batch_statuses(ledger, encounter, known) if m.seq <= head]
             if messages:
                 self.published[encounter] = messages[-1].seq

@@ -28,6 +28,7 @@ from eventlog.codec import GENESIS, Envelope, encode_data, event_hash, utc_now
 from eventlog.errors import LedgerError, Refusal, StoreError, UnknownEncounter
 from eventlog.events import EncounterCreated, Payload
 from eventlog.stores import pgpool, pgschema
+from eventlog.stores.pghooks import HooksMixin
 from eventlog.stores.pgduties import CONNECT_TIMEOUT_S, Duties
 from eventlog.stores.contract import EncounterInfo, Snapshot, SnapshotMaker, StoredEvent
 from eventlog.stores.shared import (
@@ -66,7 +67,7 @@ SNAPSHOT = """, snap AS (INSERT INTO snapshots SELECT %(e)s, %(new)s, %(new_hash
     seq = excluded.seq, hash = excluded.hash, version = excluded.version, state = excluded.state)"""
 
 
-class PostgresStore(Duties):
+class PostgresStore(Duties, HooksMixin):
     """One schema of one PostgreSQL database (the EventStore contract)."""
 
     path = None  # no file: nothing an export could overwrite
@@ -147,6 +148,7 @@ class PostgresStore(Duties):
         return pgschema.wrap(exc, self.where, self.timeout, writing)
 
     def close(self) -> None:
+        self.release_hooks()
         if self._pool is not None:
             self._pool.close()
         with self._guard:

@@ -25,10 +25,11 @@ from eventlog.stores.sqlitefile import (
     schema_objects, schema_version,
 )
 from eventlog.stores.sqliteimport import ROW as _ROW, ImportMixin
+from eventlog.stores.sqlitehooks import HooksMixin
 from eventlog.stores.sqlitetokens import MIGRATIONS, TokensMixin
 from eventlog.text import check_actor, check_payload
 
-SCHEMA_VERSION = 2  # 2: the table server's tokens (sqlitetokens.MIGRATIONS)
+SCHEMA_VERSION = 3  # 2: the table server's tokens, 3: its webhooks (sqlitetokens.MIGRATIONS)
 DISK_FULL_BELOW = 1 << 20  # bytes free: an I/O error with less than this is a full disk
 
 _SCHEMA = """
@@ -53,7 +54,7 @@ CREATE TABLE snapshots (
 _MADE = schema_objects(_SCHEMA, *(s for step in MIGRATIONS.values() for s in step))
 
 
-class Store(ImportMixin, TokensMixin):
+class Store(ImportMixin, TokensMixin, HooksMixin):
     """One ledger file (the EventStore contract, eventlog/contract.py). Every
     method is one short transaction, or part of the one `reading()` holds."""
 
