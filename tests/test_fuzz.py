@@ -746,6 +746,7 @@ LINES = {
     "demo": ["demo", str(ROOT / "examples/street-fight.combat")], "stats": ["stats"],
     "replay": ["replay"], "report": ["report"], "schema": ["schema"], "play": ["play"], "rules": ["rules", "R17"],
     "token": ["token", "add", "zed", "--gm"],
+    "hook": ["hook", "list"],
     "copy": ["copy", "--to", "copy.db"],
 }
 
