@@ -6,54 +6,16 @@ excess connections closed as they come; headers that never finish closed
 at the deadline. Every loop is bounded in count and time."""
 from __future__ import annotations
 
-import os
-import re
-import resource
-import select
-import signal
 import socket
-import subprocess
-import sys
-from contextlib import contextmanager
-from pathlib import Path
 
 import httpx
 import pytest
 
 from cli.server.limits import HEADERS_S, PER_CLIENT
-from serverkit import table, token
+from serverkit import serving, table, token
 
-ROOT = Path(__file__).resolve().parent.parent
 IDLE, ADDRESSES = 2000, 40
 PARTIAL = b"GET /api/encounters HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-
-
-def _low_file_limit() -> None:
-    hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
-    resource.setrlimit(resource.RLIMIT_NOFILE, (min(1024, hard), hard))
-
-
-@contextmanager
-def serving(db: Path):
-    """`combat serve --port 0` in its own process, with a 1,024-file soft limit."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("COMBAT_")}
-    proc = subprocess.Popen([sys.executable, "-m", "cli", "--db", str(db), "serve", "--port", "0"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
-                            cwd=ROOT, preexec_fn=_low_file_limit)
-    try:
-        ready, _, _ = select.select([proc.stdout], [], [], 60)
-        assert ready, "the server did not start within 60 s"
-        line = proc.stdout.readline()
-        url = re.search(r"at (http://\S+?)/? ", line)
-        assert url, (line, proc.poll())
-        yield url.group(1)
-    finally:
-        proc.send_signal(signal.SIGINT)
-        try:
-            proc.wait(15)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(5)
 
 
 @pytest.fixture
