@@ -59,3 +59,33 @@ def test_root_path_must_be_a_path(tmp_path):
     result = real(db, "serve", "--root-path", "combat/", "--port", "0")
     assert result.returncode == 1
     assert one_error_line(result).startswith("error: --root-path is a path")
+
+
+def _answered(url: str, connections: int) -> int:
+    """How many of `connections` held open at once get an answer."""
+    import socket
+    host, port = url.removeprefix("http://").split(":")
+    socks = [socket.create_connection((host, int(port)), timeout=5) for _ in range(connections)]
+    answered = 0
+    try:
+        for s in socks:
+            try:
+                s.sendall(b"GET /who HTTP/1.1\r\nHost: x\r\n\r\n")
+                answered += s.recv(100).startswith(b"HTTP/1.1 200")
+            except OSError:
+                pass
+    finally:
+        for s in socks:
+            s.close()
+    return answered
+
+
+def test_the_cap_per_address_spares_an_allowed_proxy(monkeypatch):
+    from cli.server import limits
+    monkeypatch.setattr(limits, "PER_CLIENT", 2)
+    with Running(app=ECHO) as running:
+        alone = _answered(running.url, 4)
+    with Running(app=ECHO, forwarded_allow_ips="127.0.0.1") as running:
+        proxied = _answered(running.url, 4)
+    assert alone == 2  # (a client: capped)
+    assert proxied == 4  # (the proxy carries many clients)

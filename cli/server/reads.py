@@ -12,6 +12,7 @@ from projections import access
 from projections.reports.views import status
 
 from cli.server import auth
+from cli.server.bounded import bounded_log
 from cli.server.replies import JSON, encounter_of, guarded, ledger, number, run
 
 STATIC = Path(__file__).parent / "static"
@@ -74,14 +75,9 @@ async def status_of(request: Request):
 
 @guarded
 async def log_of(request: Request):
-    _, encounter = await reading(request)
+    token, encounter = await reading(request)
     after = number(request, "after", 0, "a seq (a whole number of 0 or more)")
-
-    def events():
-        lg = ledger(request)
-        lg.store.head(encounter)  # (an unknown encounter: 404)
-        return lg.event_dicts(encounter, after)
-    return JSON(await run(events))
+    return await bounded_log(request, token, encounter, after)
 
 
 @guarded

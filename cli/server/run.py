@@ -34,10 +34,13 @@ def server_for(app, root_path: str = "", forwarded_allow_ips: str | None = None)
     (comma-separated addresses or networks, `*` any): never by default, so a
     client cannot pick the address its limits are counted by."""
     import uvicorn
+
+    from cli.server.limits import guarded_protocol, raise_file_limit
+    raise_file_limit()  # (before it accepts: a thousand idle sockets must not starve it)
     config = uvicorn.Config(app, access_log=False, log_level="warning",
                             timeout_graceful_shutdown=1, lifespan="on",
-                            limit_concurrency=4096, backlog=2048, root_path=root_path,
-                            proxy_headers=bool(forwarded_allow_ips),
+                            limit_concurrency=4096, backlog=2048, http=guarded_protocol(),
+                            root_path=root_path, proxy_headers=bool(forwarded_allow_ips),
                             forwarded_allow_ips=forwarded_allow_ips or "")
     return uvicorn.Server(config)
 

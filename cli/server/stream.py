@@ -11,6 +11,7 @@ from starlette.requests import Request
 from eventlog.errors import LedgerError
 from projections.reports.views import status
 
+from cli.server.bounded import gate_of
 from cli.server.hub import TICK_S, Listener, Message, batch_statuses, encode
 from cli.server.reads import reading, token_of
 from cli.server.replies import DIGITS, BadInput, guarded, ledger, run
@@ -46,7 +47,11 @@ async def stream(request: Request):
     listener = Listener(encounter, token.digest)
     hub.subscribe(listener)
     try:
-        backlog = await run(missed, request, encounter, last)
+        if last is None:
+            backlog = await run(missed, request, encounter, last)
+        else:  # (a catch-up folds the log: a long read, counted)
+            async with gate_of(request.app).enter(token.digest):
+                backlog = await run(missed, request, encounter, last)
     except BaseException:
         hub.unsubscribe(listener)
         raise
