@@ -60,8 +60,11 @@ def setup(url: str, tables: int) -> tuple[str, dict[str, str], dict[str, int]]:
             ledger.execute(None, c.New(id=e, title=f"Table {t}"), "gm")
             for p in range(PLAYERS):
                 ledger.execute(e, c.Add(name=f"P{p}", pc=True, bonus=p), "gm")
-            views[e], kept = make(f"tv{t}", ["view"], None, e)
-            ledger.store.add_token(kept)
+            views[e] = []
+            for k in range(PLAYERS + 1):  # (a token each: the 6 players' phones and the TV)
+                secret, kept = make(f"t{t}-{k}", ["view"], None, e)
+                ledger.store.add_token(kept)
+                views[e].append(secret)
             heads[e] = ledger.store.head(e)[0]
         return gm, views, heads
     finally:
@@ -89,7 +92,7 @@ class Run:
                 return
             try:
                 async with aconnect_sse(http[at], "GET", f"/api/encounters/{e}/stream",
-                                        headers={"Authorization": f"Bearer {self.views[e]}",
+                                        headers={"Authorization": f"Bearer {self.views[e][k]}",
                                                  "Last-Event-ID": str(last)}) as source:
                     async for m in source.aiter_sse():
                         if m.data and m.event == "status":
@@ -124,17 +127,26 @@ class Run:
             else:
                 self.errors["declarations"] += 1
 
+    def clients(self, e: str) -> list:
+        """A table's clients, one a server, from an address of its own
+        (127.0.x.y: each table is a household behind its own router, as the
+        server's cap of connections per address expects)."""
+        t = int(e[1:])
+        local = f"127.0.{1 + t // 250}.{2 + t % 250}"
+        limits = httpx.Limits(max_connections=None, max_keepalive_connections=20)
+        return [httpx.AsyncClient(base_url=u, limits=limits, timeout=httpx.Timeout(30, read=60),
+                                  transport=httpx.AsyncHTTPTransport(local_address=local))
+                for u in self.urls]
+
     async def go(self) -> None:
-        limits = httpx.Limits(max_connections=None, max_keepalive_connections=200)
-        timeout = httpx.Timeout(30, read=60)
-        http = [httpx.AsyncClient(base_url=u, limits=limits, timeout=timeout) for u in self.urls]
+        tables = {e: self.clients(e) for e in self.heads}
         stop = asyncio.Event()
-        listeners = [asyncio.create_task(self.listen(http, e, k, stop))
+        listeners = [asyncio.create_task(self.listen(tables[e], e, k, stop))
                      for e in self.heads for k in range(PLAYERS + 1)]
         await asyncio.sleep(min(10, 1 + len(listeners) / 200))  # (the streams open)
         started = time.monotonic()
         until = started + self.seconds
-        writers = [asyncio.create_task(self.declare(http, e, until)) for e in self.heads]
+        writers = [asyncio.create_task(self.declare(tables[e], e, until)) for e in self.heads]
         if self.kill is not None:
             await asyncio.sleep(self.seconds / 2)
             await asyncio.to_thread(self.kill)
@@ -147,8 +159,9 @@ class Run:
         for task in listeners:
             task.cancel()
         await asyncio.gather(*listeners, return_exceptions=True)
-        for client in http:
-            await client.aclose()
+        for http in tables.values():
+            for client in http:
+                await client.aclose()
 
     def caught_up(self) -> bool:
         return all((got[-1][0] if got else self.heads[e]) >= (self.acked[e] or [(0, 0)])[-1][0]

@@ -221,7 +221,12 @@ function listen() {
   source = new EventSource(url);
   source.addEventListener("status", (ev) => { render(JSON.parse(ev.data)); $("live").textContent = "live"; $("live").className = "live on"; });
   source.addEventListener("refused", (ev) => { say(JSON.parse(ev.data).error); source.close(); $("live").textContent = "stopped"; $("live").className = "live"; });
-  source.onerror = () => { $("live").textContent = "reconnecting…"; $("live").className = "live"; };
+  source.onerror = () => {
+    $("live").textContent = "reconnecting…"; $("live").className = "live";
+    // (a refused reconnection, e.g. the next server behind the proxy busy: the
+    // browser gives up on its own, so the page opens a new stream itself)
+    if (source.readyState === EventSource.CLOSED) setTimeout(listen, 1000 + Math.random() * 2000);
+  };
 }
 
 function start() {
