@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 
 from eventlog.errors import LedgerError
+from eventlog.text import neutral
 
 from cli import output
 
@@ -32,8 +33,10 @@ def damage(session) -> str | None:
 def said(session, exc: Exception) -> str:
     """What went wrong, in one line of the table's language."""
     if isinstance(exc, (LedgerError, UnicodeEncodeError, OverflowError)):  # not UTF-8, not int64
-        # one line, but a correction's casualties: a line each (R28c)
-        return "\n".join(line.rstrip() for line in str(exc).strip().splitlines())
+        lines = getattr(exc, "lines", None)  # a correction's casualties: a line each (R28c)
+        if lines:
+            return "\n".join(neutral(line) for line in lines)
+        return " ".join(str(exc).splitlines())
     if isinstance(exc, RecursionError):
         return ("nested too deeply to be read (a file or script that refers to "
                 "itself, or a damaged store)")
@@ -56,5 +59,5 @@ def failed(session, exc: Exception, committed: bool, nested: bool = False) -> in
     if committed and not isinstance(exc, LedgerError):  # (a demo that stopped: 1)
         output.say(f"warning: the declaration was recorded, but {what}")
         return 0
-    output.say(f"error: {what}", keep="\n")
+    output.say(f"error: {what}", keep="\n" if getattr(exc, "lines", None) else "")
     return 1

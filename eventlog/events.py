@@ -126,6 +126,11 @@ class EncounterEnded(Payload):
     pass
 
 
+class EncounterRenamed(Payload):
+    """A new title for the encounter (`rename ID --title T`)."""
+    title: str
+
+
 class Undone(Payload):
     """`kept`: turns the retraction keeps ended where the table saw them end
     (R28a): before batch N, combatant C's turn is taken as ended (C == "":
@@ -178,7 +183,7 @@ Event = Union[
     InitiativeOverridden, OrderDeclared, RoundStarted, MomentSeized, APSpent,
     FreeActionTaken, InterruptTaken, TurnEnded, CombatantLeft,
     CombatantRejoined, MaxAPChanged, APAdjusted, GritAdjusted, NoteAdded,
-    EncounterEnded, Undone, Redone, Amended, EffectApplied, EffectEnded,
+    EncounterEnded, Undone, Redone, Amended, EffectApplied, EffectEnded, EncounterRenamed,
 ]
 
 EVENT_TYPES: dict[str, type[Payload]] = {cls.__name__: cls for cls in Event.__args__}

@@ -21,11 +21,12 @@ from cli.server.replies import (
     JSON, BadInput, body_of, encounter_of, guarded, ledger, one_line, run)
 
 
-class Declared(msgspec.Struct):
+class Declared(msgspec.Struct, omit_defaults=True):
     """The answer to a declaration: the head, the appended events, the status."""
     seq: int
     events: list
     status: msgspec.Raw
+    preview: list[str] | None = None  # `dry_run`: what it would change; nothing appended
 
 
 def read_command(raw: bytes) -> c.Command:
@@ -67,14 +68,16 @@ def declare(request: Request, raw: bytes, read, typed: bool) -> bytes:
     out = lg.execute(None if isinstance(command, c.New) else encounter, command,
                      token.name, permit=access.permit_for(token), gm=token.role == "gm")
     committed = time.perf_counter()
-    view = encode(status(out.state))
+    shown = out.state if out.preview is None else out.before  # a dry run changed nothing
+    view = encode(status(shown))
     if out.events:
         request.app.state.hub.appended(encounter, out.events[0].seq - 1,
                                        out.events[-1].seq, view, committed)
         request.app.state.metrics.declared(encounter, token.name, out.events[-1].seq,
                                            len(out.events), started, committed)
     events = [envelope_dict(e, False) for e in out.events]
-    return msgspec.json.encode(Declared(out.state.seq, events, msgspec.Raw(view.encode())))
+    return msgspec.json.encode(Declared(shown.seq, events, msgspec.Raw(view.encode()),
+                                        out.preview))
 
 
 @guarded

@@ -47,9 +47,13 @@ CREATE TABLE tokens (
     (3, """
 ALTER TABLE events DROP CONSTRAINT IF EXISTS events_encounter_fkey;
 """),
+    # Encounters set aside by `archive`: their logs are kept (INTERFACE.md).
+    (4, """
+CREATE TABLE archived (encounter text PRIMARY KEY);
+"""),
     # The table server's webhooks, and per hook and encounter the last seq
     # delivered (pghooks.py).
-    (4, """
+    (5, """
 CREATE TABLE hooks (
     id text PRIMARY KEY, url text NOT NULL UNIQUE, discord boolean NOT NULL,
     secret text NOT NULL, created_at text NOT NULL);
@@ -136,6 +140,10 @@ _MADE = {
     ("constraint", "hook_marks_pkey"): "PRIMARY KEY (hook, encounter)",
     ("constraint", "tokens_pkey"): "PRIMARY KEY (name)",
     ("constraint", "tokens_digest_key"): "UNIQUE (digest)",
+    ("relation", "archived"): "r: encounter text not null",  # (schema 4)
+    ("relation", "archived_pkey"):
+        "i: CREATE UNIQUE INDEX archived_pkey ON archived USING btree (encounter)",
+    ("constraint", "archived_pkey"): "PRIMARY KEY (encounter)",
 }
 _LOCK = "SELECT pg_advisory_xact_lock(hashtext(current_schema() || ':combat-ledger'))"
 

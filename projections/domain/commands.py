@@ -146,6 +146,11 @@ class End(Command, tag="end"):
     pass
 
 
+class Rename(Command, tag="rename"):
+    """A new title for the encounter it is declared in (an event)."""
+    title: str
+
+
 class Effect(Command, tag="effect"):
     id: str
     name: str
@@ -189,7 +194,7 @@ class Amend(Command, tag="amend"):
 
 AnyCommand = Union[
     New, Add, Load, Group, Roll, Order, Round, Seize, Act, Interrupt,
-    EndTurn, Leave, Rejoin, MaxAP, AdjustAP, Grit, SetInitiative, Note, End,
+    EndTurn, Leave, Rejoin, MaxAP, AdjustAP, Grit, SetInitiative, Note, End, Rename,
     Effect, EndEffect, Undo, Redo, Retract, Amend,
 ]
 COMMANDS: dict[str, type[Command]] = {

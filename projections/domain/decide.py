@@ -16,7 +16,7 @@ from typing import Callable
 from eventlog.errors import Refusal
 from eventlog.events import (
     APAdjusted, CombatantJoined, CombatantLeft, CombatantRejoined, EffectApplied,
-    EffectEnded, EncounterCreated, EncounterEnded, GritAdjusted, GroupBonusSet,
+    EffectEnded, EncounterCreated, EncounterEnded, EncounterRenamed, GritAdjusted, GroupBonusSet,
     InitiativeOverridden, InitiativeRolled, MaxAPChanged, MomentSeized, NoteAdded,
     Payload, RoundStarted,
 )
@@ -191,6 +191,7 @@ _DECIDERS: dict[type, Callable[[State, c.Command, Dice], list[Payload]]] = {
     c.SetInitiative: lambda s, cmd, d: [InitiativeOverridden(slot=cmd.slot, total=cmd.total,
                                                              reason=cmd.reason)],
     c.Note: lambda s, cmd, d: [NoteAdded(text=cmd.text)],
+    c.Rename: lambda s, cmd, d: [EncounterRenamed(title=cmd.title)],
     c.End: lambda s, cmd, d: [EncounterEnded()],
     c.Effect: _effect,
     c.EndEffect: lambda s, cmd, d: [EffectEnded(effect=cmd.effect, reason=cmd.reason)],

@@ -6,7 +6,8 @@ from eventlog.events import (
     APAdjusted, APSpent, CombatantJoined, CombatantLeft, CombatantRejoined,
     EffectApplied, EffectEnded, EncounterCreated, EncounterEnded, FreeActionTaken, GritAdjusted,
     GroupBonusSet, InitiativeOverridden, InitiativeRolled, InterruptTaken,
-    MaxAPChanged, MomentSeized, NoteAdded, OrderDeclared, Payload, RoundStarted,
+    EncounterRenamed, MaxAPChanged, MomentSeized, NoteAdded, OrderDeclared, Payload,
+    RoundStarted,
     TurnEnded,
 )
 from projections.domain import ties
@@ -192,6 +193,10 @@ def _effect_ended(s: State, e: EffectEnded) -> None:
     s.effects[e.effect].ended = True
 
 
+def _renamed(s: State, e: EncounterRenamed) -> None:
+    s.title = e.title
+
+
 def _nothing(s: State, e: Payload) -> None:
     pass
 
@@ -205,7 +210,7 @@ STEPS = {
     TurnEnded: _turn_ended, CombatantLeft: _left, CombatantRejoined: _rejoined,
     MaxAPChanged: _max_ap, APAdjusted: _adjusted, GritAdjusted: _grit,
     NoteAdded: _nothing, EncounterEnded: _ended,
-    EffectApplied: _effect, EffectEnded: _effect_ended,
+    EffectApplied: _effect, EffectEnded: _effect_ended, EncounterRenamed: _renamed,
 }
 # By event type name, for the fold: types missing here change nothing.
 HANDLERS = {cls.__name__: handler for cls, handler in STEPS.items()

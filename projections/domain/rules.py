@@ -12,7 +12,8 @@ from eventlog.events import (
     EffectApplied, EffectEnded, EncounterCreated, EncounterEnded, FreeActionTaken,
     GritAdjusted,
     GroupBonusSet, InitiativeOverridden, InitiativeRolled, InterruptTaken,
-    MaxAPChanged, MomentSeized, NoteAdded, OrderDeclared, Payload, RoundStarted,
+    EncounterRenamed, MaxAPChanged, MomentSeized, NoteAdded, OrderDeclared, Payload,
+    RoundStarted,
     TurnEnded,
 )
 
@@ -28,7 +29,7 @@ def judge(s: State, e: Payload) -> None:
     """Accept `e` as the next declaration of `s`, or raise Refusal."""
     if not s.created and not isinstance(e, EncounterCreated):
         raise Refusal("the encounter has not been created yet")
-    if s.ended and not isinstance(e, NoteAdded):
+    if s.ended and not isinstance(e, (NoteAdded, EncounterRenamed)):  # (the record's own)
         raise Refusal("the encounter has ended: only notes, undo, redo, retraction "
                       "and amendment can be declared (R25)")
     check = _CHECKS.get(type(e))
@@ -366,6 +367,11 @@ def _note(s: State, e: NoteAdded) -> None:
         raise Refusal("a note needs some text")
 
 
+def _renamed(s: State, e: EncounterRenamed) -> None:
+    if not e.title.strip():
+        raise Refusal("say the new title: --title T")
+
+
 def _ended(s: State, e: EncounterEnded) -> None:
     pass  # judge() already refuses a second end (R25)
 
@@ -380,6 +386,6 @@ _CHECKS = {
     FreeActionTaken: _free, InterruptTaken: _interrupted,
     TurnEnded: _turn_ended, CombatantLeft: _left, CombatantRejoined: _rejoined,
     MaxAPChanged: _max_ap, APAdjusted: _adjusted, GritAdjusted: _grit,
-    NoteAdded: _note, EncounterEnded: _ended,
+    NoteAdded: _note, EncounterEnded: _ended, EncounterRenamed: _renamed,
     EffectApplied: _effect, EffectEnded: _effect_ended,
 }
