@@ -14,6 +14,7 @@ MODULES = {
     "store_cmds": ("copy",),
     "play_cmds": ("play",),
     "token_cmds": ("token",),
+    "hook_cmds": ("hook",),
     "serve_cmds": ("serve",),
     "rules_cmds": ("rules",),
 }

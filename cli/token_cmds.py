@@ -21,6 +21,7 @@ def add(ctx: typer.Context,
         gm: bool = typer.Option(False, "--gm", help="The GM: every command."),
         player: bool = typer.Option(False, "--player", help="A player: declares for the combatants it owns."),
         view: bool = typer.Option(False, "--view", help="Reads only (a TV at the table)."),
+        metrics: bool = typer.Option(False, "--metrics", help="Reads GET /metrics only (a monitoring system)."),
         owns: str | None = typer.Option(None, "--owns", metavar="ID[,ID...]", help="The combatants a player declares for."),
         encounter: str | None = typer.Option(None, "--encounter", help="Reach this encounter only (default: a GM token every one, a player or view token the current one)."),
         url: str = typer.Option("http://127.0.0.1:8000", "--url", help="Where `combat serve` is reached, for the link.")) -> None:
@@ -31,7 +32,8 @@ def add(ctx: typer.Context,
              combat token add tv --view --encounter warehouse
     """
     from projections.access import check_unlike, make
-    roles = [r for r, on in (("gm", gm), ("player", player), ("view", view)) if on]
+    roles = [r for r, on in (("gm", gm), ("player", player), ("view", view),
+                             ("metrics", metrics)) if on]
     here = session(ctx)
     if encounter is None and roles in (["player"], ["view"]):  # the current one
         encounter = here.chosen or here.current()

@@ -24,7 +24,7 @@ from projections.domain import commands as c
 from projections.domain.decide import who
 from projections.domain.state import State
 
-ROLES = ("gm", "player", "view")
+ROLES = ("gm", "player", "view", "metrics")  # metrics: GET /metrics only
 
 
 def digest(secret: str) -> str:
@@ -47,7 +47,7 @@ def make(name: str, roles: list[str], owns: str | None,
     from projections.domain.rules import check_slug
     check_actor(name)
     if len(roles) != 1:
-        raise Refusal("a token has one role: give exactly one of --gm, --player, --view")
+        raise Refusal("a token has one role: give exactly one of --gm, --player, --view, --metrics")
     role = roles[0]
     ids = tuple(x.strip() for x in (owns or "").split(",") if x.strip())
     if role == "player" and not ids:
@@ -62,7 +62,7 @@ def make(name: str, roles: list[str], owns: str | None,
         check_slug(cid, "combatant id")
     if encounter is not None:
         check_slug(encounter, "encounter id")
-    elif role != "gm":  # (issue 24, item 4: owned ids are ids in one encounter)
+    elif role not in ("gm", "metrics"):  # (issue 24, item 4: owned ids are ids in one encounter)
         raise Refusal(f"a {role} token reaches one encounter: name it with --encounter ID, "
                       "or make one current first (`combat use ID`)")
     secret = secrets.token_urlsafe(32)
@@ -125,6 +125,8 @@ def check_writes(token: Token) -> None:
     """A view token reads only: refused before its command is even read."""
     if token.role == "view":
         raise Forbidden(f"{neutral(token.name)}'s token is a view: it reads only")
+    if token.role == "metrics":
+        raise Forbidden(f"{neutral(token.name)}'s token reads the metrics only")
 
 
 def check_types_lines(token: Token) -> None:

@@ -159,9 +159,9 @@ def make_store(kind: str, folder: Path):
     if kind == "sqlite":
         from eventlog.stores.sqlite import Store
         return Store(folder / f"contract-{len(list(folder.glob('contract-*')))}.db")
-    if kind == "postgres":
+    if kind in ("postgres", "postgres-pool"):  # (the pool: the table server's, shared by threads)
         from eventlog.stores.postgres import PostgresStore
-        return PostgresStore(pg_server().fresh_url())
+        return PostgresStore(pg_server().fresh_url(), pool=3 if kind == "postgres-pool" else None)
     from eventlog.stores.memory import MemoryStore
     return MemoryStore()
 

@@ -51,8 +51,9 @@ def table(db: Path, encounter: str = E) -> None:
 
 
 @contextmanager
-def served(db: Path):
-    with Running(lambda: open_store(db)) as running:
+def served(db: Path, pool: int | None = None):
+    """A table server over `db` (PostgreSQL: on a pool of `pool` connections)."""
+    with Running(lambda: open_store(db, pool=pool)) as running:
         yield running
 
 

@@ -687,12 +687,12 @@ def test_newer_schema_and_garbage_files_are_refused_and_left_as_they_were(tmp_pa
     newer = tmp_path / "newer.db"
     copy_template(template, newer)
     con = sqlite3.connect(newer)
-    con.execute("UPDATE meta SET value = '3' WHERE key = 'schema_version'")
+    con.execute("UPDATE meta SET value = '4' WHERE key = 'schema_version'")
     con.commit()
     con.close()
     garbage = tmp_path / "garbage.db"
     garbage.write_bytes(bytes(range(256)) * 64)
-    for db, says in ((newer, "was written by a newer combat-ledger (schema 3; this one reads 2)"),
+    for db, says in ((newer, "was written by a newer combat-ledger (schema 4; this one reads 3)"),
                      (garbage, "is not a combat-ledger database")):
         sha = _sha(db)
         for args in (["status"], ["note", "x"], ["import", str(GOLDEN / "v1-alley.json")]):
@@ -747,6 +747,7 @@ LINES = {
     "demo": ["demo", str(ROOT / "examples/street-fight.combat")], "stats": ["stats"],
     "replay": ["replay"], "report": ["report"], "schema": ["schema"], "play": ["play"], "rules": ["rules", "R17"],
     "token": ["token", "add", "zed", "--gm"],
+    "hook": ["hook", "list"],
     "copy": ["copy", "--to", "copy.db"],
     "archive": ["archive", "other"], "unarchive": ["unarchive", "other"],
     "rename": ["rename", "other", "--title", "T"],

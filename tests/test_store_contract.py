@@ -17,7 +17,7 @@ from helpers import STORES, another_handle, make_store
 E = "fight"
 
 
-@pytest.fixture(params=STORES)
+@pytest.fixture(params=[*STORES, "postgres-pool"])
 def store(request, tmp_path):
     made = make_store(request.param, tmp_path)
     yield made
@@ -304,3 +304,22 @@ def test_contract_a_deleted_encounter_is_gone_whole_and_the_rest_stays(store):
     assert [r.seq for r in store.rows("a")] == [1]
     with pytest.raises(UnknownEncounter):
         store.delete("nowhere")
+
+
+# -- webhooks of the table server (issue 28) ----------------------------------
+
+def test_contract_hooks_are_kept_listed_and_removed_with_their_marks(store):
+    from eventlog.stores.contract import Hook
+    hook = Hook("a1b2c3d4", "http://127.0.0.1:9/in", False, "s3cret", "2026-01-01T00:00:00Z")
+    assert store.hooks() == []
+    store.add_hook(hook)
+    with pytest.raises(Refusal):
+        store.add_hook(hook)
+    assert store.hooks() == [hook]
+    assert store.hook_marks(hook.id) == {}
+    store.mark_hook(hook.id, E, 5)
+    store.mark_hook(hook.id, E, 3)  # (a mark only moves forward)
+    assert store.hook_marks(hook.id) == {E: 5}
+    assert store.claim_hooks()
+    assert store.remove_hook(hook.id) and not store.remove_hook(hook.id)
+    assert store.hooks() == [] and store.hook_marks(hook.id) == {}

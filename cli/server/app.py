@@ -14,7 +14,10 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from cli.server import declare, reads, rules
+from cli.server.health import health
+from cli.server.metrics import Metrics, metrics
 from cli.server.handles import Handles
+from cli.server.hooks import Deliverer
 from cli.server.hub import Hub
 from cli.server.replies import JSON, run
 from cli.server.stream import stream
@@ -22,6 +25,8 @@ from cli.server.stream import stream
 API = "/api/encounters/{encounter}"
 ROUTES = [
     Route("/", reads.page),
+    Route("/health", health),
+    Route("/metrics", metrics),
     Route("/api/me", reads.me),
     Route("/api/encounters", reads.encounters),
     Route(f"{API}/status", reads.status_of),
@@ -55,17 +60,21 @@ def build(open_store) -> Starlette:
     """The app over the store `open_store()` opens (once per worker thread)."""
     handles = Handles(open_store)
     hub = Hub(handles)
+    hooks = Deliverer(handles)
 
     @asynccontextmanager
     async def lifespan(app):
         await run(hub.start)
+        hooks.start()
         try:
             yield
         finally:
+            await run(hooks.stop)
             await run(hub.stop)
             handles.close()
 
     app = Starlette(routes=ROUTES, lifespan=lifespan,
                     exception_handlers={HTTPException: not_here, Exception: unexpected})
     app.state.hub, app.state.handles = hub, handles
+    app.state.metrics = Metrics(hub)
     return app

@@ -4,6 +4,8 @@ box read by the grammar); then the core's one `execute`, under the token's
 name and permit, and the batch goes to the stream."""
 from __future__ import annotations
 
+import time
+
 import msgspec
 from starlette.requests import Request
 
@@ -51,6 +53,7 @@ def read_line(raw: bytes) -> c.Command:
 def declare(request: Request, raw: bytes, read, typed: bool) -> bytes:
     """On one worker thread: the token, its reach and role, then the command
     read from `raw`, then its execution."""
+    started = time.perf_counter()
     lg = ledger(request)
     token = auth.token_of(lg.store, request)
     encounter = encounter_of(request)
@@ -64,12 +67,15 @@ def declare(request: Request, raw: bytes, read, typed: bool) -> bytes:
         encounter = command.id
     out = lg.execute(None if isinstance(command, c.New) else encounter, command,
                      token.name, permit=access.permit_for(token), gm=token.role == "gm")
+    committed = time.perf_counter()
     shown = out.state if out.preview is None else out.before  # a dry run changed nothing
     full = status(shown)
     view = encode(full)
     if out.events:
         request.app.state.hub.appended(encounter, out.events[0].seq - 1,
-                                       out.events[-1].seq, view)
+                                       out.events[-1].seq, view, committed)
+        request.app.state.metrics.declared(encounter, token.name, out.events[-1].seq,
+                                           len(out.events), started, committed)
     events = [envelope_dict(e, False) for e in out.events]
     answer = view if token.role == "gm" else encode(for_players(full))
     return msgspec.json.encode(Declared(shown.seq, events, msgspec.Raw(answer.encode()),

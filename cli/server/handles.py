@@ -1,7 +1,9 @@
 """One store handle per worker thread: a SQLite connection serves only the
 thread that opened it, and the server's requests run on a pool of threads.
 A handle lives as long as its thread (the pool retires idle threads), and
-whatever is still open is closed when the server stops."""
+whatever is still open is closed when the server stops. A store that says
+it is `threadsafe` (PostgreSQL on a connection pool) is opened once and
+shared by every thread, each with its own Ledger over it."""
 from __future__ import annotations
 
 import threading
@@ -17,17 +19,30 @@ class Handles:
         self._local = threading.local()
         self._all: weakref.WeakSet = weakref.WeakSet()
         self._lock = threading.Lock()
+        self._shared = None
         self.hidden: set[str] = set()  # how the store is named: never told a client
 
     def ledger(self) -> Ledger:
-        """This thread's ledger over its own store handle."""
+        """This thread's ledger over its own store handle (or the shared one)."""
         ledger = getattr(self._local, "ledger", None)
         if ledger is None:
-            ledger = self._local.ledger = Ledger(self._open())
-            with self._lock:
-                self._all.add(ledger.store)
-                self.hidden |= names_of(ledger.store)
+            ledger = self._local.ledger = Ledger(self._store())
         return ledger
+
+    def _store(self):
+        with self._lock:
+            if self._shared is not None:
+                return self._shared
+        store = self._open()
+        with self._lock:
+            if getattr(store, "threadsafe", False):
+                if self._shared is not None:  # (another thread opened it first)
+                    store.close()
+                    return self._shared
+                self._shared = store
+            self._all.add(store)
+            self.hidden |= names_of(store)
+        return store
 
     def store(self):
         return self.ledger().store
@@ -35,6 +50,7 @@ class Handles:
     def close(self) -> None:
         with self._lock:
             stores, self._all = list(self._all), weakref.WeakSet()
+            self._shared = None
         for store in stores:
             try:
                 store.close()

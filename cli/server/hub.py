@@ -15,10 +15,12 @@ from __future__ import annotations
 
 import asyncio
 import threading
+import time
 from typing import NamedTuple
 
 import msgspec
 
+from eventlog.errors import UnknownEncounter
 from eventlog.events import CORRECTIONS
 from projections import snapshot as snapshots
 from projections.history import fold
@@ -26,6 +28,7 @@ from projections.reports.views import status
 
 TICK_S = 1.0  # a stream rechecks its token at least this often
 WATCH_S = 0.25  # the watcher looks at the store at least this often (and stops within it)
+FULL_S = 2.0  # and at every encounter's head at least this often (a lost notification)
 
 
 class Message(NamedTuple):
@@ -111,6 +114,15 @@ class Hub:
         self.guard = threading.Lock()
         self.stopping = threading.Event()
         self.thread: threading.Thread | None = None
+        self.timed = None  # a histogram of fan-out seconds, by origin (metrics.py)
+
+    def open_streams(self) -> int:
+        with self.guard:
+            return sum(len(group) for group in self.listeners.values())
+
+    def _took(self, origin: str, since: float | None) -> None:
+        if self.timed is not None and since is not None:
+            self.timed.labels(origin).observe(time.perf_counter() - since)
 
     # -- listeners ---------------------------------------------------------
 
@@ -138,9 +150,11 @@ class Hub:
             for listener in targets:
                 listener.send(message)
 
-    def appended(self, encounter: str, before: int, seq: int, view: str) -> None:
+    def appended(self, encounter: str, before: int, seq: int, view: str,
+                 committed: float | None = None) -> None:
         """The server appended the batch (before, seq] and knows the status
-        after it (as JSON): out at once (earlier unseen batches first)."""
+        after it (as JSON): out at once (earlier unseen batches first).
+        `committed`: when (time.perf_counter), for the fan-out metric."""
         with self._lock(encounter):
             known = self.published.get(encounter)
             if known is None:  # (an encounter the hub has not seen yet)
@@ -155,8 +169,9 @@ class Hub:
                             if m.seq <= seq] or [Message(seq, view)]
             self.published[encounter] = messages[-1].seq
             self._fan_out(encounter, messages)
+        self._took("here", committed)
 
-    def catch_up(self, ledger, encounter: str, head: int) -> None:
+    def catch_up(self, ledger, encounter: str, head: int, woke: float | None = None) -> None:
         """Publish what was appended to `encounter` up to `head`, by anyone."""
         with self._lock(encounter):
             known = self.published.get(encounter)
@@ -165,10 +180,15 @@ class Hub:
                 self.published[encounter] = known
             if head <= known:
                 return
+            if not self.listeners.get(encounter):  # (nobody here to tell: no fold)
+                self.published[encounter] = head
+                return
             messages = [m for m in batch_statuses(ledger, encounter, known) if m.seq <= head]
             if messages:
                 self.published[encounter] = messages[-1].seq
                 self._fan_out(encounter, messages)
+        if messages:
+            self._took("elsewhere", woke)
 
     # -- the watcher ---------------------------------------------------------
 
@@ -187,15 +207,23 @@ class Hub:
     def _watch(self) -> None:
         ledger = self.handles.ledger()
         store = ledger.store
+        last_full = 0.0
         while not self.stopping.is_set():
-            store.wait_changes(WATCH_S)
+            changed = store.wait_changes(WATCH_S)
+            now = time.monotonic()
+            if changed is None or now - last_full >= FULL_S:
+                changed, last_full = None, now
             try:
-                self.look(ledger)
+                self.look(ledger, changed)
             except Exception:  # a damaged encounter must not stop every stream
                 continue
 
-    def look(self, ledger) -> None:
+    def look(self, ledger, changed: set[str] | None = None) -> None:
+        """Publish what others appended: to the encounters `changed` (as the
+        store's notifications name them), or to any (None), each from the
+        last seq published here."""
         store = ledger.store
+        woke = time.perf_counter()
         digests = frozenset(t.digest for t in store.tokens())
         if digests != self.digests:
             gone = self.digests - digests
@@ -206,6 +234,17 @@ class Hub:
                 for listener in everyone:
                     if listener.digest in gone:
                         listener.send(None)
-        for info in store.encounters():
-            if info.events > self.published.get(info.id, -1):
-                self.catch_up(ledger, info.id, info.events)
+        if changed is None:
+            heads = [(info.id, info.events) for info in store.encounters()]
+        else:
+            heads = [(e, head) for e in changed if (head := self._head(store, e)) is not None]
+        for encounter, head in heads:
+            if head > self.published.get(encounter, -1):
+                self.catch_up(ledger, encounter, head, woke)
+
+    @staticmethod
+    def _head(store, encounter: str) -> int | None:
+        try:
+            return store.head(encounter)[0]
+        except UnknownEncounter:  # (deleted meanwhile, or a stray notification)
+            return None

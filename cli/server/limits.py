@@ -32,6 +32,18 @@ def raise_file_limit() -> int:
     return soft
 
 
+def _proxy(config, host: str) -> bool:
+    """Whether `host` is a proxy `--forwarded-allow-ips` names (issue 28): the
+    cap per address is then the proxy's to keep, per client."""
+    if not config.proxy_headers or not host:
+        return False
+    trusted = config.__dict__.get("trusted_proxies")
+    if trusted is None:
+        from uvicorn.middleware.proxy_headers import _TrustedHosts
+        trusted = config.__dict__["trusted_proxies"] = _TrustedHosts(config.forwarded_allow_ips)
+    return host in trusted
+
+
 def guarded_protocol():
     """uvicorn's h11 protocol with the header deadline and the cap per
     client address (the counts are kept on each server's config)."""
@@ -44,6 +56,10 @@ def guarded_protocol():
         def connection_made(self, transport) -> None:
             super().connection_made(transport)
             self._host = self.client[0] if self.client else ""
+            if _proxy(self.config, self._host):  # (its connections are many clients': uncapped)
+                self._host = None
+                self._arm()
+                return
             counts = self.config.__dict__.setdefault("open_per_client", {})
             counts[self._host] = counts.get(self._host, 0) + 1
             if counts[self._host] > PER_CLIENT:

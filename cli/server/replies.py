@@ -75,7 +75,9 @@ def guarded(endpoint):
         try:
             return await endpoint(request)
         except LedgerError as exc:
-            return failure(exc, request.app.state.handles.hidden)
+            answer = failure(exc, request.app.state.handles.hidden)
+            request.app.state.metrics.refused(answer.status_code)
+            return answer
     answered.__name__ = endpoint.__name__
     return answered
 

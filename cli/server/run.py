@@ -27,15 +27,21 @@ def address(sock: socket.socket) -> str:
     return f"http://{shown}:{port}/"
 
 
-def server_for(app):
-    """uvicorn serving the ASGI `app` as `combat serve` does."""
+def server_for(app, root_path: str = "", forwarded_allow_ips: str | None = None):
+    """uvicorn serving the ASGI `app` as `combat serve` does. Behind a proxy:
+    `root_path` the prefix the proxy strips; the client address is read from
+    X-Forwarded-For only when the peer is one of `forwarded_allow_ips`
+    (comma-separated addresses or networks, `*` any): never by default, so a
+    client cannot pick the address its limits are counted by."""
     import uvicorn
 
     from cli.server.limits import guarded_protocol, raise_file_limit
     raise_file_limit()  # (before it accepts: a thousand idle sockets must not starve it)
     config = uvicorn.Config(app, access_log=False, log_level="warning",
                             timeout_graceful_shutdown=1, lifespan="on",
-                            limit_concurrency=4096, backlog=2048, http=guarded_protocol())
+                            limit_concurrency=4096, backlog=2048, http=guarded_protocol(),
+                            root_path=root_path, proxy_headers=bool(forwarded_allow_ips),
+                            forwarded_allow_ips=forwarded_allow_ips or "")
     return uvicorn.Server(config)
 
 
@@ -44,10 +50,13 @@ def table_app(open_store):
     return build(open_store)
 
 
-def serve(open_store, host: str, port: int, announce) -> None:
-    """Serve until interrupted; `announce(url)` once it listens."""
+def serve(open_store, host: str, port: int, announce, **proxy) -> None:
+    """Serve until interrupted; `announce(url)` once it listens. `proxy`:
+    root_path and forwarded_allow_ips (server_for)."""
     sock = bind(host, port)
-    server = server_for(table_app(open_store))
+    from cli.server.metrics import log_to_stderr
+    log_to_stderr()
+    server = server_for(table_app(open_store), **proxy)
     announce(address(sock))
     server.run(sockets=[sock])
 
@@ -56,10 +65,11 @@ class Running:
     """A server in a thread of this process (tests, benchmarks): the table
     server over `open_store`, or another ASGI `app` served the same way."""
 
-    def __init__(self, open_store=None, host: str = "127.0.0.1", port: int = 0, app=None):
+    def __init__(self, open_store=None, host: str = "127.0.0.1", port: int = 0, app=None,
+                 **proxy):
         self.sock = bind(host, port)
         self.url = address(self.sock).rstrip("/")
-        self.server = server_for(app if app is not None else table_app(open_store))
+        self.server = server_for(app if app is not None else table_app(open_store), **proxy)
         self.thread = threading.Thread(target=self.server.run,
                                        kwargs={"sockets": [self.sock]}, daemon=True)
 

@@ -29,11 +29,13 @@ def shown(target: str | os.PathLike) -> str:
     return str(target)
 
 
-def open_store(target: str | os.PathLike):
+def open_store(target: str | os.PathLike, pool: int | None = None):
     """The store `target` names: a PostgreSQL URL, else a SQLite file path.
-    Each store's library is imported only when that kind is used."""
+    Each store's library is imported only when that kind is used. `pool`: a
+    PostgreSQL store shared by every thread, on a pool of at most that many
+    connections (the table server); SQLite keeps a handle per thread."""
     if is_url(target):
         from eventlog.stores.postgres import PostgresStore
-        return PostgresStore(str(target))
+        return PostgresStore(str(target), pool=pool)
     from eventlog.stores.sqlite import Store
     return Store(target)

@@ -63,6 +63,17 @@ class Token(NamedTuple):
     created_at: str
 
 
+class Hook(NamedTuple):
+    """A webhook of the table server (`combat hook add`): every batch of every
+    encounter is POSTed to `url`, signed with `secret` (HMAC-SHA256), or, for
+    a Discord hook, the turn and round changes in Discord's message format."""
+    id: str                  # short, from the URL (what `hook list` shows, `hook remove` takes)
+    url: str
+    discord: bool
+    secret: str              # shown once when added; kept to sign with
+    created_at: str
+
+
 class Snapshot(NamedTuple):
     seq: int
     hash: str      # the chain hash of the event at `seq` when it was taken
@@ -80,6 +91,11 @@ class EventStore(Protocol):
 
     def reading(self) -> AbstractContextManager[None]:
         """One consistent snapshot for every read inside (re-entrant)."""
+
+    def probe(self) -> None:
+        """Raise StoreError unless the store can be read and written now
+        (a write transaction begun and rolled back; the table server's
+        GET /health). Writes nothing."""
 
     # -- reading ---------------------------------------------------------
     def encounters(self) -> list[EncounterInfo]: ...
@@ -115,13 +131,35 @@ class EventStore(Protocol):
         """The kept snapshot if taken by fold `version` and the event at its
         seq still has the hash it was taken at."""
 
-    def wait_changes(self, timeout: float) -> None:
+    def wait_changes(self, timeout: float) -> set[str] | None:
         """Return once any writer, in this process or another, may have
         appended to this store, or after `timeout` seconds. A hint only:
-        callers re-read `encounters()` to learn what changed. (SQLite polls
+        the encounters known to have changed, or None when that is not
+        known (callers then re-read `encounters()` to learn what changed). (SQLite polls
         `PRAGMA data_version` on its own connection; PostgreSQL LISTENs on the
         channel `combat_ledger`, payload `encounter:seq`, and wakes by the
         timeout when a notification is lost; memory waits on a condition.)"""
+
+    # -- webhooks of the table server --------------------------------------
+    def hooks(self) -> list[Hook]:
+        """Every webhook, by id."""
+
+    def add_hook(self, hook: Hook) -> None:
+        """Refusal when a hook with its URL (its id) is there already."""
+
+    def remove_hook(self, hook_id: str) -> bool:
+        """Whether one was removed (its marks go with it)."""
+
+    def hook_marks(self, hook_id: str) -> dict[str, int]:
+        """Per encounter, the last seq delivered to the hook."""
+
+    def mark_hook(self, hook_id: str, encounter: str, seq: int) -> None:
+        """Delivered up to `seq` (a mark only moves forward)."""
+
+    def claim_hooks(self) -> bool:
+        """Whether this handle is the one process that delivers webhooks now
+        (PostgreSQL: an advisory lock held on a connection of its own, freed
+        when the process dies; SQLite and memory: one server per store)."""
 
     # -- tokens of the table server ----------------------------------------
     def tokens(self) -> list[Token]:

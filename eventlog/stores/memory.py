@@ -5,16 +5,17 @@ that remembers the heads it saw sees exactly that)."""
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from itertools import islice
 from typing import TypeVar
+from collections.abc import Callable, Iterable, Iterator, Sequence
 
 from eventlog.codec import GENESIS, Envelope, encode_data, event_hash, utc_now
+from eventlog.stores.shared import count_commit, judged_head
+from eventlog.stores.contract import (
+    EncounterInfo, Hook, Snapshot, SnapshotMaker, StoredEvent, Token)
 from eventlog.errors import Conflict, Refusal, UnknownEncounter
 from eventlog.events import CORRECTIONS, EncounterCreated, Payload
-from eventlog.stores.contract import EncounterInfo, Snapshot, SnapshotMaker, StoredEvent, Token
-from eventlog.stores.shared import count_commit, judged_head
 
 T = TypeVar("T")
 
@@ -38,12 +39,17 @@ class MemoryStore:
         self._lock = threading.RLock()
         self._local = threading.local()  # the heads a reading() pinned
         self._tokens: dict[str, Token] = {}
+        self._hooks: dict[str, Hook] = {}
+        self._marks: dict[tuple[str, str], int] = {}
         self._changed = threading.Condition(self._lock)
         self._version = 0  # writes so far: wait_changes wakes when it moves
         self._archived: set[str] = set()
 
     def close(self) -> None:
         pass
+
+    def probe(self) -> None:
+        pass  # (memory is always there)
 
     @contextmanager
     def reading(self):
@@ -185,6 +191,7 @@ class MemoryStore:
             self._log(encounter)
             del self._logs[encounter]
             self._archived.discard(encounter)
+            self._marks = {k: v for k, v in self._marks.items() if k[1] != encounter}
             self._wrote()
 
     def create(self, encounter: str, created: EncounterCreated, actor: str) -> Envelope:
@@ -226,6 +233,35 @@ class MemoryStore:
     def drop_snapshot(self, encounter: str) -> None:
         with self._lock:
             self._log(encounter).snapshot = None
+
+    # -- webhooks ----------------------------------------------------------
+
+    def hooks(self) -> list[Hook]:
+        with self._lock:
+            return sorted(self._hooks.values())
+
+    def add_hook(self, hook: Hook) -> None:
+        with self._lock:
+            if hook.id in self._hooks:
+                raise Refusal(f"a hook to that URL is there already ({hook.id})")
+            self._hooks[hook.id] = hook
+
+    def remove_hook(self, hook_id: str) -> bool:
+        with self._lock:
+            self._marks = {k: v for k, v in self._marks.items() if k[0] != hook_id}
+            return self._hooks.pop(hook_id, None) is not None
+
+    def hook_marks(self, hook_id: str) -> dict[str, int]:
+        with self._lock:
+            return {e: seq for (h, e), seq in self._marks.items() if h == hook_id}
+
+    def mark_hook(self, hook_id: str, encounter: str, seq: int) -> None:
+        with self._lock:
+            key = (hook_id, encounter)
+            self._marks[key] = max(seq, self._marks.get(key, seq))
+
+    def claim_hooks(self) -> bool:
+        return True
 
     def import_log(self, encounter: str, title: str, envelopes: Iterable[Envelope],
                    then: Callable[[Iterator[tuple[int, int, str, bytes]]], T]) -> T:

@@ -6,18 +6,17 @@ transaction). A mixin: it uses the store's connection, `_query` and `_write`.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable, Iterator
 from itertools import islice
 from typing import TypeVar
+from collections.abc import Callable, Iterable, Iterator
 
 import psycopg
 
 from eventlog.codec import GENESIS, Envelope, encode_data, utc_now
 from eventlog.errors import Conflict, Refusal
 from eventlog.stores import pgschema
-from eventlog.stores.contract import Token
-from eventlog.stores.shared import EVENT_VERSION
-from eventlog.stores.shared import not_text as _not_text
+from eventlog.stores.contract import SnapshotMaker, Token
+from eventlog.stores.shared import EVENT_VERSION, not_text as _not_text
 
 T = TypeVar("T")
 PAGE = 10_000
@@ -27,27 +26,91 @@ _ROW = "seq, batch, type, at, actor, data, prev_hash, hash"
 
 
 class Duties:
-    def wait_changes(self, timeout: float) -> None:
-        """LISTEN on `combat_ledger`; back after a notification or `timeout`
-        (a lost notification, or a lost server, only costs the timeout)."""
+    def wait_changes(self, timeout: float) -> set[str] | None:
+        """LISTEN on `combat_ledger` (one connection of its own, outside any
+        pool); back after a notification or `timeout` with the encounters
+        notified (payload `encounter:seq`). None when they are unknown: the
+        listener was (re)connected, so what was sent meanwhile is lost, or
+        the server is lost; the caller re-reads every encounter's head from
+        the last seq it saw. A lost notification only costs a later look."""
         started = time.monotonic()
         try:
             with self._guard:
-                if self._listener is None or self._listener.closed or self._listener.broken:
+                fresh = self._listener is None or self._listener.closed or self._listener.broken
+                if fresh:
                     self._listener = psycopg.connect(
-                        self.url, autocommit=True, connect_timeout=CONNECT_TIMEOUT_S)
+                        self.url, autocommit=True, connect_timeout=CONNECT_TIMEOUT_S,
+                        application_name="combat-ledger-listen")
                     self._listener.execute(f"LISTEN {pgschema.CHANNEL}")
                 listener = self._listener
-            for _ in listener.notifies(timeout=timeout, stop_after=1):
-                pass
-            for _ in listener.notifies(timeout=0):
-                pass  # the rest of a burst: one wake-up is enough
+            if fresh:
+                return None
+            said = [n.payload for n in listener.notifies(timeout=timeout, stop_after=1)]
+            said += [n.payload for n in listener.notifies(timeout=0)]  # the rest of a burst
+            return {p.rpartition(":")[0] for p in said}
         except psycopg.Error:
             with self._guard:
                 if self._listener is not None:
                     self._listener.close()
                 self._listener = None
             time.sleep(max(0.0, timeout - (time.monotonic() - started)))
+            return None
+
+    def probe(self) -> None:
+        """A write transaction that locks nothing another waits on (SKIP
+        LOCKED) and is rolled back: a standby, a read-only role or a lost
+        server fails it."""
+        try:
+            with self._held() as db, db.transaction(force_rollback=True):
+                db.execute("SELECT 1 FROM encounters LIMIT 1 FOR UPDATE SKIP LOCKED")
+        except psycopg.Error as exc:
+            raise self._wrap(exc, writing=True) from None
+
+    @staticmethod
+    def _put_snapshot(db, encounter, seq, digest, version, state: bytes) -> None:
+        db.execute("INSERT INTO snapshots VALUES (%s, %s, %s, %s, %s) ON CONFLICT (encounter) "
+                   "DO UPDATE SET seq = excluded.seq, hash = excluded.hash, "
+                   "version = excluded.version, state = excluded.state",
+                   (encounter, seq, digest, version, state))
+
+    def save_snapshot(self, encounter: str, seq: int, version: str,
+                      maker: SnapshotMaker) -> None:
+        def work(db):
+            row = db.execute("SELECT hash FROM events WHERE encounter = %s AND seq = %s",
+                             (encounter, seq)).fetchone()
+            if row:
+                self._put_snapshot(db, encounter, seq, row[0], version, maker(seq, row[0]))
+        self._write(work)
+
+    def drop_snapshot(self, encounter: str) -> None:
+        self._write(lambda db: db.execute("DELETE FROM snapshots WHERE encounter = %s",
+                                          (encounter,)))
+
+    # -- archive, titles, deletion ------------------------------------------
+
+    def archived(self) -> set[str]:
+        return {r[0] for r in self._query("SELECT encounter FROM archived")}
+
+    def set_archived(self, encounter: str, archived: bool) -> None:
+        self.head(encounter)  # an unknown encounter is refused
+        sql = ("INSERT INTO archived VALUES (%s) ON CONFLICT DO NOTHING" if archived
+               else "DELETE FROM archived WHERE encounter = %s")
+        self._write(lambda db: db.execute(sql, (encounter,)))
+
+    def retitle(self, encounter: str, title: str) -> None:
+        self.head(encounter)
+        self._write(lambda db: db.execute("UPDATE encounters SET title = %s WHERE id = %s",
+                                          (title, encounter)))
+
+    def delete(self, encounter: str) -> None:
+        self.head(encounter)
+        def work(db):
+            for table, column in (("events", "encounter"), ("snapshots", "encounter"),
+                                  ("archived", "encounter"), ("hook_marks", "encounter"),
+                                  ("encounters", "id")):
+                db.execute(f"DELETE FROM {table} WHERE {column} = %s", (encounter,))
+        self._write(work)
+        self._heads.pop(encounter, None)
 
     # -- tokens of the table server ----------------------------------------
 
@@ -86,7 +149,11 @@ class Duties:
         """Store `envelopes` verbatim as a new encounter, all or nothing: they
         are staged in a temporary table of this session, judged by `then`
         from there, and copied into the log in one short write transaction."""
-        db = self._conn()
+        with self._held() as db:
+            return self._import(db, encounter, title, envelopes, then)
+
+    def _import(self, db, encounter: str, title: str, envelopes: Iterable[Envelope],
+                then: Callable[[Iterator[tuple]], T]) -> T:
         try:
             if self._query("SELECT 1 FROM encounters WHERE id = %s", (encounter,)):
                 raise Refusal(f"encounter {encounter!r} already exists")

@@ -51,6 +51,16 @@ ALTER TABLE events DROP CONSTRAINT IF EXISTS events_encounter_fkey;
     (4, """
 CREATE TABLE archived (encounter text PRIMARY KEY);
 """),
+    # The table server's webhooks, and per hook and encounter the last seq
+    # delivered (pghooks.py).
+    (5, """
+CREATE TABLE hooks (
+    id text PRIMARY KEY, url text NOT NULL UNIQUE, discord boolean NOT NULL,
+    secret text NOT NULL, created_at text NOT NULL);
+CREATE TABLE hook_marks (
+    hook text NOT NULL, encounter text NOT NULL, seq bigint NOT NULL,
+    PRIMARY KEY (hook, encounter));
+"""),
 ]
 SCHEMA_VERSION = MIGRATIONS[-1][0]
 _VERSION_TABLE = ("CREATE TABLE schema_version (app text NOT NULL, version integer NOT NULL, "
@@ -115,6 +125,19 @@ _MADE = {
         "FOREIGN KEY (encounter) REFERENCES encounters(id)",
     ("constraint", "events_encounter_fkey"):  # (schema 1 and 2)
         "FOREIGN KEY (encounter) REFERENCES encounters(id)",
+    ("relation", "hooks"):
+        "r: id text not null, url text not null, discord boolean not null, "
+        "secret text not null, created_at text not null",
+    ("relation", "hook_marks"):
+        "r: hook text not null, encounter text not null, seq bigint not null",
+    ("relation", "hooks_pkey"): "i: CREATE UNIQUE INDEX hooks_pkey ON hooks USING btree (id)",
+    ("relation", "hooks_url_key"):
+        "i: CREATE UNIQUE INDEX hooks_url_key ON hooks USING btree (url)",
+    ("relation", "hook_marks_pkey"):
+        "i: CREATE UNIQUE INDEX hook_marks_pkey ON hook_marks USING btree (hook, encounter)",
+    ("constraint", "hooks_pkey"): "PRIMARY KEY (id)",
+    ("constraint", "hooks_url_key"): "UNIQUE (url)",
+    ("constraint", "hook_marks_pkey"): "PRIMARY KEY (hook, encounter)",
     ("constraint", "tokens_pkey"): "PRIMARY KEY (name)",
     ("constraint", "tokens_digest_key"): "UNIQUE (digest)",
     ("relation", "archived"): "r: encounter text not null",  # (schema 4)

@@ -8,7 +8,11 @@ optimistic retry is unchanged), the batch inserted, the head moved and
 `NOTIFY combat_ledger, 'encounter:seq'` sent last, then commit: seq is
 gap-free and visible in commit order, in one round trip to the server.
 `reading()` is one REPEATABLE READ, READ ONLY transaction. Each thread has
-its own connection; a broken one is replaced on the next call.
+its own connection; a broken one is replaced on the next call. Or, for the
+table server (`pool=N`), one store serves every thread of the process from
+a pool of at most N connections (psycopg_pool): a thread holds one for a
+call, a read snapshot or a write transaction, then gives it back; the
+LISTEN connection (wait_changes) is the process's one more.
 
 psycopg is imported here only: open_store imports this module for a URL.
 """
@@ -16,16 +20,18 @@ from __future__ import annotations
 
 import threading
 from contextlib import contextmanager
-from typing import Callable, Iterator, Sequence, TypeVar  # noqa: UP035 (one line: 400 at most)
+from typing import TypeVar
+from collections.abc import Callable, Iterator, Sequence
 
 import psycopg
 
 from eventlog.codec import GENESIS, Envelope, encode_data, event_hash, utc_now
 from eventlog.errors import LedgerError, Refusal, StoreError, UnknownEncounter
 from eventlog.events import EncounterCreated, Payload
-from eventlog.stores import pgschema
-from eventlog.stores.contract import EncounterInfo, Snapshot, SnapshotMaker, StoredEvent
+from eventlog.stores import pgpool, pgschema
+from eventlog.stores.pghooks import HooksMixin
 from eventlog.stores.pgduties import CONNECT_TIMEOUT_S, Duties
+from eventlog.stores.contract import EncounterInfo, Snapshot, SnapshotMaker, StoredEvent
 from eventlog.stores.shared import (
     EVENT_VERSION, busy_timeout, conflict, count_commit, judged_head, not_text as _not_text)
 from eventlog.text import check_actor, check_payload
@@ -62,13 +68,14 @@ SNAPSHOT = """, snap AS (INSERT INTO snapshots SELECT %(e)s, %(new)s, %(new_hash
     seq = excluded.seq, hash = excluded.hash, version = excluded.version, state = excluded.state)"""
 
 
-class PostgresStore(Duties):
+class PostgresStore(Duties, HooksMixin):
     """One schema of one PostgreSQL database (the EventStore contract)."""
 
     path = None  # no file: nothing an export could overwrite
 
-    def __init__(self, url: str, create: bool = True):
+    def __init__(self, url: str, create: bool = True, pool: int | None = None):
         self.url = url
+        self.threadsafe = pool is not None  # (one store for every thread: the pool's)
         self.where = pgschema.shown(url)
         self.timeout = busy_timeout()
         self._local = threading.local()
@@ -76,9 +83,12 @@ class PostgresStore(Duties):
         self._guard = threading.Lock()
         self._listener: psycopg.Connection | None = None
         self._heads: dict[str, tuple[int, str]] = {}  # as last read or written here
-        db = self._conn()
+        self._pool = None
         try:
-            store_id = pgschema.prepare(db, self.where, create)
+            if pool is not None:
+                self._pool = pgpool.make(self, pool)
+            with self._held() as db:
+                store_id = pgschema.prepare(db, self.where, create)
         except psycopg.Error as exc:
             self.close()
             raise self._wrap(exc) from None
@@ -95,13 +105,34 @@ class PostgresStore(Duties):
                                  application_name="combat-ledger")
         except psycopg.Error as exc:
             raise pgschema.unreachable(exc, self.where) from None
+        self._configure(db)
+        return db
+
+    def _configure(self, db: psycopg.Connection) -> None:
         try:  # a held lock (a row, a table) is a clear refusal, never a hang
             db.execute("SELECT set_config('lock_timeout', %s, false)",
                        (f"{int(self.timeout * 1000)}",))
         except psycopg.Error as exc:
             db.close()
             raise self._wrap(exc) from None
-        return db
+
+    @contextmanager
+    def _held(self) -> Iterator[psycopg.Connection]:
+        """This thread's connection for the work inside: its own, or one the
+        pool lends until the outermost `_held` ends (nested ones share it)."""
+        if self._pool is None:
+            yield self._conn()
+            return
+        db = getattr(self._local, "db", None)
+        if db is not None:
+            yield db
+            return
+        with pgpool.lent(self) as db:
+            self._local.db, self._local.depth = db, 0
+            try:
+                yield db
+            finally:
+                self._local.db = None
 
     def _conn(self) -> psycopg.Connection:
         db = getattr(self._local, "db", None)
@@ -118,6 +149,9 @@ class PostgresStore(Duties):
         return pgschema.wrap(exc, self.where, self.timeout, writing)
 
     def close(self) -> None:
+        self.release_hooks()
+        if self._pool is not None:
+            self._pool.close()
         with self._guard:
             for db in self._all:
                 db.close()
@@ -129,7 +163,8 @@ class PostgresStore(Duties):
 
     def _query(self, sql: str, args: Sequence = (), binary: bool = False) -> list:
         try:
-            return self._conn().cursor(binary=binary).execute(sql, args).fetchall()
+            with self._held() as db:
+                return db.cursor(binary=binary).execute(sql, args).fetchall()
         except psycopg.Error as exc:
             raise self._wrap(exc) from None
         except UnicodeEncodeError as exc:
@@ -139,7 +174,10 @@ class PostgresStore(Duties):
     def reading(self):
         """Every read inside sees one snapshot (REPEATABLE READ, READ ONLY:
         writers go on meanwhile). Re-entrant."""
-        db = self._conn()
+        with self._held() as db:
+            yield from self._snapshot(db)
+
+    def _snapshot(self, db: psycopg.Connection):
         if self._local.depth:
             self._local.depth += 1
             try:
@@ -230,9 +268,8 @@ class PostgresStore(Duties):
     # -- writing ---------------------------------------------------------
 
     def _write(self, work: Callable[[psycopg.Connection], T]) -> T:
-        db = self._conn()
         try:
-            with db.transaction():
+            with self._held() as db, db.transaction():
                 result = work(db)
         except psycopg.Error as exc:
             raise self._wrap(exc, writing=True) from None
@@ -279,7 +316,8 @@ class PostgresStore(Duties):
             args.update(version=version, state=maker(last.seq, last.hash))
             sql = APPEND.replace("/* snapshot */", SNAPSHOT)
         try:
-            locked = self._conn().execute(sql, args).fetchone()
+            with self._held() as db:
+                locked = db.execute(sql, args).fetchone()
         except psycopg.Error as exc:
             self._heads.pop(encounter, None)
             raise self._wrap(exc, writing=True) from None
@@ -355,46 +393,3 @@ class PostgresStore(Duties):
                         encounter, last.seq))
         db.execute(f"SELECT pg_notify(%s, %s) WHERE {now}",
                    (pgschema.CHANNEL, f"{encounter}:{last.seq}", encounter, last.seq))
-
-    @staticmethod
-    def _put_snapshot(db, encounter, seq, digest, version, state: bytes) -> None:
-        db.execute("INSERT INTO snapshots VALUES (%s, %s, %s, %s, %s) ON CONFLICT (encounter) "
-                   "DO UPDATE SET seq = excluded.seq, hash = excluded.hash, "
-                   "version = excluded.version, state = excluded.state",
-                   (encounter, seq, digest, version, state))
-
-    def save_snapshot(self, encounter: str, seq: int, version: str,
-                      maker: SnapshotMaker) -> None:
-        def work(db):
-            row = db.execute("SELECT hash FROM events WHERE encounter = %s AND seq = %s",
-                             (encounter, seq)).fetchone()
-            if row:
-                self._put_snapshot(db, encounter, seq, row[0], version, maker(seq, row[0]))
-        self._write(work)
-
-    def drop_snapshot(self, encounter: str) -> None:
-        self._write(lambda db: db.execute("DELETE FROM snapshots WHERE encounter = %s",
-                                          (encounter,)))
-
-    def archived(self) -> set[str]:
-        return {r[0] for r in self._query("SELECT encounter FROM archived")}
-
-    def set_archived(self, encounter: str, archived: bool) -> None:
-        self.head(encounter)  # an unknown encounter is refused
-        sql = ("INSERT INTO archived VALUES (%s) ON CONFLICT DO NOTHING" if archived
-               else "DELETE FROM archived WHERE encounter = %s")
-        self._write(lambda db: db.execute(sql, (encounter,)))
-
-    def retitle(self, encounter: str, title: str) -> None:
-        self.head(encounter)
-        self._write(lambda db: db.execute("UPDATE encounters SET title = %s WHERE id = %s",
-                                          (title, encounter)))
-
-    def delete(self, encounter: str) -> None:
-        self.head(encounter)
-        def work(db):
-            for table, column in (("events", "encounter"), ("snapshots", "encounter"),
-                                  ("archived", "encounter"), ("encounters", "id")):
-                db.execute(f"DELETE FROM {table} WHERE {column} = %s", (encounter,))
-        self._write(work)
-        self._heads.pop(encounter, None)

@@ -8,35 +8,29 @@ runs under BEGIN IMMEDIATE, so two writers never interleave inside a batch.
 from __future__ import annotations
 
 import os
+from contextlib import contextmanager
 import shutil
 import sqlite3
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
 from pathlib import Path
+from collections.abc import Iterator, Sequence
 
 from eventlog.codec import GENESIS, Envelope, encode_data, event_hash, utc_now
+from eventlog.stores.shared import (
+    EVENT_VERSION, busy_timeout, count_commit, judged_head, not_text as _not_text)
+from eventlog.stores.contract import EncounterInfo, Snapshot, SnapshotMaker, StoredEvent
 from eventlog.errors import Refusal, StoreError, UnknownEncounter
 from eventlog.events import EncounterCreated, Payload
-from eventlog.stores.contract import EncounterInfo, Snapshot, SnapshotMaker, StoredEvent
-from eventlog.stores.shared import EVENT_VERSION, busy_timeout, count_commit, judged_head
-from eventlog.stores.shared import not_text as _not_text
 from eventlog.stores.sqlitefile import (
-    APPLICATION_ID,
-    check_path,
-    foreign_object,
-    has_wal,
-    read_only,
-    recognised,
-    schema_objects,
-    schema_version,
+    APPLICATION_ID, check_path, foreign_object, has_wal, read_only, recognised,
+    schema_objects, schema_version,
 )
-from eventlog.stores.sqliteimport import ROW as _ROW
-from eventlog.stores.sqliteimport import ImportMixin
+from eventlog.stores.sqliteimport import ROW as _ROW, ImportMixin
+from eventlog.stores.sqlitehooks import HooksMixin
 from eventlog.stores.sqlitetidy import TidyMixin
 from eventlog.stores.sqlitetokens import MIGRATIONS, TokensMixin
 from eventlog.text import check_actor, check_payload
 
-SCHEMA_VERSION = 2  # 2: the table server's tokens (sqlitetokens.MIGRATIONS)
+SCHEMA_VERSION = 3  # 2: the table server's tokens, 3: its webhooks (sqlitetokens.MIGRATIONS)
 DISK_FULL_BELOW = 1 << 20  # bytes free: an I/O error with less than this is a full disk
 
 _SCHEMA = """
@@ -61,7 +55,7 @@ CREATE TABLE snapshots (
 _MADE = schema_objects(_SCHEMA, *(s for step in MIGRATIONS.values() for s in step))
 
 
-class Store(ImportMixin, TokensMixin, TidyMixin):
+class Store(ImportMixin, TokensMixin, TidyMixin, HooksMixin):
     """One ledger file (the EventStore contract, eventlog/contract.py). Every
     method is one short transaction, or part of the one `reading()` holds."""
 
@@ -161,6 +155,10 @@ class Store(ImportMixin, TokensMixin, TidyMixin):
     def close(self) -> None:
         self.close_watch()
         self.db.close()
+
+    def probe(self) -> None:
+        self._query("SELECT count(*) FROM encounters")
+        self._write(lambda: None, count=False)
 
     # -- reading ---------------------------------------------------------
 
@@ -301,7 +299,7 @@ class Store(ImportMixin, TokensMixin, TidyMixin):
 
     # -- writing ---------------------------------------------------------
 
-    def _write(self, work):
+    def _write(self, work, count: bool = True):
         try:
             self.db.execute("BEGIN IMMEDIATE")
         except sqlite3.DatabaseError as exc:
@@ -309,7 +307,8 @@ class Store(ImportMixin, TokensMixin, TidyMixin):
         try:
             result = work()
             self.db.execute("COMMIT")
-            count_commit()
+            if count:
+                count_commit()
             return result
         except BaseException as exc:
             try:

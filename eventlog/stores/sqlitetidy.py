@@ -27,6 +27,7 @@ class TidyMixin:
         def work():
             for sql in ("DELETE FROM events WHERE encounter = ?",
                         "DELETE FROM snapshots WHERE encounter = ?",
+                        "DELETE FROM hook_marks WHERE encounter = ?",
                         "DELETE FROM encounters WHERE id = ?"):
                 self.db.execute(sql, (encounter,))
             self.db.execute("DELETE FROM meta WHERE key = ?", (f"archived:{encounter}",))

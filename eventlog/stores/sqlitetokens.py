@@ -16,6 +16,7 @@ import time
 
 from eventlog.errors import Refusal
 from eventlog.stores.contract import Token
+from eventlog.stores.sqlitehooks import HOOKS_TABLES
 
 POLL_S = 0.015  # how often wait_changes asks whether the file changed
 TOKENS_TABLE = (
@@ -24,7 +25,7 @@ TOKENS_TABLE = (
     "created_at TEXT NOT NULL)")
 # The schema version each step reaches, and its statements: a store of an
 # older version is brought forward step by step when it is opened.
-MIGRATIONS: dict[int, tuple[str, ...]] = {2: (TOKENS_TABLE,)}
+MIGRATIONS: dict[int, tuple[str, ...]] = {2: (TOKENS_TABLE,), 3: HOOKS_TABLES}
 _TOKEN = "name, role, owns, encounter, digest, created_at"
 
 

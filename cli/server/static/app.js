@@ -32,7 +32,8 @@ function api(path, body) {
     init.headers["Content-Type"] = "application/json";
     init.body = JSON.stringify(body);
   }
-  return fetch(path, init).then(async (r) => {
+  // (relative to the page: served under a proxy's --root-path too)
+  return fetch("." + path, init).then(async (r) => {
     const data = await r.json().catch(() => ({ error: "the server answered " + r.status }));
     if (!r.ok) throw new Error(data.error || ("the server answered " + r.status));
     return data;
@@ -227,11 +228,16 @@ function refreshLog() {
 function listen() {
   if (source) source.close();
   status = null;
-  const url = "/api/encounters/" + encodeURIComponent(encounter) + "/stream?token=" + encodeURIComponent(token);
+  const url = "./api/encounters/" + encodeURIComponent(encounter) + "/stream?token=" + encodeURIComponent(token);
   source = new EventSource(url);
   source.addEventListener("status", (ev) => { render(JSON.parse(ev.data)); $("live").textContent = "live"; $("live").className = "live on"; });
   source.addEventListener("refused", (ev) => { say(JSON.parse(ev.data).error); source.close(); $("live").textContent = "stopped"; $("live").className = "live"; });
-  source.onerror = () => { $("live").textContent = "reconnecting…"; $("live").className = "live"; };
+  source.onerror = () => {
+    $("live").textContent = "reconnecting…"; $("live").className = "live";
+    // (a refused reconnection, e.g. the next server behind the proxy busy: the
+    // browser gives up on its own, so the page opens a new stream itself)
+    if (source.readyState === EventSource.CLOSED) setTimeout(listen, 1000 + Math.random() * 2000);
+  };
 }
 
 function start() {

@@ -1,0 +1,188 @@
+"""Webhooks (`combat hook add URL [--discord]`), delivered by the table
+server: each batch of each encounter POSTed once, in order per encounter,
+on threads of their own (a declaration never waits for a receiver).
+
+- A signed hook gets the batch as JSON (`encounter`, `seq` the batch's last,
+  `events` as `log --json` words them, `status` after it, `correction` for
+  an undo, redo or amendment), signed: `X-Combat-Signature: sha256=HEX`, the
+  HMAC-SHA256 of the body with the hook's secret; `X-Combat-Delivery`
+  names the batch (hook:encounter:seq) for a receiver to drop a repeat.
+- A Discord hook gets the turn and round changes as Discord messages
+  (`{"content": ...}`), and an undo's correction; other batches send nothing.
+
+A receiver that fails, stalls (TIMEOUT_S) or is gone is retried with
+backoff (BACKOFF_S, doubling to BACKOFF_MAX_S) until it answers 2xx; only
+then is the batch marked delivered in the store, so a server restarted, or
+another server taking over, goes on from the mark. Of several servers on
+one store only the one that holds the store's claim delivers."""
+from __future__ import annotations
+
+import hashlib
+import hmac
+import threading
+import urllib.error
+import urllib.request
+
+import msgspec
+
+from eventlog.codec import envelope_dict
+from eventlog.events import CORRECTIONS
+from projections.history import envelope
+
+from cli.server.hub import batch_statuses
+
+POLL_S = 0.3  # how often the store is asked for new batches
+TIMEOUT_S = 10.0  # a receiver that has not answered by then is tried again
+BACKOFF_S, BACKOFF_MAX_S = 0.25, 30.0
+
+
+class Deliverer:
+    """One per server: a worker thread per hook, while this process holds the claim."""
+
+    def __init__(self, handles):
+        self.handles = handles
+        self.stopping = threading.Event()
+        self.workers: dict[str, Worker] = {}
+        self.thread = threading.Thread(target=self._run, name="combat-hooks", daemon=True)
+
+    def start(self) -> None:
+        self.thread.start()
+
+    def stop(self) -> None:
+        self.stopping.set()
+        self.thread.join(5)
+        for worker in self.workers.values():
+            worker.thread.join(2)
+
+    def _run(self) -> None:
+        while not self.stopping.wait(POLL_S):
+            try:
+                store = self.handles.store()
+                hooks = {h.id: h for h in store.hooks()} if store.claim_hooks() else {}
+            except Exception:  # (the store is away: ask again)
+                continue
+            for gone in set(self.workers) - set(hooks):
+                self.workers.pop(gone).stopping.set()
+            for hook_id, hook in hooks.items():
+                if hook_id not in self.workers:
+                    self.workers[hook_id] = Worker(self.handles, hook, self.stopping)
+
+
+class Worker:
+    def __init__(self, handles, hook, server_stopping: threading.Event):
+        self.handles, self.hook = handles, hook
+        self.stopping = threading.Event()
+        self.server_stopping = server_stopping
+        self.said: dict[str, tuple] = {}  # Discord: the (round, acting) last told, per encounter
+        self.thread = threading.Thread(target=self._run, name=f"combat-hook-{hook.id}",
+                                       daemon=True)
+        self.thread.start()
+
+    def done(self) -> bool:
+        return self.stopping.is_set() or self.server_stopping.is_set()
+
+    def _run(self) -> None:
+        while not self.done():
+            try:
+                self._round()
+            except Exception:  # (the store is away, or the hook was removed: again later)
+                pass
+            self.stopping.wait(POLL_S)
+
+    def _round(self) -> None:
+        ledger = self.handles.ledger()
+        store = ledger.store
+        marks = store.hook_marks(self.hook.id)
+        for info in store.encounters():
+            mark = marks.get(info.id, 0)
+            if info.events > mark and not self.done():
+                self._encounter(ledger, info.id, mark)
+
+    def _encounter(self, ledger, encounter: str, mark: int) -> None:
+        store = ledger.store
+        statuses = {m.seq: m.data for m in batch_statuses(ledger, encounter, mark)}
+        batches: list[list] = []
+        for row in store.rows(encounter, after=mark):
+            if batches and batches[-1][0].batch == row.batch:
+                batches[-1].append(envelope(row))
+            else:
+                batches.append([envelope(row)])
+        if self.hook.discord and encounter not in self.said:
+            self.said[encounter] = _turn(msgspec.json.decode(
+                msgspec.json.encode(_status_at(ledger, encounter, mark))))
+        for events in batches:
+            end = events[-1].seq
+            status = msgspec.json.decode(statuses[end]) if end in statuses else None
+            body = self._body(encounter, events, status)
+            if body is not None and not self._post(body, f"{encounter}:{end}"):
+                return  # (stopping: the mark stays, the next server goes on from it)
+            store.mark_hook(self.hook.id, encounter, end)
+
+    def _body(self, encounter: str, events: list, status: dict | None) -> bytes | None:
+        correction = events[0].type in CORRECTIONS
+        if not self.hook.discord:
+            return msgspec.json.encode({
+                "encounter": encounter, "seq": events[-1].seq, "correction": correction,
+                "events": [envelope_dict(e, False) for e in events], "status": status})
+        if status is None:
+            return None
+        was, now = self.said.get(encounter), _turn(status)
+        self.said[encounter] = now
+        if correction:
+            what = {"Undone": "undone", "Redone": "redone", "Amended": "amended"}[events[0].type]
+            line = (f"Correction: {events[0].actor}'s seq {_target(events[0])} {what}; "
+                    f"now {_words(status, now)}")
+        elif now != was and status.get("phase") != "setup":
+            line = _words(status, now)
+        else:
+            return None
+        return msgspec.json.encode({"content": f"**{status.get('title') or encounter}**: {line}",
+                                    "allowed_mentions": {"parse": []}})
+
+    def _post(self, body: bytes, delivery: str) -> bool:
+        """POST until a 2xx answer; False if the server stops first."""
+        headers = {"Content-Type": "application/json", "User-Agent": "combat-ledger",
+                   "X-Combat-Delivery": f"{self.hook.id}:{delivery}"}
+        if not self.hook.discord:
+            digest = hmac.new(self.hook.secret.encode(), body, hashlib.sha256).hexdigest()
+            headers["X-Combat-Signature"] = f"sha256={digest}"
+        wait = BACKOFF_S
+        while not self.done():
+            request = urllib.request.Request(self.hook.url, data=body, headers=headers,
+                                             method="POST")
+            try:
+                with urllib.request.urlopen(request, timeout=TIMEOUT_S) as answer:
+                    if 200 <= answer.status < 300:
+                        return True
+            except (urllib.error.URLError, OSError, ValueError):
+                pass  # (refused, 4xx/5xx, a stall, a reset: again, later)
+            if self.stopping.wait(wait):
+                return False
+            wait = min(wait * 2, BACKOFF_MAX_S)
+        return False
+
+
+def _status_at(ledger, encounter: str, seq: int) -> dict:
+    from projections.reports.views import status
+    return status(ledger.state(encounter, at=seq)) if seq else {}
+
+
+def _turn(status: dict) -> tuple:
+    return (status.get("round"), status.get("pass"), status.get("acting"),
+            status.get("phase"))
+
+
+def _target(event) -> str:
+    batches = getattr(event.data, "batches", None) or [getattr(event.data, "batch", "?")]
+    return ", ".join(str(b) for b in batches)
+
+
+def _words(status: dict, turn: tuple) -> str:
+    rnd, _, acting, phase = turn
+    if phase == "ended":
+        return "the fight is over"
+    names = {c["id"]: c["name"] for c in status.get("combatants", [])}
+    if acting:
+        return f"round {rnd}: {names.get(acting, acting)} is up"
+    up = [names.get(c, c) for c in status.get("up", [])]
+    return f"round {rnd}: " + (", ".join(up) + " may act" if up else "between turns")

@@ -1,0 +1,77 @@
+"""The PostgreSQL store's webhooks of the table server (a mixin of
+PostgresStore: `_query`, `_write`): the hooks, per hook and encounter the
+last seq delivered (schema step 4, pgschema.MIGRATIONS), and the claim of
+the one process that delivers them: an advisory lock held on a connection
+of its own, freed by the server when that process dies, so another server
+takes over from the marks."""
+from __future__ import annotations
+
+import threading
+
+import psycopg
+
+from eventlog.errors import Refusal
+from eventlog.stores.contract import Hook
+from eventlog.stores.pgduties import CONNECT_TIMEOUT_S
+
+_HOOK = "id, url, discord, secret, created_at"
+_CLAIM = "SELECT pg_try_advisory_lock(hashtext(current_schema() || ':combat-hooks'))"
+
+
+class HooksMixin:
+    def hooks(self) -> list[Hook]:
+        return [Hook(*r) for r in self._query(f"SELECT {_HOOK} FROM hooks ORDER BY id")]
+
+    def add_hook(self, hook: Hook) -> None:
+        def work(db):
+            done = db.execute("INSERT INTO hooks VALUES (%s, %s, %s, %s, %s) "
+                              "ON CONFLICT DO NOTHING", tuple(hook))
+            if done.rowcount != 1:
+                raise Refusal(f"a hook to that URL is there already ({hook.id})")
+        self._write(work)
+
+    def remove_hook(self, hook_id: str) -> bool:
+        def work(db):
+            db.execute("DELETE FROM hook_marks WHERE hook = %s", (hook_id,))
+            return db.execute("DELETE FROM hooks WHERE id = %s", (hook_id,)).rowcount > 0
+        return self._write(work)
+
+    def hook_marks(self, hook_id: str) -> dict[str, int]:
+        return dict(self._query("SELECT encounter, seq FROM hook_marks WHERE hook = %s",
+                                (hook_id,)))
+
+    def mark_hook(self, hook_id: str, encounter: str, seq: int) -> None:
+        self._write(lambda db: db.execute(
+            "INSERT INTO hook_marks VALUES (%s, %s, %s) ON CONFLICT (hook, encounter) "
+            "DO UPDATE SET seq = greatest(hook_marks.seq, excluded.seq)",
+            (hook_id, encounter, seq)))
+
+    def claim_hooks(self) -> bool:
+        guard = self.__dict__.setdefault("_claim_guard", threading.Lock())
+        with guard:
+            db = self.__dict__.get("_claim")
+            try:
+                if db is not None and not db.closed and not db.broken:
+                    db.execute("SELECT 1")  # (still there: the lock is still held)
+                    return True
+                if db is not None:
+                    db.close()
+                self._claim = None
+                db = psycopg.connect(self.url, autocommit=True,
+                                     connect_timeout=CONNECT_TIMEOUT_S,
+                                     application_name="combat-ledger-hooks")
+                if db.execute(_CLAIM).fetchone()[0]:
+                    self._claim = db
+                    return True
+                db.close()
+                return False
+            except psycopg.Error:
+                if db is not None:
+                    db.close()
+                self._claim = None
+                return False
+
+    def release_hooks(self) -> None:
+        db = self.__dict__.pop("_claim", None)
+        if db is not None:
+            db.close()

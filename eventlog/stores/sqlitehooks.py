@@ -1,0 +1,62 @@
+"""The SQLite store's webhooks of the table server (a mixin of sqlite.Store:
+its connection, `_query` and `_write`): the hooks, and per hook and
+encounter the last seq delivered. Schema step 3 (sqlitetokens.MIGRATIONS)."""
+from __future__ import annotations
+
+from eventlog.errors import Refusal
+from eventlog.stores.contract import Hook
+
+HOOKS_TABLES = (
+    "CREATE TABLE hooks (id TEXT PRIMARY KEY, url TEXT NOT NULL UNIQUE, "
+    "discord INTEGER NOT NULL, secret TEXT NOT NULL, created_at TEXT NOT NULL)",
+    "CREATE TABLE hook_marks (hook TEXT NOT NULL, encounter TEXT NOT NULL, "
+    "seq INTEGER NOT NULL, PRIMARY KEY (hook, encounter))",
+)
+_HOOK = "id, url, discord, secret, created_at"
+
+
+class HooksMixin:
+    def _has_hooks(self) -> bool:
+        """(A store read without its migration has none.)"""
+        if not self.__dict__.get("_hooks_table"):
+            self._hooks_table = bool(self._query(
+                "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'hooks'"))
+        return self._hooks_table
+
+    def hooks(self) -> list[Hook]:
+        if not self._has_hooks():
+            return []
+        return [Hook(i, u, bool(d), s, c) for i, u, d, s, c in self._query(
+            f"SELECT {_HOOK} FROM hooks ORDER BY id")]
+
+    def add_hook(self, hook: Hook) -> None:
+        def work():
+            if self.db.execute("SELECT 1 FROM hooks WHERE id = ? OR url = ?",
+                               (hook.id, hook.url)).fetchone():
+                raise Refusal(f"a hook to that URL is there already ({hook.id})")
+            self.db.execute(f"INSERT INTO hooks ({_HOOK}) VALUES (?, ?, ?, ?, ?)",
+                            (hook.id, hook.url, int(hook.discord), hook.secret, hook.created_at))
+        self._write(work)
+
+    def remove_hook(self, hook_id: str) -> bool:
+        if not self._has_hooks():
+            return False
+
+        def work():
+            self.db.execute("DELETE FROM hook_marks WHERE hook = ?", (hook_id,))
+            return self.db.execute("DELETE FROM hooks WHERE id = ?", (hook_id,)).rowcount > 0
+        return self._write(work)
+
+    def hook_marks(self, hook_id: str) -> dict[str, int]:
+        if not self._has_hooks():
+            return {}
+        return dict(self._query("SELECT encounter, seq FROM hook_marks WHERE hook = ?",
+                                (hook_id,)))
+
+    def mark_hook(self, hook_id: str, encounter: str, seq: int) -> None:
+        self._write(lambda: self.db.execute(
+            "INSERT INTO hook_marks VALUES (?, ?, ?) ON CONFLICT (hook, encounter) "
+            "DO UPDATE SET seq = max(seq, excluded.seq)", (hook_id, encounter, seq)))
+
+    def claim_hooks(self) -> bool:
+        return True  # (one server per SQLite store: several need PostgreSQL)

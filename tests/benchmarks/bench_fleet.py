@@ -1,0 +1,233 @@
+"""Several servers, one store, under load (issue 28), on this machine and a
+private PostgreSQL cluster (tests/pgserver.py), bounded in count and time:
+
+  N tables of 6 players and a TV each: 7 streams a table, spread over the
+  servers (each stream follows the address list: when its server dies it
+  resumes on the next by Last-Event-ID); every table declares at table pace
+  (6 players, one declaration each every PACE_S seconds on average, sent
+  through the player's server, failing over to the next).
+
+Three runs, one after the other, each on a fresh schema:
+  single   1 server
+  fleet    3 servers
+  kill     3 servers, one SIGKILLed halfway through
+
+For each: declarations/s acknowledged, errors (refused or unanswered
+declarations, streams with a gap, a message twice or out of order), and
+the SSE latency from commit (the batch's `at`, stamped just before its
+commit) to the last of the table's 7 listeners (p50, p99), over every
+acknowledged declaration.
+
+    python tests/benchmarks/bench_fleet.py [--tables 100] [--seconds 30] [--quick]
+
+--quick: 5 tables for 8 s a run (CI may run it). Prints one JSON object.
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import statistics
+import sys
+import tempfile
+import time
+from datetime import datetime
+from pathlib import Path
+
+import httpx
+from httpx_sse import aconnect_sse
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+
+PLAYERS, PACE_S = 6, 10.0  # a table: 6 players, each declaring every ~10 s
+
+
+def setup(url: str, tables: int) -> tuple[str, dict[str, str], dict[str, int]]:
+    """The tables (6 PCs each), a GM token and a view token per table."""
+    from eventlog.stores import open_store
+    from projections.access import make
+    from projections.domain import commands as c
+    from projections.ledger import Ledger
+    ledger = Ledger(open_store(url))
+    try:
+        gm, kept = make("gm", ["gm"], None, None)
+        ledger.store.add_token(kept)
+        views, heads = {}, {}
+        for t in range(tables):
+            e = f"t{t}"
+            ledger.execute(None, c.New(id=e, title=f"Table {t}"), "gm")
+            for p in range(PLAYERS):
+                ledger.execute(e, c.Add(name=f"P{p}", pc=True, bonus=p), "gm")
+            views[e] = []
+            for k in range(PLAYERS + 1):  # (a token each: the 6 players' phones and the TV)
+                secret, kept = make(f"t{t}-{k}", ["view"], None, e)
+                ledger.store.add_token(kept)
+                views[e].append(secret)
+            heads[e] = ledger.store.head(e)[0]
+        return gm, views, heads
+    finally:
+        ledger.store.close()
+
+
+def epoch(at: str) -> float:
+    return datetime.fromisoformat(at.replace("Z", "+00:00")).timestamp()
+
+
+class Run:
+    def __init__(self, urls, gm, views, heads, seconds, kill=None):
+        self.urls, self.gm, self.views, self.heads = urls, gm, views, heads
+        self.seconds, self.kill = seconds, kill
+        self.acked: dict[str, list[tuple[int, float]]] = {e: [] for e in heads}
+        self.seen: dict[tuple[str, int], list[tuple[int, float]]] = {}
+        self.errors = {"declarations": 0, "streams": 0}
+        self.moves = 0
+
+    async def listen(self, http: list, e: str, k: int, stop: asyncio.Event) -> None:
+        got = self.seen[(e, k)] = []
+        at, last = (int(e[1:]) + k) % len(self.urls), self.heads[e]
+        for _ in range(200):  # (bounded: reconnections)
+            if stop.is_set():
+                return
+            try:
+                async with aconnect_sse(http[at], "GET", f"/api/encounters/{e}/stream",
+                                        headers={"Authorization": f"Bearer {self.views[e][k]}",
+                                                 "Last-Event-ID": str(last)}) as source:
+                    async for m in source.aiter_sse():
+                        if m.data and m.event == "status":
+                            last = int(m.id)
+                            got.append((last, time.time()))
+            except (httpx.HTTPError, OSError):
+                pass
+            at, self.moves = (at + 1) % len(self.urls), self.moves + 1
+            await asyncio.sleep(0.1)
+
+    async def declare(self, http: list, e: str, until: float) -> None:
+        rng = random.Random(e)
+        n = 0
+        while time.monotonic() < until:
+            await asyncio.sleep(rng.expovariate(PLAYERS / PACE_S))
+            n += 1
+            first = rng.randrange(len(self.urls))
+            for k in range(len(self.urls)):
+                try:
+                    answer = await http[(first + k) % len(self.urls)].post(
+                        f"/api/encounters/{e}/commands",
+                        json={"command": "note", "text": f"{e} says {n}"},
+                        headers={"Authorization": f"Bearer {self.gm}"})
+                except (httpx.HTTPError, OSError):
+                    continue
+                if answer.status_code == 200:
+                    last = answer.json()["events"][-1]
+                    self.acked[e].append((last["seq"], epoch(last["at"])))
+                else:
+                    self.errors["declarations"] += 1
+                break
+            else:
+                self.errors["declarations"] += 1
+
+    def clients(self, e: str) -> list:
+        """A table's clients, one a server, from an address of its own
+        (127.0.x.y: each table is a household behind its own router, as the
+        server's cap of connections per address expects)."""
+        t = int(e[1:])
+        local = f"127.0.{1 + t // 250}.{2 + t % 250}"
+        limits = httpx.Limits(max_connections=None, max_keepalive_connections=20)
+        return [httpx.AsyncClient(base_url=u, limits=limits, timeout=httpx.Timeout(30, read=60),
+                                  transport=httpx.AsyncHTTPTransport(local_address=local))
+                for u in self.urls]
+
+    async def go(self) -> None:
+        tables = {e: self.clients(e) for e in self.heads}
+        stop = asyncio.Event()
+        listeners = [asyncio.create_task(self.listen(tables[e], e, k, stop))
+                     for e in self.heads for k in range(PLAYERS + 1)]
+        await asyncio.sleep(min(10, 1 + len(listeners) / 200))  # (the streams open)
+        started = time.monotonic()
+        until = started + self.seconds
+        writers = [asyncio.create_task(self.declare(tables[e], e, until)) for e in self.heads]
+        if self.kill is not None:
+            await asyncio.sleep(self.seconds / 2)
+            await asyncio.to_thread(self.kill)
+        await asyncio.gather(*writers)
+        self.elapsed = time.monotonic() - started
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and not self.caught_up():
+            await asyncio.sleep(0.2)
+        stop.set()
+        for task in listeners:
+            task.cancel()
+        await asyncio.gather(*listeners, return_exceptions=True)
+        for http in tables.values():
+            for client in http:
+                await client.aclose()
+
+    def caught_up(self) -> bool:
+        return all((got[-1][0] if got else self.heads[e]) >= (self.acked[e] or [(0, 0)])[-1][0]
+                   for (e, _), got in self.seen.items())
+
+    def figures(self) -> dict:
+        latencies = []
+        for e, acked in self.acked.items():
+            streams = [self.seen[(e, k)] for k in range(PLAYERS + 1)]
+            for got in streams:
+                seqs = [s for s, _ in got]
+                want = {s for s, _ in acked}
+                if (len(set(seqs)) != len(seqs) or seqs != sorted(seqs)
+                        or not want <= set(seqs)):
+                    self.errors["streams"] += 1
+            arrivals = [dict(got) for got in streams]
+            for seq, at in acked:
+                times = [a[seq] for a in arrivals if seq in a]
+                if len(times) == len(arrivals):
+                    latencies.append(max(times) - at)
+        total = sum(len(a) for a in self.acked.values())
+        q = statistics.quantiles(latencies, n=100) if len(latencies) > 1 else [0] * 99
+        return {"declarations": total, "per_s": round(total / self.elapsed, 1),
+                "sse_p50_ms": round(q[49] * 1000, 1), "sse_p99_ms": round(q[98] * 1000, 1),
+                "errors": dict(self.errors), "stream_moves": self.moves,
+                "streams": len(self.seen)}
+
+
+def one_run(pg, folder: Path, servers: int, tables: int, seconds: float,
+            kill: bool) -> dict:
+    from fleet import Server
+    url = pg.fresh_url()
+    gm, views, heads = setup(url, tables)
+    fleet = [Server(url, folder, pool=8) for _ in range(servers)]
+    try:
+        run = Run([s.url for s in fleet], gm, views, heads, seconds,
+                  kill=fleet[1].kill if kill else None)
+        asyncio.run(run.go())
+        return run.figures()
+    finally:
+        for s in fleet:
+            s.stop()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--tables", type=int, default=100)
+    parser.add_argument("--seconds", type=float, default=30)
+    parser.add_argument("--quick", action="store_true")
+    args = parser.parse_args()
+    tables, seconds = (5, 8.0) if args.quick else (args.tables, args.seconds)
+    from pgserver import Server as PG
+    pg = PG()
+    if pg.url is None:
+        sys.exit(f"no PostgreSQL: {pg.why}")
+    out = {"tables": tables, "streams_per_table": PLAYERS + 1, "seconds": seconds,
+           "pace": f"{PLAYERS} players x 1 declaration / {PACE_S:g} s"}
+    try:
+        with tempfile.TemporaryDirectory() as folder:
+            out["single"] = one_run(pg, Path(folder), 1, tables, seconds, False)
+            out["fleet"] = one_run(pg, Path(folder), 3, tables, seconds, False)
+            out["kill"] = one_run(pg, Path(folder), 3, tables, seconds, True)
+    finally:
+        pg.close()
+    print(json.dumps(out, indent=1))
+
+
+if __name__ == "__main__":
+    main()
