@@ -332,8 +332,8 @@ def test_other_commands_never_import_prompt_toolkit():
 def test_in_a_real_terminal_with_a_second_terminal(tmp_path):
     db = tmp_path / "ledger.db"
     env = {**os.environ, "COMBAT_DB": str(db), "COMBAT_ACTOR": "gm"}
-    for k in ("COMBAT_ENCOUNTER", "COMBAT_DEBUG", "TMUX"):
-        env.pop(k, None)
+    for k in ("COMBAT_ENCOUNTER", "COMBAT_DEBUG", "TMUX", "COLUMNS", "LINES"):
+        env.pop(k, None)  # (a width set for another test must not reach the pane)
 
     def combat(*args: str) -> str:
         return subprocess.run([sys.executable, "-m", "cli", *args], env=env, check=True,
