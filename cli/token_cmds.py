@@ -23,7 +23,7 @@ def add(ctx: typer.Context,
         player: bool = typer.Option(False, "--player", help="A player: declares for the combatants it owns."),
         view: bool = typer.Option(False, "--view", help="Reads only (a TV at the table)."),
         owns: Optional[str] = typer.Option(None, "--owns", metavar="ID[,ID...]", help="The combatants a player declares for."),
-        encounter: Optional[str] = typer.Option(None, "--encounter", help="Reach this encounter only (default: every one)."),
+        encounter: Optional[str] = typer.Option(None, "--encounter", help="Reach this encounter only (default: a GM token every one, a player or view token the current one)."),
         url: str = typer.Option("http://127.0.0.1:8000", "--url", help="Where `combat serve` is reached, for the link.")) -> None:
     """Make a token and print it once, with the link that opens its page.
 
@@ -31,10 +31,13 @@ def add(ctx: typer.Context,
     Example: combat token add ana --player --owns rook
              combat token add tv --view --encounter warehouse
     """
-    from projections.access import make
+    from projections.access import check_unlike, make
     roles = [r for r, on in (("gm", gm), ("player", player), ("view", view)) if on]
-    secret, token = make(name, roles, owns, encounter)
     here = session(ctx)
+    if encounter is None and roles in (["player"], ["view"]):  # the current one
+        encounter = here.chosen or here.current()
+    secret, token = make(name, roles, owns, encounter)
+    check_unlike(token.name, [t.name for t in here.store.tokens()])
     here.store.add_token(token)
     from cli.output import say, write
     from eventlog.text import neutral

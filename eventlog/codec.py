@@ -14,7 +14,8 @@ GENESIS = "0" * 64
 # default it is left out of the event's hash, so an event stored before the
 # field existed keeps the hash it was written with and old logs verify.
 ADDED_FIELDS: dict[str, frozenset[str]] = {
-    "Amended": frozenset({"retracted"}),
+    "Amended": frozenset({"retracted", "also", "kept"}),
+    "Undone": frozenset({"kept"}),
 }
 
 _canonical = msgspec.json.Encoder(order="sorted")
@@ -66,6 +67,11 @@ def hashed_data(type_name: str, body: dict) -> dict:
                 if not (k in defaults and v == defaults[k])}
     if type_name == "Amended" and isinstance(body.get("events"), list):
         body = {**body, "events": [_hashed_nested(e) for e in body["events"]]}
+    if type_name == "Amended" and isinstance(body.get("also"), list):
+        body = {**body, "also": [
+            [x[0], [_hashed_nested(e) for e in x[1]]]
+            if isinstance(x, list) and len(x) == 2 and isinstance(x[1], list) else x
+            for x in body["also"]]}
     return body
 
 

@@ -127,9 +127,13 @@ class EncounterEnded(Payload):
 
 
 class Undone(Payload):
+    """`kept`: turns the retraction keeps ended where the table saw them end
+    (R28a): before batch N, combatant C's turn is taken as ended (C == "":
+    the next pass begins, as it did)."""
     batches: list[int]
     kind: Literal["undo", "retract"] = "undo"
     reason: str = ""
+    kept: list[tuple[int, str]] = []
 
 
 class Redone(Payload):
@@ -158,11 +162,15 @@ class EffectEnded(Payload):
 class Amended(Payload):
     """A correction of an earlier batch: `events` replace it, in its place;
     `retracted`: the later batches it made illegal, retracted with it
-    (`amend --cascade`, R28)."""
+    (`amend --cascade`, R28); `also`: later batches of the same turn that
+    move with it (`amend --who`, R28b), each with what reads in its place;
+    `kept`: as in Undone (R28a)."""
     batch: int
     events: list[Event]
     reason: str = ""
     retracted: list[int] = []
+    also: list[tuple[int, list[Event]]] = []
+    kept: list[tuple[int, str]] = []
 
 
 Event = Union[

@@ -18,6 +18,7 @@ from datetime import datetime
 import msgspec
 
 from eventlog.errors import Refusal
+from eventlog.names import name_problem, shown as shown_name
 
 # C0 and DEL, C1, and the bidi controls (marks, embeddings, overrides,
 # isolates): none is ever needed in a name, a label or a note.
@@ -78,6 +79,9 @@ def check_actor(actor: str) -> None:
         shown = neutral(actor if isinstance(actor, str) else repr(actor))[:MAX_ACTOR + 8]
         raise Refusal(f"'{shown}' is not a valid actor: a name of 1 to {MAX_ACTOR} "
                       "printable characters (R29)")
+    problem = name_problem(actor)
+    if problem:  # (issue 24, item 7: a name that reads as another)
+        raise Refusal(f"'{shown_name(actor)}' is not a valid actor: {problem} (R29)")
 
 
 def check_at(at: str) -> None:

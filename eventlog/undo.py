@@ -65,8 +65,24 @@ class Corrections:
     @property
     def replaced(self) -> dict[int, list[Payload]]:
         """Batch -> the declarations that read in its place (amendments in force)."""
-        return {a.batch: list(a.events) for batch, a in self._amendments.items()
-                if batch not in self.undone}
+        out: dict[int, list[Payload]] = {}
+        for batch, a in self._amendments.items():
+            if batch not in self.undone:
+                out[a.batch] = list(a.events)
+                out.update((b, list(events)) for b, events in a.also)
+        return out
+
+    @property
+    def kept(self) -> dict[int, list[str]]:
+        """Batch -> the turns taken as ended just before it (R28a), by the
+        retractions and amendments in force, in the order they were kept."""
+        out: dict[int, list[str]] = {}
+        for batch, p in self.items:
+            kept = getattr(p, "kept", ())
+            if kept and batch not in self.undone:
+                for before, cid in kept:
+                    out.setdefault(before, []).append(cid)
+        return out
 
     def reaches_back(self, seq: int) -> bool:
         """Does a marker after `seq` change a batch at or before it (so a
@@ -77,7 +93,7 @@ class Corrections:
             touched = p.batches if isinstance(p, Undone) else [p.batch]
             touched = [*touched, *(b for t in touched for b in self._retracts(t))]
             if isinstance(p, Amended):
-                touched += p.retracted
+                touched += [*p.retracted, *(b for b, _ in p.also)]
             if any(t <= seq for t in touched):
                 return True
         return False
@@ -170,5 +186,7 @@ class UndoBook(Corrections):
                 return "Amended does not correct an effective declaration (R28)"
             if not all(b > p.batch and self.declaration(b) for b in p.retracted):
                 return "Amended retracts a batch that is not a later effective declaration (R28)"
+            if not all(b > p.batch and self.declaration(b) and evs for b, evs in p.also):
+                return "Amended moves a batch that is not a later effective declaration (R28b)"
             return None
         return None

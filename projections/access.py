@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+from typing import Iterable
 
 from eventlog.errors import LedgerError, Refusal
 from eventlog.stores.contract import Token
@@ -61,8 +62,21 @@ def make(name: str, roles: list[str], owns: str | None,
         check_slug(cid, "combatant id")
     if encounter is not None:
         check_slug(encounter, "encounter id")
+    elif role != "gm":  # (issue 24, item 4: owned ids are ids in one encounter)
+        raise Refusal(f"a {role} token reaches one encounter: name it with --encounter ID, "
+                      "or make one current first (`combat use ID`)")
     secret = secrets.token_urlsafe(32)
     return secret, Token(name, role, ids, encounter, digest(secret), utc_now())
+
+
+def check_unlike(name: str, others: Iterable[str]) -> None:
+    """Refuse a token name that reads as another token's (issue 24, item 7)."""
+    from eventlog.names import skeleton
+    reads = skeleton(name).casefold()
+    for other in others:
+        if other != name and skeleton(other).casefold() == reads:
+            raise Refusal(f"the name {neutral(name)!r} reads as the token "
+                          f"{neutral(other)!r}: choose a name that cannot be taken for it")
 
 
 # What a player's token may declare; everything else is the GM's.
@@ -90,10 +104,18 @@ def identify(store, secret: str | None) -> Token:
 
 
 def reaches(token: Token, encounter: str) -> bool:
-    return token.encounter is None or token.encounter == encounter
+    """A GM token without an encounter reaches every one; any other token,
+    the one it names (one made before tokens were bound reaches none)."""
+    if token.encounter is None:
+        return token.role == "gm"
+    return token.encounter == encounter
 
 
 def check_reach(token: Token, encounter: str) -> None:
+    if token.encounter is None and token.role != "gm":
+        raise Forbidden(f"{neutral(token.name)}'s token was made before a {token.role} "
+                        "token was bound to one encounter: make it again with "
+                        "`combat token add ... --encounter ID`")
     if not reaches(token, encounter):
         raise Forbidden(f"{neutral(token.name)}'s token reaches encounter "
                         f"{token.encounter} only, not {neutral(encounter)}")

@@ -8,13 +8,16 @@ still in force stays legal. A refusal lists the first ten that would not
 """
 from __future__ import annotations
 
-from typing import Callable, Iterable
+from itertools import tee
+from typing import Callable, Iterable, NamedTuple
 
 import msgspec
 
 from eventlog.codec import Envelope
 from eventlog.errors import Refusal
-from eventlog.events import MARKERS, Amended, Payload, Redone, Undone
+from eventlog.events import (
+    MARKERS, Amended, APSpent, CombatantLeft, Payload, Redone, TurnEnded, Undone,
+)
 from eventlog.undo import Corrections, UndoBook
 
 from projections.domain import commands as c
@@ -33,45 +36,113 @@ class Casualty:
     def __init__(self, env: Envelope, payload: Payload, why: str):
         self.env, self.payload, self.why = env, payload, why
 
-    def __str__(self) -> str:
+    def __str__(self) -> str:  # R28c: the log's words, never an event type's name
         from projections.reports.narrate import describe
-        who = getattr(self.payload, "combatant", None) or getattr(self.payload, "slot", "")
-        whom = f" by {who}" if who else ""
-        return (f"seq {self.env.seq} {type(self.payload).__name__}{whom} "
-                f"({describe(self.payload)}): {self.why}")
+        return f"seq {self.env.seq}: {describe(self.payload)} ({self.why})"
 
 
 def listing(lost: list[Casualty]) -> str:
-    """`3 later declarations illegal: ...`, naming at most SHOWN of them."""
-    named = "; ".join(str(x) for x in lost[:SHOWN])
-    more = f"; and {len(lost) - SHOWN} more" if len(lost) > SHOWN else ""
+    """`3 later declarations illegal:` and one line each, naming at most
+    SHOWN of them and how many more there are (R28, R28c)."""
+    lines = [f"\n  {x}" for x in lost[:SHOWN]]
+    if len(lost) > SHOWN:
+        lines.append(f"\n  and {len(lost) - SHOWN} more")
     return (f"{len(lost)} later declaration{'s' if len(lost) != 1 else ''} "
-            f"illegal: {named}{more}")
+            f"illegal:{''.join(lines)}\n")
+
+
+class Trial(NamedTuple):
+    """The history re-judged with a correction in force: the declarations
+    it would make illegal, and the turns it keeps ended (R28a) as a marker's
+    `kept`."""
+    lost: list[Casualty]
+    kept: list[tuple[int, str]]
 
 
 def casualties(log: Iterable[Envelope], fixes: Corrections, encounter: str,
                target: int | None = None) -> list[Casualty]:
-    """Fold the history as `fixes` put it in force, judging every batch; a
-    refused batch is listed and left out. A refusal of batch `target` (an
-    amended declaration) is the amendment's own: it is raised."""
-    state = State(encounter)
+    """The declarations `fixes` would make illegal (see `rejudge`)."""
+    return rejudge(log, fixes, fixes, encounter, {target} - {None}).lost
+
+
+def rejudge(log: Iterable[Envelope], lived_fixes: Corrections, fixes: Corrections,
+            encounter: str, targets: set[int] = frozenset(), end: int | None = None,
+            moving: str = "") -> Trial:
+    """Fold the history twice in step: as the table lived it (`lived_fixes`)
+    and as `fixes` would put it, judging every batch of the latter; a refused
+    batch is listed and left out. Where the table saw a turn end by itself or
+    a slot skipped and the correction left that combatant AP, the turn is
+    kept ended there (R28a). A refusal of a batch in `targets` (an amended
+    declaration) is the amendment's own: it is raised. `end`: the batch the
+    correction itself will be (turns are kept ended up to it)."""
+    from projections.history import keep
+    lived, state = State(encounter), State(encounter)
     lost: list[Casualty] = []
-    for b in batches(log, fixes):
-        if b.payloads is None:
+    kept: list[tuple[int, str]] = []
+    declared: set[tuple[int, int, str]] = set()  # turns the table saw ended by a declaration
+    one, two = tee(log)
+    apart = False  # the two histories have parted (until then they fold alike)
+    for was, b in zip(batches(one, lived_fixes), batches(two, fixes)):
+        keep(lived, was.kept)
+        keep(state, b.kept)
+        apart = apart or was.payloads != b.payloads or was.kept != b.kept
+        if apart:
+            kept += [(b.batch, cid) for cid in _keep_lived(lived, state, declared)]
+        if b.payloads is not None:
+            trial = _clone(state) if len(b.payloads) > 1 else state
+            try:
+                for p in b.payloads:
+                    judge(trial, p)
+                    evolve(trial, p)
+            except Refusal as exc:
+                if b.batch in targets:
+                    raise _own(b.events[0].seq, exc, moving) from None
+                lost.append(Casualty(b.events[0], b.payloads[0], str(exc)))
+            else:  # (a one-event batch is refused by its judge before it evolves)
+                state = trial
+        for p in was.payloads or ():
+            if isinstance(p, (TurnEnded, CombatantLeft)):
+                declared.add((lived.round, lived.pass_, p.combatant))
+            evolve(lived, p)
+    if end is not None and apart:
+        kept += [(end, cid) for cid in _keep_lived(lived, state, declared)]
+    return Trial(lost, kept)
+
+
+def _own(seq: int, exc: Refusal, moving: str) -> Refusal:
+    if moving:
+        return Refusal(f"{moving} could not have taken that turn there: {exc} (R28b)")
+    return Refusal(f"the correction of seq {seq} is itself illegal: {exc}")
+
+
+def _keep_lived(lived: State, state: State, declared: set) -> list[str]:
+    """Turns of `state` the table saw end by themselves or skipped (in
+    `lived`), now kept ended; "" for a pass kept begun (R28a)."""
+    out: list[str] = []
+    for _ in range(len(state.combatants) + 2):
+        if state.round != lived.round or state.ended or not state.round:
+            break
+        if state.round_complete:
+            if not (lived.running and lived.pass_ > state.pass_) or not state.keep_ended(""):
+                break
+            out.append("")
             continue
-        trial = _clone(state) if len(b.payloads) > 1 else state
-        try:
-            for p in b.payloads:
-                judge(trial, p)
-                evolve(trial, p)
-        except Refusal as exc:
-            if b.batch == target:
-                raise Refusal(f"the correction of seq {target} is itself illegal: "
-                              f"{exc}") from None
-            lost.append(Casualty(b.events[0], b.payloads[0], str(exc)))
-            continue  # (a one-event batch is refused by its judge before it evolves)
-        state = trial
-    return lost
+        where = (state.round, state.pass_)
+        cid = next((c for c in state.up() if (*where, c) not in declared
+                    and _lived_past(lived, state, c)), None)
+        if cid is None or not state.keep_ended(cid):
+            break
+        out.append(cid)
+    return out
+
+
+def _lived_past(lived: State, state: State, cid: str) -> bool:
+    """Had the table gone past `cid`'s turn in `state`'s pass?"""
+    if lived.round_complete or lived.pass_ > state.pass_:
+        return True
+    if lived.pass_ < state.pass_ or cid not in lived.combatants:
+        return False
+    return cid in lived.done or lived.slot_of(cid) in lived.passed
 
 
 def _clone(state: State) -> State:
@@ -138,11 +209,12 @@ def decide_correction(command: c.Command, book: UndoBook, head: int, state: Stat
     if isinstance(command, c.Retract):
         target = _target(book, command.seq, head, encounter, "retracted")
         marker = Undone([target], "retract", command.reason)
-        lost = casualties(log(), _with(book, head, marker), encounter)
+        lost, kept = rejudge(log(), book, _with(book, head, marker), encounter, end=head + 1)
         if lost and not command.cascade:
-            raise Refusal(f"retracting seq {target} would make {listing(lost)}. "
+            raise Refusal(f"retracting seq {target} would make {listing(lost)}"
                           "Retract them too with --cascade (R28)")
-        return Undone([target, *(x.env.batch for x in lost)], "retract", command.reason)
+        return Undone([target, *(x.env.batch for x in lost)], "retract", command.reason,
+                      kept)
     if isinstance(command, c.Amend):
         return _amendment(command, book, head, log, batch_of, encounter)
     raise Refusal(f"`{command.__struct_config__.tag}` is not a correction")
@@ -159,18 +231,60 @@ def _amendment(command: c.Amend, book: UndoBook, head: int, log, batch_of,
     if (command.die, command.cost, command.label, command.who) == (None,) * 4:
         raise Refusal("say what to correct: --die, --cost, --label or --who (R28)")
     target = _target(book, command.seq, head, encounter, "amended")
-    current = book.replaced.get(target)
-    envs = batch_of(target)
-    payloads = current or [e.data for e in envs]
-    offset = command.seq - target if not current or len(current) == len(envs) else 0
+    payloads, offset = _reading(book, target, command.seq, batch_of)
     fixed = list(payloads)
     cost = None if command.cost is None else str(command.cost)
     fixed[offset] = correction(payloads[offset], command.die, cost, command.label, command.who)
     if fixed == list(payloads):
         raise Refusal(f"the correction changes nothing in seq {command.seq}")
-    amendment = Amended(target, fixed, command.reason)
-    lost = casualties(log(), _with(book, head, amendment), encounter, target)
+    also: list[tuple[int, list]] = []
+    if command.who is not None:  # R28b: the whole turn moves
+        who = payloads[offset].combatant
+        for b in turn_rest(log(), book, encounter, target, who):
+            rest, _ = _reading(book, b, b, batch_of)
+            also.append((b, [correction(p, who=command.who) for p in rest]))
+    amendment = Amended(target, fixed, command.reason, also=also)
+    moving = command.who if command.who is not None else ""
+    lost, kept = rejudge(log(), book, _with(book, head, amendment), encounter,
+                         {target, *(b for b, _ in also)}, head + 1, moving)
     if lost and not command.cascade:
-        raise Refusal(f"amending seq {command.seq} would make {listing(lost)}. Retract "
+        raise Refusal(f"amending seq {command.seq} would make {listing(lost)}Retract "
                       "them with --cascade, or amend those first (R28)")
-    return msgspec.structs.replace(amendment, retracted=[x.env.batch for x in lost])
+    return msgspec.structs.replace(amendment, retracted=[x.env.batch for x in lost],
+                                   kept=kept)
+
+
+def _reading(book: UndoBook, target: int, seq: int, batch_of) -> tuple[list[Payload], int]:
+    """What batch `target` declares now (as amended), and where `seq` is in it."""
+    current = book.replaced.get(target)
+    envs = batch_of(target)
+    payloads = current or [e.data for e in envs]
+    offset = seq - target if not current or len(current) == len(envs) else 0
+    return payloads, offset
+
+
+TURN_ACTIONS = (APSpent, TurnEnded)
+
+
+def turn_rest(log: Iterable[Envelope], fixes: Corrections, encounter: str, target: int,
+              who: str) -> list[int]:
+    """The later batches of the turn that batch `target` opened for `who`:
+    their AP spent in it and its end (R28b); [] when it opened no turn."""
+    from projections.history import keep
+    state = State(encounter)
+    rest: list[int] = []
+    for b in batches(log, fixes):
+        keep(state, b.kept)
+        if b.payloads is None:
+            continue
+        if b.batch == target:
+            if state.turn == who and state.turn_started:
+                return []  # the turn was open already: this is not its start
+        elif b.batch > target and all(isinstance(p, TURN_ACTIONS) and p.combatant == who
+                                      for p in b.payloads):
+            rest.append(b.batch)
+        for p in b.payloads:
+            evolve(state, p)
+        if b.batch >= target and not (state.turn == who and state.turn_started):
+            return rest
+    return rest

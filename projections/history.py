@@ -40,14 +40,17 @@ def fold(store: EventStore, encounter: str, fixes: Corrections, state: State,
     straight from the store: the hot path of every command. Events that
     change nothing in the state (notes, free actions, markers) are left out
     by the store and never decoded."""
-    steps, undone, replaced = STEPS, fixes.undone, fixes.replaced
-    if not undone and not replaced:
+    steps, undone, replaced, kept = STEPS, fixes.undone, fixes.replaced, fixes.kept
+    if not undone and not replaced and not kept:
         for type_name, data in store.fold_data(encounter, after, upto, INERT):
             step, decode = steps[type_name]
             step(state, decode(data))
         return state
     rows = store.fold_rows(encounter, after, upto, INERT)
+    ends = sorted(b for b in kept if b > after)
     for seq, batch, type_name, data in rows:
+        while ends and ends[0] <= batch:
+            keep(state, kept[ends.pop(0)])
         if batch in undone:
             continue
         if batch in replaced:
@@ -57,7 +60,16 @@ def fold(store: EventStore, encounter: str, fixes: Corrections, state: State,
             continue
         step, decode = steps[type_name]
         step(state, decode(data))
+    for b in ends:  # (inert batches are not read: the rest falls due by `upto`)
+        if upto is None or b <= upto:
+            keep(state, kept[b])
     return state
+
+
+def keep(state: State, cids: Iterable[str]) -> None:
+    """The turns a correction keeps ended just before a batch (R28a)."""
+    for cid in cids:
+        state.keep_ended(cid)
 
 
 class Batch(NamedTuple):
@@ -68,19 +80,22 @@ class Batch(NamedTuple):
     events: list[Envelope]
     payloads: list[Payload] | None
     amended: bool = False
+    kept: list[str] = []  # turns kept ended just before it (R28a): see `keep`
 
 
 def batches(rows: Iterable[StoredEvent | Envelope], fixes: Corrections) -> Iterator[Batch]:
     """Every batch of the log in seq order, with what it puts in force."""
-    undone, replaced = fixes.undone, fixes.replaced
+    undone, replaced, kept = fixes.undone, fixes.replaced, fixes.kept
     envs = (row if isinstance(row, Envelope) else envelope(row) for row in rows)
     for batch, group in groupby(envs, key=lambda e: e.batch):
         events = list(group)
+        ends = kept.get(batch, [])
         if batch in undone or events[0].type in CORRECTIONS:
-            yield Batch(batch, events, None)
+            yield Batch(batch, events, None, False, ends)
         else:
             fixed = replaced.get(batch)
-            yield Batch(batch, events, fixed or [e.data for e in events], fixed is not None)
+            yield Batch(batch, events, fixed or [e.data for e in events], fixed is not None,
+                        ends)
 
 
 def in_force(rows: Iterable[StoredEvent | Envelope], fixes: Corrections) -> Iterator[Payload]:

@@ -18,6 +18,9 @@ E = "raid"
 
 def token(db: Path, name: str, role: str, owns: str | None = None,
           encounter: str | None = None) -> str:
+    """A new token's secret; a player or view token reaches E unless told."""
+    if encounter is None and role != "gm":
+        encounter = E
     store = open_store(db)
     try:
         secret, kept = make(name, [role], owns, encounter)

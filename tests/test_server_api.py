@@ -61,7 +61,7 @@ def test_api_encounters_lists_id_title_phase_and_seq(server):
         assert ash.get("/api/encounters").json() == [
             {"id": E, "title": "Warehouse raid", "phase": "setup", "seq": 6}]
         assert ash.get("/api/me").json() == {"name": "ana", "role": "player",
-                                             "owns": ["ash"], "encounter": None}
+                                             "owns": ["ash"], "encounter": E}
 
 
 def test_api_every_command_goes_through_the_api_as_the_gm(server):

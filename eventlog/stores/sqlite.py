@@ -21,10 +21,11 @@ from eventlog.stores.contract import EncounterInfo, Snapshot, SnapshotMaker, Sto
 from eventlog.errors import Refusal, StoreError, UnknownEncounter
 from eventlog.events import EncounterCreated, Payload
 from eventlog.stores.sqlitefile import (
-    APPLICATION_ID, check_path, has_wal, read_only, recognised, schema_version,
+    APPLICATION_ID, check_path, foreign_object, has_wal, read_only, recognised,
+    schema_objects, schema_version,
 )
 from eventlog.stores.sqliteimport import ROW as _ROW, ImportMixin
-from eventlog.stores.sqlitetokens import TokensMixin
+from eventlog.stores.sqlitetokens import MIGRATIONS, TokensMixin
 from eventlog.text import check_actor, check_payload
 
 SCHEMA_VERSION = 2  # 2: the table server's tokens (sqlitetokens.MIGRATIONS)
@@ -46,6 +47,10 @@ CREATE TABLE snapshots (
     encounter TEXT PRIMARY KEY, seq INTEGER NOT NULL, hash TEXT NOT NULL,
     version TEXT NOT NULL, state BLOB NOT NULL);
 """
+# Every table and index a store of any version may hold (issue 24, item 2):
+# anything else in the file (a trigger, a view, a table of another shape)
+# was put there by someone else, and the file is not opened.
+_MADE = schema_objects(_SCHEMA, *(s for step in MIGRATIONS.values() for s in step))
 
 
 class Store(ImportMixin, TokensMixin):
@@ -99,9 +104,10 @@ class Store(ImportMixin, TokensMixin):
             return False
 
     def _prepare(self) -> None:
-        tables = {r[0] for r in self.db.execute(
-            "SELECT name FROM sqlite_master WHERE type = 'table'")}
-        if not tables:
+        objects = self.db.execute(
+            "SELECT type, name, tbl_name, sql FROM sqlite_master").fetchall()
+        tables = {name for kind, name, _, _ in objects if kind == "table"}
+        if not objects:
             self.db.execute("PRAGMA journal_mode = WAL")
             self.db.execute("BEGIN IMMEDIATE")
             try:
@@ -121,6 +127,9 @@ class Store(ImportMixin, TokensMixin):
                 raise
         elif not recognised(self.db, tables):  # before anything is written to it
             raise StoreError(f"{self.path} is not a combat-ledger database")
+        elif doctored := foreign_object(objects, _MADE):
+            raise StoreError(f"{self.path} is not a combat-ledger store as this program "
+                             f"made it: it holds {doctored}; nothing was changed")
         row = self.db.execute(
             "SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
         version = schema_version(row[0]) if row else None
@@ -134,9 +143,7 @@ class Store(ImportMixin, TokensMixin):
             self._migrate(version, SCHEMA_VERSION)
         if tables and "snapshots" not in tables:  # a store from before snapshots
             self._write(lambda: self.db.execute(_SCHEMA[_SCHEMA.index("CREATE TABLE snapshots"):]))
-        self.indexed = bool(self.db.execute(
-            "SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = 'events_by_type'"
-        ).fetchone())
+        self.indexed = not objects or any(name == "events_by_type" for _, name, _, _ in objects)
         self.db.execute("PRAGMA synchronous = FULL")
         # Names the store for the user's remembered current encounter: its
         # id and where it is (a copy of the file is another store).

@@ -103,3 +103,33 @@ def schema_version(value) -> int | None:
     version is damage, not a version, and must not be echoed whole)."""
     text = str(value)
     return int(text) if text.isascii() and text.isdigit() and len(text) <= 9 else None
+
+
+def schema_objects(*scripts: str) -> dict[str, tuple[str, str]]:
+    """{name: (type, sql as sqlite_master keeps it, spaces folded)} of the
+    tables and indexes `scripts` create."""
+    made: dict[str, tuple[str, str]] = {}
+    for script in scripts:
+        for statement in script.split(";"):
+            words = statement.split()
+            if words[:1] == ["CREATE"]:
+                kind = words[1].lower()
+                made[words[2]] = (kind, " ".join(words))
+    return made
+
+
+def foreign_object(rows, made: dict[str, tuple[str, str]]) -> str | None:
+    """The first object in a store's sqlite_master rows (type, name, table,
+    sql) that combat-ledger did not make as it is (a trigger, a view, a table
+    or index of another shape), said in a few words; None if there is none.
+    A table or index of ours may be missing (older stores lack some)."""
+    ours = {name for name, (kind, _) in made.items() if kind == "table"}
+    for kind, name, table, sql in rows:
+        if kind == "index" and sql is None and table in ours and name.startswith(
+                f"sqlite_autoindex_{table}_") and name.rsplit("_", 1)[-1].isdigit():
+            continue  # (a PRIMARY KEY's or UNIQUE's own index)
+        want = made.get(name)
+        if want is None or want != (kind, " ".join(str(sql).split())):
+            shown = repr(str(name)[:60])
+            return f"a {kind} {shown} that combat-ledger did not make"
+    return None

@@ -41,22 +41,28 @@ def action(cid: str, cost: str, label: str, interrupt: bool) -> Payload:
 def correction(p: Payload, die: int | None = None, cost: str | None = None,
                label: str | None = None, who: str | None = None) -> Payload:
     """The declaration `p` with a slip corrected: a die, a cost, a label, who."""
-    name = type(p).__name__
+    name = f"this one says “{_said(p)}”"
     if die is not None:
         if not isinstance(p, InitiativeRolled):
-            raise Refusal(f"--die corrects an initiative roll, and this is {name}")
+            raise Refusal(f"--die corrects an initiative roll; {name}")
         p = msgspec.structs.replace(p, die=die, total=die + p.bonus, manual=True)
     if who is not None:
         if not hasattr(p, "combatant"):
-            raise Refusal(f"--who corrects who acted, and {name} names no combatant; "
-                          "retract it instead")
+            raise Refusal(f"--who corrects who acted; {name}, which names no "
+                          "combatant: retract it instead")
         p = msgspec.structs.replace(p, combatant=who)
     if cost is not None:
         if not isinstance(p, (APSpent, InterruptTaken, FreeActionTaken)):
-            raise Refusal(f"--cost corrects an action's cost, and this is {name}")
+            raise Refusal(f"--cost corrects an action's cost; {name}")
         p = action(p.combatant, cost, p.label, isinstance(p, InterruptTaken))
     if label is not None:
         if not hasattr(p, "label"):
-            raise Refusal(f"--label corrects an action's label, and this is {name}")
+            raise Refusal(f"--label corrects an action's label; {name}")
         p = msgspec.structs.replace(p, label=label)
     return p
+
+
+def _said(p: Payload) -> str:
+    """A declaration as the log words it (never its event type's name)."""
+    from projections.reports.narrate import describe
+    return describe(p)

@@ -224,6 +224,27 @@ class State(msgspec.Struct, dict=True):
             self.combatants[cid].spent_this_turn = 0
             self.turn, self.turn_started = None, False
 
+    def keep_ended(self, cid: str) -> bool:
+        """R28a: a correction left `cid` AP where the table saw its turn end
+        by itself or its slot skipped: the turn stays ended there, the AP
+        kept in reserve (R6). `cid` "": the next pass begins, as it did.
+        Whether anything changed."""
+        if not cid:
+            if self.round_complete and not self.ended and self._anyone_with_ap():
+                self.round_complete = False
+                self.pass_ += 1
+                self.passed.clear()
+                self.done.clear()
+                self.spent_in_pass = 0
+                self._advance()
+                return True
+            return False
+        if self.running and cid in self.up():
+            self._end_turn(cid)
+            self._advance()
+            return True
+        return False
+
     def _place(self, key: str) -> None:
         """A slot placed above the cursor mid-pass waits for the next pass (R23)."""
         if not self.running or self.current is None or key == self.current:

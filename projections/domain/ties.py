@@ -11,7 +11,8 @@ Rule = tuple[str, str]  # (first, second): first acts before second
 
 
 def declare(rules: list[Rule], slots: list[str]) -> list[Rule]:
-    """The constraints after declaring `slots` in this order."""
+    """The constraints after declaring `slots` in this order, kept oldest
+    first so that the next declaration weighs them newest first (R3a)."""
     named = set(slots)
     new = [(a, b) for i, a in enumerate(slots) for b in slots[i + 1:]]
     older = [r for r in rules if not (r[0] in named and r[1] in named)]
@@ -19,7 +20,7 @@ def declare(rules: list[Rule], slots: list[str]) -> list[Rule]:
     for rule in new + older[::-1]:  # newest first
         if not _reaches(accepted, rule[1], rule[0]):
             accepted.append(rule)
-    return accepted
+    return accepted[::-1]
 
 
 def _reaches(rules: list[Rule], start: str, goal: str) -> bool:

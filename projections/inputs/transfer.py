@@ -310,9 +310,12 @@ def _check_envelope(env: Envelope) -> None:
 def _judged(rows, fixes: Corrections, encounter: str) -> State:
     """Fold the stored (seq, batch, type, data) rows' history in force
     through the judge, so a log can never hold an illegal move."""
+    from projections.history import keep
     state = State(encounter)
+    kept = fixes.kept
     for batch, group in groupby(rows, key=itemgetter(1)):
         batch_rows = list(group)
+        keep(state, kept.get(batch, ()))  # R28a
         state.seq = batch_rows[-1][0]
         if batch in fixes.undone or batch_rows[0][2] in CORRECTIONS:
             continue

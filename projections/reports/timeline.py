@@ -10,7 +10,7 @@ from eventlog.stores.contract import StoredEvent
 from eventlog.events import CORRECTIONS, OVERRIDES, Amended, Redone, Undone
 from eventlog.undo import Corrections
 
-from projections.history import batches
+from projections.history import batches, keep
 from projections.ledger import Ledger
 from projections.domain.state import State
 from projections.domain.evolve import evolve
@@ -95,6 +95,7 @@ def timeline(ledger: Ledger, encounter: str) -> Iterator[Entry]:
     rows = ledger.store.rows(encounter, upto=head)
     state = State(encounter)
     for b in batches(rows, fixes):
+        keep(state, b.kept)  # R28a
         for env in b.events:
             yield Entry(env, state.round, state.pass_, state.turn if state.running else None,
                         undone_by.get(env.batch), amended_by.get(env.batch))

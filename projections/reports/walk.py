@@ -16,7 +16,7 @@ from eventlog.events import (
     APSpent, EncounterEnded, Payload, RoundStarted, TurnEnded,
 )
 
-from projections.history import batches
+from projections.history import batches, keep
 from projections.ledger import Ledger
 from projections.domain.state import State
 from projections.reports.timeline import Entry, annotations
@@ -117,6 +117,7 @@ def steps(ledger: Ledger, encounter: str, track: Track = no_track,
                      undone_by.get(env.batch), amended_by.get(env.batch))
 
     for b in batches(rows, corrections):
+        keep(state, b.kept)  # R28a
         envs = b.events
         if b.payloads is None or b.amended:
             entries = [entry(env) for env in envs]
