@@ -94,33 +94,36 @@ def end(ctx: typer.Context) -> None:
 
 @app.command()
 def undo(ctx: typer.Context,
-         reason: str = typer.Option("", "--reason", help="Why, for the record.")) -> None:
+         reason: str = typer.Option("", "--reason", help="Why, for the record."),
+         dry_run: bool = typer.Option(False, "--dry-run", help="Say what it would change; append nothing.")) -> None:
     """Undo the latest declaration (a whole command's batch); nothing is deleted (R26).
 
     Example: combat undo
     """
-    session(ctx).run(c.Undo(reason=reason))
+    session(ctx).run(c.Undo(reason=reason, dry_run=dry_run))
 
 
 @app.command()
-def redo(ctx: typer.Context) -> None:
+def redo(ctx: typer.Context,
+         dry_run: bool = typer.Option(False, "--dry-run", help="Say what it would change; append nothing.")) -> None:
     """Redo the most recently undone declaration, with the same dice (R27).
 
     Example: combat redo
     """
-    session(ctx).run(c.Redo())
+    session(ctx).run(c.Redo(dry_run=dry_run))
 
 
 @app.command(context_settings=NUMBERS)  # `retract -1` is a seq to refuse, not an option
 def retract(ctx: typer.Context,
             seq: int = typer.Argument(..., metavar="SEQ", help="Any seq of the declaration to retract."),
             cascade: bool = typer.Option(False, "--cascade", help="Also retract the later declarations it would make illegal."),
-            reason: str = typer.Option("", "--reason", help="Why, for the record.")) -> None:
+            reason: str = typer.Option("", "--reason", help="Why, for the record."),
+            dry_run: bool = typer.Option(False, "--dry-run", help="Say what it would change; append nothing.")) -> None:
     """Retract an earlier declaration (a mistake noticed later), re-judging the rest (R28).
 
     Example: combat retract 12 --reason "the reload cost 1 AP"
     """
-    session(ctx).run(c.Retract(seq=seq, cascade=cascade, reason=reason))
+    session(ctx).run(c.Retract(seq=seq, cascade=cascade, reason=reason, dry_run=dry_run))
 
 
 @app.command(context_settings=NUMBERS)
@@ -131,13 +134,14 @@ def amend(ctx: typer.Context,
           label: Optional[str] = typer.Option(None, "--label", help="The action's real label."),
           who: Optional[str] = typer.Option(None, "--who", help="Who really acted."),
           cascade: bool = typer.Option(False, "--cascade", help="Also retract the later declarations the correction would make illegal (R28)."),
-          reason: str = typer.Option("", "--reason", help="Why, for the record.")) -> None:
+          reason: str = typer.Option("", "--reason", help="Why, for the record."),
+          dry_run: bool = typer.Option(False, "--dry-run", help="Say what it would change; append nothing.")) -> None:
     """Correct an earlier declaration in place; everything after it is re-judged (R28).
 
     Example: combat amend 12 --die 8        combat amend 15 --cost minor --reason "a reload costs 1"
     """
     session(ctx).run(c.Amend(seq=seq, die=die, cost=cost, label=label, who=who,
-                             cascade=cascade, reason=reason))
+                             cascade=cascade, reason=reason, dry_run=dry_run))
 
 
 @app.command(context_settings=NUMBERS)

@@ -231,6 +231,11 @@ def show_outcome(command, outcome) -> None:
     itself, a new pass, who is up: projections/flow.py)."""
     from projections.domain import commands as c
     from projections.reports.flow import announce
+    if outcome.preview is not None:  # --dry-run: what it would change, nothing appended
+        console.print("dry run, nothing appended:")
+        for line in outcome.preview:
+            console.print(f"  {escape(line)}")
+        return
     lines = outcome_lines(command, outcome)
     flow = []
     if outcome.before is not None:

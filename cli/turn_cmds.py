@@ -13,12 +13,13 @@ COST_HELP = COST_WORDS + "."
 
 
 @app.command("round")
-def round_(ctx: typer.Context) -> None:
+def round_(ctx: typer.Context,
+           dry_run: bool = typer.Option(False, "--dry-run", help="Say what it would change; append nothing.")) -> None:
     """Start the next round: AP restored, seize window open (R15, R24).
 
     Example: combat round
     """
-    session(ctx).run(c.Round())
+    session(ctx).run(c.Round(dry_run=dry_run))
 
 
 @app.command()
