@@ -69,10 +69,11 @@ def silence_stdout() -> None:
         pass  # not a real file (tests capture it): nothing is left to flush
 
 
-def say(line: str) -> None:
-    """One line on stderr, if stderr is still there to take it."""
+def say(line: str, keep: str = "") -> None:
+    """One line on stderr (more where `keep` has "\n"), if stderr is still
+    there to take it."""
     try:
-        print(neutral(line), file=sys.stderr)
+        print(neutral(line, keep), file=sys.stderr)
     except (OSError, ValueError, AttributeError):
         pass
 

@@ -48,9 +48,10 @@ def expand(words: list[str], state: State | None) -> list[str]:
     if head in COST_ALIASES:
         if state is None:
             raise LedgerError("no current encounter: start one with `new ID`")
-        ids = set(state.combatants) | set(state.groups)
-        if rest and rest[0].lower() in ids:
-            cid, rest = rest[0].lower(), rest[1:]
+        from projections.domain.ids import candidates
+        found = candidates(state, rest[0]) if rest else []
+        if len(found) == 1:  # an id, its unique prefix or a name (INTERFACE.md)
+            cid, rest = found[0], rest[1:]
         else:
             if rest:  # `m kia shoots`: a slip for kai, never a label (issue 14)
                 from projections.domain.asks import label_word

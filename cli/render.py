@@ -130,7 +130,9 @@ def status_table(s: State) -> Table:
         c = s.combatants[cid]
         slot = s.initiative_of(cid)
         spent = c.spent_this_turn if s.running and s.turn == cid else ""
-        pips = _pips(c.ap, s.max_ap_of(cid))
+        pips = _pips(c.ap, c.in_force)  # the maximum in force; a pending one beside it (R14)
+        if s.max_ap_of(cid) != c.in_force:
+            pips += f" → {s.max_ap_of(cid)}"
         if narrow:
             init = "" if slot is None or indent else str(slot.total)
             words = [w for w in (_state_word(s, cid), f"spent {spent}" if spent != "" else "",
@@ -212,11 +214,18 @@ def show_outcome(command, outcome) -> None:
     from projections.domain import commands as c
     from projections.reports.flow import announce
     from projections.reports.worded import from_touched, worded
+    if outcome.preview is not None:  # --dry-run: what it would change, nothing appended
+        console.print("dry run, nothing appended:")
+        for line in outcome.preview:
+            console.print(f"  {escape(line)}")
+        return
     lines = worded(outcome.events, from_touched(outcome.touched))
     flow = []
     if outcome.before is not None:
         named = isinstance(command, c.EndTurn) and command.id is not None
-        flow = announce(outcome.before, outcome.state, [x.payload for x in lines], named)
+        # a correction's lines are what it took back, not what happened now
+        said = [] if isinstance(command, c.CORRECTING) else [x.payload for x in lines]
+        flow = announce(outcome.before, outcome.state, said, named)
     show_done(outcome.state, lines, flow)
 
 

@@ -41,13 +41,21 @@ def neutral(text: str, keep: str = "") -> str:
     return CONTROLS.sub(lambda m: m.group() if m.group() in keep else _shown(m.group()), text)
 
 
-def check_text(value: str, what: str) -> None:
-    """Refuse text that holds a control character, naming where it is."""
-    found = CONTROLS.search(value)
+# Notes and reasons may span lines: newline and tab are kept (and shown or
+# exported safely on the way out); names, labels, titles and ids stay one line.
+MULTILINE_FIELDS = ("text", "reason")
+_LINE_BREAKS = "\n\t"
+
+
+def check_text(value: str, what: str, keep: str = "") -> None:
+    """Refuse text that holds a control character (but those in `keep`),
+    naming where it is."""
+    found = next((m for m in CONTROLS.finditer(value) if m.group() not in keep), None)
     if found:
+        lines = ("; notes and reasons may span lines" if not keep else "")
         raise Refusal(f"{what} holds a control character ({_shown(found.group())} at "
-                      f"position {found.start() + 1}): names, labels, notes and reasons "
-                      "are plain text")
+                      f"position {found.start() + 1}): names, labels and ids are plain "
+                      f"text on one line{lines}")
 
 
 # What a field is called at the table (the rest go by their field name).
@@ -58,15 +66,16 @@ FIELD_WORDS = {"text": "the note", "name": "the name", "label": "the label",
 def check_payload(payload) -> None:
     """Every text field of a declaration (and of those an amendment carries)."""
     for field in payload.__struct_fields__:
-        _check_value(getattr(payload, field), FIELD_WORDS.get(field, field))
+        keep = _LINE_BREAKS if field in MULTILINE_FIELDS else ""
+        _check_value(getattr(payload, field), FIELD_WORDS.get(field, field), keep)
 
 
-def _check_value(value, what: str) -> None:
+def _check_value(value, what: str, keep: str = "") -> None:
     if isinstance(value, str):
-        check_text(value, what)
+        check_text(value, what, keep)
     elif isinstance(value, (list, tuple)):
         for item in value:
-            _check_value(item, what)
+            _check_value(item, what, keep)
     elif isinstance(value, msgspec.Struct):
         check_payload(value)
 

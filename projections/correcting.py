@@ -216,7 +216,8 @@ def decide_correction(command: c.Command, book: UndoBook, head: int, state: Stat
         return Undone([target, *(x.env.batch for x in lost)], "retract", command.reason,
                       kept)
     if isinstance(command, c.Amend):
-        return _amendment(command, book, head, log, batch_of, encounter)
+        from projections.domain.ids import resolved
+        return _amendment(resolved(state, command), book, head, log, batch_of, encounter)
     raise Refusal(f"`{command.__struct_config__.tag}` is not a correction")
 
 

@@ -38,6 +38,7 @@ class Outcome(NamedTuple):
     events: list[Envelope]
     touched: list[Envelope]
     before: State | None = None
+    preview: list[str] | None = None  # `--dry-run`: what it would change; nothing appended
 
 
 def apply(state: State, payloads: Iterable[Payload]) -> State:
@@ -172,6 +173,8 @@ class Ledger:
             return self._correct(encounter, command, actor)
         from projections.domain.decide import decide
         deciding = "gm" if gm else actor
+        if getattr(command, "dry_run", False):
+            return self._dry(encounter, command, dice, deciding, permit)
 
         def decided(state: State) -> list[Payload]:
             if permit is not None:
@@ -179,6 +182,19 @@ class Ledger:
             return decide(state, command, dice, deciding)
         state, after, envs = self._decided(encounter, decided, actor)
         return Outcome(after, envs, [], state)
+
+    def _dry(self, encounter: str, command: c.Command, dice, deciding: str,
+             permit) -> Outcome:
+        """Decide and judge `command` as execute would, and append nothing:
+        what it would change (`round --dry-run`)."""
+        from projections.domain.decide import decide
+        from projections.reports.dryrun import would_round
+        with self.store.reading():
+            state = self.state(encounter)
+            if permit is not None:
+                permit(state, command)
+            after = apply(state, decide(state, command, dice, deciding))
+        return Outcome(after, [], [], state, would_round(state, after))
 
     def declare(self, encounter: str, decide, actor: str) -> tuple[State, list[Envelope]]:
         """Judge and append the payloads `decide(state)` gives (bulk loads,
@@ -245,6 +261,8 @@ class Ledger:
                     lambda: self.store.rows(encounter),
                     lambda b: self.batch(encounter, b), encounter)
                 touched = [env for b in _touched(marker) for env in self.batch(encounter, b)]
+                if getattr(command, "dry_run", False):
+                    return self._dry_correction(encounter, book, head, marker, touched, state)
             try:
                 envs = self.store.append(encounter, head, [marker], actor)
             except Conflict:
@@ -253,6 +271,17 @@ class Ledger:
             self.keep_snapshot(encounter, after)
             return Outcome(after, envs, touched, state)
         raise self._too_fast(encounter)
+
+    def _dry_correction(self, encounter: str, book: UndoBook, head: int, marker: Payload,
+                        touched: list[Envelope], state: State) -> Outcome:
+        """The state the correction would give (its marker in force, folded
+        from the start), and what it would change; nothing appended."""
+        from projections.reports.dryrun import would_correct
+        fixes = Corrections(book.items)
+        fixes.add(head + 1, marker)
+        after = fold(self.store, encounter, fixes, State(encounter))
+        after.seq = head
+        return Outcome(after, [], touched, state, would_correct(marker, touched, state, after))
 
     @staticmethod
     def _too_fast(encounter: str) -> Conflict:

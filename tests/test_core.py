@@ -166,7 +166,8 @@ def test_r28_a_refusal_names_at_most_ten_casualties_and_counts_them(ledger):
         ledger.execute(E, c.Retract(seq=first))
     message = str(caught.value)
     assert "14 later declarations illegal" in message and "and 4 more" in message
-    assert message.count("GritAdjusted") == 10
+    assert message.count("rook's Grit +1") == 10  # R28c: in the log's words
+    assert "GritAdjusted" not in message
 
 
 # -- one snapshot per attempt: what a race cannot do (R27, R30) ----------------

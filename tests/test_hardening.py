@@ -209,7 +209,7 @@ def test_r30_witness_sees_a_rewritten_tail(fight, tmp_path):
     ["note", HOSTILE], ["act", "rook", "minor", HOSTILE], ["new", "x", "--title", HOSTILE],
     ["add", HOSTILE, "--id", "x"], ["leave", "rook", "--reason", HOSTILE],
     ["--actor", HOSTILE, "note", "hi"], ["undo", "--reason", "\x1b]0;pwned\x07"],
-    ["note", "a\x00b"], ["note", "tab\there"], ["add", "Vex\u202e", "--id", "vex"]])
+    ["note", "a\x00b"], ["act", "rook", "minor", "tab\there"], ["add", "Vex\u202e", "--id", "vex"]])
 def test_control_characters_refused_on_the_command_line(fight, line):
     before = contents(fight.db)
     err = fight(*line, code=1).stderr

@@ -61,7 +61,9 @@ def test_r28_retraction_accepted_when_later_declarations_stay_legal(fight):
     assert who(fight, "rook")["ap"] == 2
     log = fight.event_dicts("fight")
     assert log[-1]["type"] == "Undone"
-    assert log[-1]["data"] == {"batches": [wrong], "kind": "retract", "reason": "reload costs 1"}
+    # R28a: rook's turn ended by itself at 0 AP; with 2 AP back it stays ended
+    assert log[-1]["data"] == {"batches": [wrong], "kind": "retract", "reason": "reload costs 1",
+                               "kept": [(log[-1]["seq"], "rook")]}
     assert [e["undone"] for e in log if e["seq"] == wrong] == [True]
 
 
@@ -76,8 +78,8 @@ def test_r28_retraction_refused_with_the_list_of_declarations_it_breaks(fight):
         fight.retract("fight", ROUND, False, "gm")
     message = str(caught.value)
     assert "(R28)" in message and "--cascade" in message
-    assert f"seq {first} APSpent by rook" in message
-    assert f"seq {later} APSpent by brute" in message
+    assert f"seq {first}: rook spends 2 AP" in message  # R28c: the log's words
+    assert f"seq {later}: brute spends" in message
     assert "(R5)" in message or "(R19)" in message
     assert fight.store.head("fight") == before  # nothing appended
 
@@ -169,7 +171,7 @@ def test_r28_amend_refused_when_later_turns_become_illegal(fight):
     head = fight.store.head("fight")
     with pytest.raises(Refusal) as caught:
         fight.execute("fight", Amend(seq=BRUTE_ROLL, die=10))
-    assert "(R28)" in str(caught.value) and "APSpent by rook" in str(caught.value)
+    assert "(R28)" in str(caught.value) and "seq 7: rook spends 2 AP" in str(caught.value)
     assert fight.store.head("fight") == head
 
 

@@ -15,6 +15,7 @@ WHY = "Why, for the record."
 REASON = Opt("reason", "--reason", "Why: kept in the log for the audit (R29).", required=True)
 MAY_REASON = Opt("reason", "--reason", WHY, default="")
 CASCADE = "Also retract the later declarations it would make illegal (R28)."
+DRY_RUN = Opt("dry_run", "--dry-run", "Say what it would change; append nothing.", bool, False)
 
 
 def _reader(read: Reader | None, spec: str) -> Reader:
@@ -82,7 +83,7 @@ SPECS: tuple[Spec, ...] = (
                  "roll initiative on joining (R5).",
          reads_file="FILE", build=_load),
     Spec("round", c.Round, "Start the next round: AP restored, seize window open "
-         "(R15, R24).", "combat round"),
+         "(R15, R24).", "combat round", (DRY_RUN,)),
     Spec("seize", c.Seize, "Spend 1 Grit to Seize the Moment: act first this round "
          "(R10-R13).", "combat seize vex",
          (Arg("id", "ID", "Who seizes.", complete="combatants"),)),
@@ -132,13 +133,13 @@ SPECS: tuple[Spec, ...] = (
     Spec("end", c.End, "End the encounter: afterwards only notes, undo, redo, retract "
          "and amend (R25).", "combat end"),
     Spec("undo", c.Undo, "Undo the latest declaration (a whole command's batch); nothing "
-         "is deleted (R26).", "combat undo", (MAY_REASON,)),
+         "is deleted (R26).", "combat undo", (MAY_REASON, DRY_RUN)),
     Spec("redo", c.Redo, "Redo the most recently undone declaration, with the same dice "
-         "(R27).", "combat redo"),
+         "(R27).", "combat redo", (DRY_RUN,)),
     Spec("retract", c.Retract, "Retract an earlier declaration (a mistake noticed later), "
          "re-judging the rest (R28).", 'combat retract 12 --reason "the reload cost 1 AP"',
          (Arg("seq", "SEQ", "Any seq of the declaration to retract.", int),
-          Opt("cascade", "--cascade", CASCADE, bool, False), MAY_REASON)),
+          Opt("cascade", "--cascade", CASCADE, bool, False), MAY_REASON, DRY_RUN)),
     Spec("amend", c.Amend, "Correct an earlier declaration in place; everything after it "
          "is re-judged (R28).",
          'combat amend 12 --die 8        combat amend 15 --cost minor --reason "a reload costs 1"',
@@ -147,7 +148,7 @@ SPECS: tuple[Spec, ...] = (
           Opt("cost", "--cost", "The action's real cost: free, minor, major or a number."),
           Opt("label", "--label", "The action's real label."),
           Opt("who", "--who", "Who really acted.", complete="combatants"),
-          Opt("cascade", "--cascade", CASCADE, bool, False), MAY_REASON)),
+          Opt("cascade", "--cascade", CASCADE, bool, False), MAY_REASON, DRY_RUN)),
     Spec("effect", c.Effect, "A timed effect on a combatant's maximum AP; it runs out by "
          "itself (R14).", 'combat effect rook "Wired reflexes" --max-ap +1 --rounds 3\n'
          "combat effect vex Stunned --max-ap -1 --until-round-end",

@@ -22,8 +22,8 @@ def check_new(encounter: str, title: str) -> None:
 
 def order_context(s: State, slots: list[str]) -> str:
     """What `order` orders: the seizers while every slot named has seized this
-    round (R3b, R12), else a tie (R3)."""
-    return "seize" if s.running and all(x in s.seizers for x in slots) else "tie"
+    round, until the next round starts (R3b, R12), else a tie (R3)."""
+    return "seize" if s.round and all(x in s.seizers for x in slots) else "tie"
 
 
 def declared_order(s: State, slots: list[str], actor: str) -> OrderDeclared:

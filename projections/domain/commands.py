@@ -81,7 +81,7 @@ class Order(Command, tag="order"):
 
 
 class Round(Command, tag="round"):
-    pass
+    dry_run: bool = False  # say what it would change, append nothing
 
 
 class Seize(Command, tag="seize"):
@@ -162,16 +162,18 @@ class EndEffect(Command, tag="end-effect"):
 
 class Undo(Command, tag="undo"):
     reason: str = ""
+    dry_run: bool = False
 
 
 class Redo(Command, tag="redo"):
-    pass
+    dry_run: bool = False
 
 
 class Retract(Command, tag="retract"):
     seq: int
     cascade: bool = False
     reason: str = ""
+    dry_run: bool = False
 
 
 class Amend(Command, tag="amend"):
@@ -182,6 +184,7 @@ class Amend(Command, tag="amend"):
     who: str | None = None
     cascade: bool = False
     reason: str = ""
+    dry_run: bool = False
 
 
 AnyCommand = Union[

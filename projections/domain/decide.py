@@ -24,6 +24,7 @@ from eventlog.events import (
 from projections.domain import commands as c
 from projections.domain.phrases import action, slugify
 from projections.domain.asks import declared_order, turn_to_end
+from projections.domain.ids import resolved
 from projections.domain.state import State
 
 Dice = Callable[[], int]  # one d10: 1 to 10
@@ -33,6 +34,7 @@ MAX_COUNT = 100  # `add --count 100000` is a typo, not a squad
 def decide(state: State, command: c.Command, dice: Dice, actor: str = "gm") -> list[Payload]:
     """The events `command`, given by `actor`, declares on `state` (not yet
     judged)."""
+    command = resolved(state, command)  # prefixes and names of ids (INTERFACE.md)
     if isinstance(command, c.Order):  # who may order what depends on who asks (R3c)
         return [declared_order(state, list(command.slots), actor)]
     handler = _DECIDERS.get(type(command))
@@ -47,6 +49,7 @@ def who(state: State, command: c.Command) -> list[str]:
     `roll` rolls every unrolled slot); [] for a command about none (`round`,
     `note`). Whoever checks who may declare what (the table server's tokens)
     asks here rather than re-deriving the rules."""
+    command = resolved(state, command)
     match command:
         case c.EndTurn():
             return [turn_to_end(state, command.id, command.careful).combatant]
@@ -70,11 +73,19 @@ def _add(s: State, cmd: c.Add, dice: Dice) -> list[Payload]:
     base = cmd.id or slugify(cmd.name)  # a name that makes no id: the judge says so
     if not 1 <= cmd.count <= MAX_COUNT:
         raise Refusal(f"--count adds 1 to {MAX_COUNT} combatants at once, not {cmd.count}")
-    people = [(base, cmd.name)] if cmd.count == 1 else [
+    name = cmd.name
+    if cmd.id is None and cmd.count == 1 and _taken(s, base):  # a second Goblin: goblin-2
+        n = next(n for n in range(2, len(s.combatants) + 3) if not _taken(s, f"{base}-{n}"))
+        base, name = f"{base}-{n}", f"{cmd.name} {n}"
+    people = [(base, name)] if cmd.count == 1 else [
         (f"{base}-{i}", f"{cmd.name} {i}") for i in range(1, cmd.count + 1)]
     side = "pc" if cmd.pc else "npc"
     return [CombatantJoined(id=i, name=n, side=side, bonus=cmd.bonus, max_ap=cmd.ap,
                             grit=cmd.grit, group=cmd.group) for i, n in people]
+
+
+def _taken(s: State, cid: str) -> bool:
+    return cid in s.combatants or cid in s.groups
 
 
 def _load(s: State, cmd: c.Load, dice: Dice) -> list[Payload]:

@@ -19,6 +19,7 @@ def _created(s: State, e: EncounterCreated) -> None:
 
 
 def _joined(s: State, e: CombatantJoined) -> None:
+    entering = e.group is not None and e.group in s.slots and not s._in_order(e.group)
     s.combatants[e.id] = Combatant(e.id, e.name, e.side, e.bonus, e.max_ap, e.max_ap,
                                    e.grit, e.group, s._next_key(), in_force=e.max_ap)
     if e.group is not None:
@@ -27,6 +28,8 @@ def _joined(s: State, e: CombatantJoined) -> None:
             group = s.groups[e.group] = Group(e.group, s._next_key())
         group.members.append(e.id)
     s._reorder()
+    if entering:  # its rolled group enters the order: above the cursor, it waits (R23b)
+        s._place(e.group)
     s._advance()
 
 
@@ -141,9 +144,12 @@ def _left(s: State, e: CombatantLeft) -> None:
 
 
 def _rejoined(s: State, e: CombatantRejoined) -> None:
+    key = s.slot_of(e.combatant)
+    entering = not s._in_order(key)  # a group with members still in keeps its turn (R23b)
     s.combatants[e.combatant].active = True
     s._reorder()
-    s._place(s.slot_of(e.combatant))
+    if entering:
+        s._place(key)
     s._advance()
 
 

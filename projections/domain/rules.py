@@ -176,7 +176,7 @@ def _order_declared(s: State, e: OrderDeclared) -> None:
     if len(e.slots) < 2 or len(set(e.slots)) != len(e.slots):
         raise Refusal("name two or more different slots, in the order they act (R3)")
     if e.context == "seize":
-        if not s.running:
+        if not s.round or s.ended:  # until the next round starts, complete or not
             raise Refusal("no round is running: there are no seizers to order (R12)")
         for cid in e.slots:
             _active(s, cid)
@@ -206,8 +206,11 @@ def _round_started(s: State, e: RoundStarted) -> None:
     if e.round != s.round + 1:
         raise Refusal(f"the next round is round {s.round + 1}, not {e.round} (R24)")
     active = [c for c in s.combatants.values() if c.active]
-    if not active:
+    if not s.combatants:
         raise Refusal("nobody is in the encounter yet: add combatants first (R5)")
+    if not active:
+        raise Refusal(f"round {e.round} cannot start: nobody is active, everyone has left; "
+                      "`rejoin ID` brings one back, `end` ends the encounter (R24)")
     missing = []
     for c in active:
         key = c.group or c.id

@@ -67,9 +67,8 @@ def announce(before: State, after: State, payloads: Iterable[Payload],
             lines.append(f"{cid}'s turn ended by itself: {why} (R21)")
         elif isinstance(p, CombatantLeft) and before.running and before.turn == cid:
             lines.append(f"{cid} left: their turn is over (R22)")
-    if not new_round and after.round == before.round and after.running \
-            and after.pass_ != before.pass_:
-        lines.append(f"pass {after.pass_} of round {after.round} begins (R23)")
+    if not new_round:
+        lines += _pass_moved(before, after)
     moved = (after.current, after.turn, after.round_complete, after.round) != \
         (before.current, before.turn, before.round_complete, before.round)
     if lines or (moved and after.round and not new_round):
@@ -77,6 +76,19 @@ def announce(before: State, after: State, payloads: Iterable[Payload],
         if line and line not in lines:
             lines.append(line)
     return lines
+
+
+def _pass_moved(before: State, after: State) -> list[str]:
+    """A new pass, or (after a correction) the fight back in an earlier one."""
+    was, now = (before.round, before.pass_), (after.round, after.pass_)
+    if not after.running or now == was or not after.round:
+        return []
+    if now > was and after.round == before.round:
+        return [f"pass {after.pass_} of round {after.round} begins (R23)"]
+    if now < was:
+        return [f"back in pass {after.pass_} of round {after.round} "
+                f"(it was pass {before.pass_} of round {before.round})"]
+    return []
 
 
 def tie_hint(s: State, run: list[str], command: str = "combat order") -> str:

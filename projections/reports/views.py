@@ -21,7 +21,11 @@ def status(s: State) -> dict:
             "active": c.active,
             "initiative": slot.total if slot else None,
             "die": slot.die if slot else None,
+            # R14: `max_ap` is the maximum as set (what the next restore gives,
+            # as it always read: stored logs show what they showed, R31);
+            # `max_ap_in_force` the cap of the last restore, until the next
             "bonus": c.bonus, "ap": c.ap, "max_ap": s.max_ap_of(c.id),
+            "max_ap_in_force": c.in_force,
             "spent_this_turn": c.spent_this_turn if running and s.turn == c.id else 0,
             "grit": c.grit, "seized": c.seized and s.round > 0,
             "effects": [effect_view(s, e) for e in s.effects_on(c.id)],

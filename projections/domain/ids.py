@@ -1,0 +1,63 @@
+"""Ids as a GM types them (INTERFACE.md, Commands): wherever a command takes
+a combatant or slot id, a unique prefix of an id (`oka` for `okafor-dibe`)
+or a combatant's exact name in any case (`"Okafor Dibe"`) stands for it; an
+ambiguous one is refused naming the candidates. Resolved here, in the core,
+before a command is decided, so the terminal, play mode and the table
+server all read ids alike. A word that matches nothing is left as typed:
+the judge refuses it, with its "did you mean" hint.
+"""
+from __future__ import annotations
+
+import msgspec
+
+from eventlog.errors import Refusal
+
+from projections.domain import commands as c
+from projections.domain.state import State
+
+# The fields of each command that name a combatant or a slot.
+ID_FIELDS: dict[type, tuple[str, ...]] = {
+    c.Act: ("id",), c.Interrupt: ("id",), c.Seize: ("id",), c.EndTurn: ("id",),
+    c.Leave: ("id",), c.Rejoin: ("id",), c.MaxAP: ("id",), c.AdjustAP: ("id",),
+    c.Grit: ("id",), c.Effect: ("id",), c.SetInitiative: ("slot",),
+    c.Roll: ("slots",), c.Order: ("slots",), c.Amend: ("who",),
+}
+
+
+def candidates(s: State, word: str) -> list[str]:
+    """The ids `word` may stand for: itself, the combatants it is the exact
+    name of (any case), else the ids it is a prefix of."""
+    if word in s.combatants or word in s.groups:
+        return [word]
+    folded = word.casefold()
+    named = [cid for cid, comb in s.combatants.items() if comb.name.casefold() == folded]
+    if named:
+        return named
+    low = word.lower()
+    if not low or low != low.strip():
+        return []
+    return [i for i in (*s.combatants, *s.groups) if i.startswith(low)]
+
+
+def resolve(s: State, word: str) -> str:
+    """The id `word` stands for; `word` itself when it matches nothing."""
+    found = candidates(s, word)
+    if len(found) > 1:
+        shown = ", ".join(found[:8]) + (f" and {len(found) - 8} more" if len(found) > 8 else "")
+        raise Refusal(f"{word[:40]!r} could be {shown}: type more of the id")
+    return found[0] if found else word
+
+
+def resolved(s: State, command: c.Command) -> c.Command:
+    """`command` with every id it names resolved on `s`."""
+    fields = ID_FIELDS.get(type(command))
+    if not fields:
+        return command
+    changes = {}
+    for name in fields:
+        value = getattr(command, name)
+        if isinstance(value, str):
+            changes[name] = resolve(s, value)
+        elif isinstance(value, list):
+            changes[name] = [resolve(s, v) if isinstance(v, str) else v for v in value]
+    return msgspec.structs.replace(command, **changes) if changes else command
