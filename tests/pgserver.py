@@ -9,7 +9,7 @@ server instead. Each store a test makes is a fresh schema of its own
     python tests/pgserver.py start FOLDER   # prints the server's URL
     python tests/pgserver.py stop FOLDER
 
-Not imported from conftest (helpers are imported by the fixtures).
+Imported by tests/helpers.py (pg_server), never by conftest.
 """
 from __future__ import annotations
 

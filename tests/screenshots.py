@@ -19,7 +19,7 @@ sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE))
 
 from browser import chromium  # noqa: E402
-from conftest import cli_env, in_process  # noqa: E402
+from helpers import cli_env, in_process  # noqa: E402
 from eventlog.stores.sqlite import Store  # noqa: E402
 from fights import play_rounds  # noqa: E402
 from projections.ledger import Ledger  # noqa: E402

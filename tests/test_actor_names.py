@@ -11,7 +11,7 @@ from hypothesis import given, settings, strategies as st
 from eventlog.errors import Refusal
 from eventlog.names import INVISIBLE, name_problem, skeleton
 from eventlog.text import check_actor
-from test_hardening import one_error_line, real
+from helpers import one_error_line, real
 
 CONFUSABLE = {
     "script g (U+0261)": "\u0261m",

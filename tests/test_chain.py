@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -16,7 +17,7 @@ from eventlog.events import APSpent, NoteAdded, RoundStarted, TurnEnded
 from eventlog.stores.sqlite import Store
 from projections.ledger import Ledger
 
-from conftest import npc, pc, rolled
+from helpers import damage, npc, pc, rolled
 
 E = "fight"
 N = 12  # events in the scripted log
@@ -270,3 +271,51 @@ def test_r30_cli_verify_exit_1_names_seq(db):
     assert as_json.exit_code == 1
     doc = json.loads(as_json.stdout)
     assert doc["ok"] is False and doc["first_bad_seq"] == 9
+
+
+# -- a witness sees the tail cut off ---------------------------------------------
+
+def _cut_the_tail(db: Path) -> None:
+    """Delete the last event and set the head row back to the one before."""
+    con = sqlite3.connect(db)
+    (last,) = con.execute("SELECT max(seq) FROM events").fetchone()
+    con.execute("DELETE FROM events WHERE seq = ?", (last,))
+    (digest,) = con.execute("SELECT hash FROM events WHERE seq = ?", (last - 1,)).fetchone()
+    con.execute("UPDATE encounters SET head_seq = ?, head_hash = ?", (last - 1, digest))
+    con.commit()
+    con.close()
+
+
+def test_r30_truncated_tail_with_its_head_rewritten_seen_by_a_witness(alley, tmp_path):
+    alley("act", "rook", "minor")
+    head = alley("head").stdout
+    seq, digest = head.split()
+    assert seq.isdigit() and len(digest) == 64 and head.endswith("\n")
+    (tmp_path / "alley.head").write_text(head)
+    alley("export", "-o", tmp_path / "alley.json")
+    alley("verify", "--against", tmp_path / "alley.head")
+    alley("verify", "--against", tmp_path / "alley.json")
+    _cut_the_tail(alley.db)
+    alley("verify")  # no chain can see this alone
+    for witness in ("alley.head", "alley.json"):
+        err = alley("verify", "--against", tmp_path / witness, code=1).stderr
+        assert f"the witness saw seq {seq}" in err and "(R30)" in err
+
+
+def test_r30_witness_sees_a_rewritten_tail(alley, tmp_path):
+    (tmp_path / "alley.head").write_text(alley("head").stdout)
+    _cut_the_tail(alley.db)
+    alley("note", "a different ending")  # the same seq, another event
+    err = alley("verify", "--against", tmp_path / "alley.head", code=1).stderr
+    assert "the log was rewritten (R30)" in err
+
+
+def test_verify_against_an_endless_device_stops_at_the_limit(noted):
+    err = noted("verify", "--against", "/dev/zero", code=1).stderr
+    assert "larger than 256 MiB" in err or "not a combat-ledger" in err or "not" in err
+
+
+def test_r30_verify_of_a_seq_stored_as_text_is_one_line(noted):
+    damage(noted.db, "UPDATE events SET seq = '4x' WHERE seq = 4")
+    err = noted("verify", code=1).stderr
+    assert err.startswith("error: the log of alley is broken at seq 4: ") and "(R30)" in err

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -12,6 +13,8 @@ import pytest
 import typer
 
 from cli.app import app
+
+from helpers import one_error_line, real
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -324,3 +327,75 @@ def test_stats_fit_80_columns_with_headers_whole_and_a_narrow_pane_in_lines(comb
     words = " ".join(narrow.split())  # (wrapped where the width says)
     assert "rook: 4 turns, AP 7 in turns, 0 on intr., 2 left;" in words  # the demo's figures
     assert "round 3: 1 pass (5 turns), 11 AP spent" in words
+
+
+# -- once committed, exit 0 whatever the output does -----------------------------
+
+def spent(db: Path) -> int:
+    con = sqlite3.connect(db)
+    try:
+        return con.execute("SELECT count(*) FROM events WHERE type = 'APSpent'").fetchone()[0]
+    finally:
+        con.close()
+
+
+def test_r29_committed_action_exits_0_on_a_closed_pipe(alley):
+    read_end, write_end = os.pipe()
+    os.close(read_end)  # `| true`: the reader is gone before the first byte
+    try:
+        result = real(alley.db, "act", "rook", "minor", "shoots", stdout=write_end)
+    finally:
+        os.close(write_end)
+    assert result.returncode == 0 and result.stderr == "", result.stderr
+    assert spent(alley.db) == 1
+
+
+def test_committed_action_exits_0_on_a_full_disk(alley):
+    with open("/dev/full", "w") as full:
+        result = real(alley.db, "act", "rook", "minor", stdout=full)
+    assert result.returncode == 0, result.stderr
+    assert result.stderr.startswith("warning: the declaration was recorded")
+    assert spent(alley.db) == 1
+
+
+def test_committed_action_exits_0_with_an_ascii_output(alley):
+    result = real(alley.db, "act", "rook", "minor", env={"PYTHONIOENCODING": "ascii"})
+    assert result.returncode == 0 and result.stderr == "", result.stderr
+    assert "? rook spends 1 AP" in result.stdout  # ✓ replaced, not fatal
+    assert spent(alley.db) == 1
+
+
+@pytest.mark.parametrize("line", [["stats"], ["replay"], ["status"], ["log"],
+                                  ["export", "--format", "csv"], ["log", "--json"]])
+def test_reading_into_a_closed_pipe_is_silent(line, tmp_path):
+    db = tmp_path / "ledger.db"
+    assert real(db, "demo", stdout=subprocess.DEVNULL).returncode == 0
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        result = real(db, *line, stdout=write_end)
+    finally:
+        os.close(write_end)
+    assert (result.returncode, result.stderr) == (0, "")
+
+
+def test_reading_onto_a_full_disk_is_one_error_line(alley):
+    with open("/dev/full", "w") as full:
+        result = real(alley.db, "log", stdout=full)
+    assert one_error_line(result) == "error: cannot write the output: No space left on device\n"
+
+
+# -- scripts and files that never end --------------------------------------------
+
+def test_demo_of_an_endless_device_stops_at_the_limit(tmp_path):
+    result = real(tmp_path / "ledger.db", "demo", "/dev/zero", timeout=20)
+    assert one_error_line(result) == ("error: /dev/zero is larger than 1 MiB, "
+                                      "the most a script may be\n")
+
+
+def test_demo_script_that_runs_itself_is_refused(combat, tmp_path):
+    script = tmp_path / "loop.combat"
+    script.write_text("new loop\nnote once\ndemo loop.combat\n")
+    err = combat("demo", script, code=1).stderr
+    assert err == "error: loop.combat line 3: a script cannot run `combat demo`\n"
+    assert "loop" not in combat("list").stdout  # refused before anything was played

@@ -22,7 +22,7 @@ from projections.ledger import Ledger
 from projections.reports.views import status
 from projections.snapshot import FOLD_VERSION
 
-from conftest import given, npc, pc, rolled
+from helpers import given, npc, pc, rolled
 from helpers import another_handle
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -15,7 +15,7 @@ from projections.ledger import Ledger, apply
 from projections.domain.state import State
 from projections.reports.views import status
 
-from conftest import end, interrupt, npc, pc, rolled, spend
+from helpers import end, interrupt, npc, pc, rolled, spend
 
 E = "fight"
 

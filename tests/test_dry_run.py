@@ -10,7 +10,7 @@ from eventlog.errors import Refusal
 from eventlog.events import RoundStarted
 from projections.domain import commands as c
 
-from conftest import end, npc, pc, rolled, spend
+from helpers import end, npc, pc, rolled, spend
 from test_corrections_kept import E, HOUNDS, WARDEN_FIGHT, table
 
 

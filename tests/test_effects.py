@@ -12,7 +12,7 @@ from eventlog.events import APAdjusted, CombatantLeft, EffectApplied, EffectEnde
 from projections.reports.narrate import describe
 from projections.reports.views import status
 
-from conftest import ap, duel, end, given, npc, pc, refused, rolled, spend, when, who
+from helpers import ap, duel, end, given, npc, pc, refused, rolled, spend, when, who
 
 
 def effect(cid, delta, rounds=None, now=False, eid=None, name="Wired reflexes"):

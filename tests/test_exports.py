@@ -15,6 +15,7 @@ from eventlog.events import (
     APSpent, CombatantJoined, InitiativeRolled, RoundStarted, TurnEnded,
 )
 from eventlog.stores.sqlite import Store
+from eventlog.text import csv_cell
 from projections.domain.commands import Amend
 from projections.reports.exports import (
     CSV_COLUMNS, md_escape, write_csv, write_jsonl, write_md,
@@ -26,7 +27,7 @@ from projections.reports.schema import event_schema, export_schema
 from projections.inputs.transfer import export_json, import_log, read_export
 from projections.domain.evolve import evolve
 
-from conftest import in_process, pc, rolled, said_at_the_table, street_fight
+from helpers import in_process, npc, pc, rolled, said_at_the_table, street_fight, tied_round
 
 
 @pytest.fixture
@@ -133,6 +134,16 @@ def test_csv_keeps_amended_events_in_their_place(ledger):
     assert "rolled 9 at the table, +2 = 11" in rows[3]["text"]
 
 
+def test_csv_cells_starting_with_a_formula_character_are_neutralised(alley):
+    for label in ("=cmd|' /C calc'!A0", "+1+1", "-2+3", "@SUM(A1)"):
+        alley("act", "rook", "0", label)
+    rows = list(csv.DictReader(io.StringIO(alley("export", "--format", "csv").stdout)))
+    labels = [r["label"] for r in rows if r["type"] == "APSpent"]
+    assert labels == ["'=cmd|' /C calc'!A0", "'+1+1", "'-2+3", "'@SUM(A1)"]
+    assert all(not r["text"].startswith(("=", "+", "-", "@")) for r in rows)
+    assert [csv_cell(v) for v in ("\tx", "\rx", 5, "ok")] == ["'\\x09x", "'\\x0dx", 5, "ok"]
+
+
 # -- md -----------------------------------------------------------------------
 
 def test_md_tells_the_encounter_round_by_round_and_pass_by_pass(demo):
@@ -190,6 +201,26 @@ def test_md_shows_an_amendment_in_place(ledger):
     text = out.getvalue()
     assert "- ~~Rook rolled 3 at the table, +2 = 5 for initiative~~ _(#3, amended at seq 4: misread)_" in text
     assert "- Rook rolled 9 at the table, +2 = 11 for initiative _(#3, amended at seq 4: misread)_" in text
+
+
+def test_order_per_round_is_the_order_slots_were_visited_md(ledger):
+    tied_round(ledger)
+    out = io.StringIO()
+    write_md(ledger, "r", out)
+    line = next(x for x in out.getvalue().splitlines() if x.startswith("Initiative order"))
+    assert line == "Initiative order: 1. Guards (9) · 2. Lin (5) · 3. Kai (5)"
+
+
+def test_md_tags_an_amended_event_inside_a_batch_with_its_seq(ledger):
+    ledger.new("r", "", "gm")
+    ledger.declare("r", lambda s: [pc("ash"), npc("brute")], "gm")
+    ledger.declare("r", lambda s: [rolled("ash", 4), rolled("brute", 6)], "gm")  # 4, 5
+    ledger.execute("r", Amend(seq=5, die=2))
+    out = io.StringIO()
+    write_md(ledger, "r", out)
+    amended = [x for x in out.getvalue().splitlines() if "amended at seq" in x]
+    assert any("Brute rolled 2 at the table" in x and "#5," in x for x in amended), amended
+    assert not any("Brute" in x and "#4," in x for x in amended), amended
 
 
 # -- the export command ---------------------------------------------------------

@@ -40,7 +40,7 @@ from projections.ledger import Ledger
 from projections.inputs.transfer import import_log, read_export
 from projections.reports.views import status
 
-from conftest import contents
+from helpers import contents
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = ROOT / "tests" / "golden"

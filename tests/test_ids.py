@@ -1,20 +1,25 @@
-"""Ids and texts at the table (issue 14): ids from any script are
-transliterated, a mistyped id is answered with the id it is close to, play
-mode never guesses an id into a label, and texts have length limits."""
+"""Ids and texts at the table: ids from any script are transliterated, a
+mistyped id is answered with the id it is close to, play mode never guesses
+an id into a label, texts have length limits, and no control character gets
+in (refused on the command line and in an import) or out (a stored one is
+shown neutralised, never sent to the terminal)."""
 from __future__ import annotations
 
 import json
 import re
+import sqlite3
+from pathlib import Path
 
 import pytest
 from hypothesis import given as hypothesis_given, strategies as st
 
 from eventlog.errors import Refusal
 from eventlog.events import RoundStarted
+from eventlog.text import neutral
 from projections.domain.names import close_to, distance
 from projections.domain.phrases import slugify
 
-from conftest import given, npc, pc, rolled
+from helpers import contents, given, npc, pc, rechain, rolled
 
 SLUG = re.compile(r"[a-z0-9][a-z0-9-]*\Z")
 
@@ -126,3 +131,71 @@ def test_text_limits_titles_and_encounter_ids(combat):
                                                  code=1).stderr
     assert "at most 64 characters" in combat("new", "e" * 65, code=1).stderr
     combat("new", "raid", "--title", "t" * 120)
+
+
+def test_encounter_id_of_10000_characters_refused(combat):
+    err = combat("new", "a" * 10_000, code=1).stderr
+    assert "at most 64" in err and len(err) < 300
+
+
+# -- control characters, in and out ----------------------------------------------
+
+HOSTILE = "\x1b[2J\x1b[31mred\x9b\u202egnp.exe\x07"
+
+
+@pytest.mark.parametrize("line", [
+    ["note", HOSTILE], ["act", "rook", "minor", HOSTILE], ["new", "x", "--title", HOSTILE],
+    ["add", HOSTILE, "--id", "x"], ["leave", "rook", "--reason", HOSTILE],
+    ["--actor", HOSTILE, "note", "hi"], ["undo", "--reason", "\x1b]0;pwned\x07"],
+    ["note", "a\x00b"], ["act", "rook", "minor", "tab\there"], ["add", "Vex\u202e", "--id", "vex"]])
+def test_control_characters_refused_on_the_command_line(alley, line):
+    before = contents(alley.db)
+    err = alley(*line, code=1).stderr
+    assert "control character" in err or "not a valid actor" in err, err
+    assert "\x1b" not in err and "\u202e" not in err and contents(alley.db) == before
+
+
+def forge_hostile(db: Path) -> None:
+    """Every text field of a stored log made hostile behind the program's
+    back, as a log written before the check (or edited) would be."""
+    con = sqlite3.connect(db)
+    for seq, data in con.execute("SELECT seq, data FROM events").fetchall():
+        body = json.loads(data)
+        for key in ("text", "name", "label", "title", "reason"):
+            if key in body:
+                body[key] = HOSTILE
+        con.execute("UPDATE events SET data = ?, actor = ? WHERE seq = ?",
+                    (json.dumps(body).encode(), HOSTILE, seq))
+    con.execute("UPDATE encounters SET title = ?", (HOSTILE,))
+    con.execute("DELETE FROM snapshots")  # folded again, from the hostile events
+    con.commit()
+    con.close()
+
+
+def raw_controls(text: str) -> set[str]:
+    return {c for c in text if c not in "\n" and neutral(c) != c}
+
+
+@pytest.mark.parametrize("line", [["status"], ["log"], ["log", "--audit"], ["list"],
+                                  ["stats"], ["replay"], ["log", "--json"], ["list", "--json"],
+                                  ["export", "--format", "md"], ["export", "--format", "csv"],
+                                  ["export", "--format", "jsonl"], ["export"]])
+def test_control_characters_in_a_stored_log_are_neutralised(alley, line):
+    alley("act", "rook", "minor", "shoots")
+    alley("note", "a note")
+    forge_hostile(alley.db)
+    result = alley(*line)
+    assert not raw_controls(result.stdout + result.stderr), line
+    if "--json" in line or line[-1] in ("jsonl", "export"):
+        assert "\\u202e" in result.stdout  # the same JSON string, escaped
+    else:
+        assert "\\x1b" in result.stdout  # shown, visibly
+
+
+def test_import_with_a_control_character_refused(alley, tmp_path):
+    alley("note", "clean")
+    doc = json.loads(alley("export").stdout)
+    doc["events"][-1]["data"]["text"] = HOSTILE
+    (tmp_path / "x.json").write_text(json.dumps(rechain(doc)))
+    err = alley("import", tmp_path / "x.json", "--as", "copy", code=1).stderr
+    assert "control character" in err and "\x1b" not in err

@@ -32,7 +32,7 @@ from eventlog.events import APSpent, MomentSeized, RoundStarted
 from eventlog.stores.sqlite import Store
 from projections.ledger import Ledger
 
-from conftest import given, npc, pc, rolled
+from helpers import given, npc, pc, rolled
 
 ROOT = Path(__file__).resolve().parent.parent
 ESCAPES = re.compile(r"\x1b(\[[0-9;?]*[ -/]*[@-~]|\][^\x07]*\x07|[@-Z\\-_])")

@@ -27,7 +27,7 @@ from projections.ledger import Ledger, apply
 from projections.inputs.transfer import export_json, import_log, read_export
 from projections.reports.views import status
 
-from conftest import npc, pc
+from helpers import npc, pc
 
 E = "prop"
 ROSTER = [

@@ -17,7 +17,7 @@ from projections.domain.phrases import correction
 from projections.reports.replay import frames
 from projections.reports.views import status
 
-from conftest import pc, rolled, street_fight
+from helpers import pc, rolled, street_fight
 
 FRAME = re.compile(r"^seq (\d+) of (\d+) · \d\d:\d\d:\d\d UTC · (\S+) · (.+?) ─", re.M)
 

@@ -17,7 +17,7 @@ from projections.reports.charts import palette
 from projections.reports.html import write_campaign, write_html
 
 from browser import CHROMIUM, chromium
-from conftest import street_fight
+from helpers import street_fight
 from fights import LONG_NAME, play_rounds
 
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no chromium installed (.ci/run installs it)")

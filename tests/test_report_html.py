@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -17,7 +18,7 @@ from projections.ledger import Ledger
 from projections.reports.html import write_campaign, write_html
 from projections.reports.stats import stats
 
-from conftest import said_at_the_table, street_fight
+from helpers import said_at_the_table, street_fight, tied_round
 
 SECTIONS = ["summary", "charts", "time", "order", "narrative", "stats"]
 CHARTS = ["chart-ap-per-round", "chart-time-per-round", "chart-turns-per-pass",
@@ -135,6 +136,14 @@ def test_report_tells_the_rounds_with_orders_and_stats(report):
     assert "Vex rolled 8 at the table, +2 = 10 for initiative" in page.inner("setup")
 
 
+def test_order_per_round_is_the_order_slots_were_visited_html(ledger):
+    tied_round(ledger)
+    out = io.StringIO()
+    write_html(ledger, "r", out)
+    block = out.getvalue().split('data-round="1"')[1].split("</ol>")[0]
+    assert re.findall(r'data-slot="([^"]+)"', block) == ["guards", "lin", "kai"]
+
+
 def test_report_is_self_contained(report):
     html = report.read_text(encoding="utf-8")
     page = Page(html)
@@ -203,7 +212,7 @@ def test_report_for_players_has_pc_highlights_and_no_gm_detail(demo, combat, tmp
 
 
 def test_report_command_writes_the_recap_and_refuses_a_campaign_recap(tmp_path):
-    from conftest import in_process
+    from helpers import in_process
     combat = in_process(street_fight(tmp_path))
     out = tmp_path / "recap.html"
     result = combat("report", "--for", "players", "-o", out)
@@ -214,7 +223,7 @@ def test_report_command_writes_the_recap_and_refuses_a_campaign_recap(tmp_path):
 
 
 def test_campaign_sums_the_encounters_and_reports_them(tmp_path):
-    from conftest import EXAMPLES, in_process
+    from helpers import EXAMPLES, in_process
     combat = in_process(street_fight(tmp_path))
     combat("demo", EXAMPLES / "street-fight.combat")  # demo-2: the same fight again
     view = json.loads(combat("stats", "--all", "--json").stdout)

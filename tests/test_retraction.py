@@ -207,3 +207,22 @@ def test_r28_amended_log_survives_export_import(fight):
     copy = import_log(fight, read_export(json.dumps(doc).encode(), "x"), "copy")
     assert {**status(copy), "encounter": "fight"} == status(fight.state("fight"))
     assert who(fight, "rook")["ap"] == 2
+
+
+def test_amend_of_a_seq_inside_a_batch_names_that_seq(combat):
+    combat("new", "r")
+    combat("add", "Ash", "--pc")
+    combat("add", "Brute")
+    combat("roll")  # one batch: seq 4 (ash) and seq 5 (brute)
+    log = json.loads(combat("log", "--json").stdout)
+    brute = log[4]
+    assert (brute["seq"], brute["batch"], brute["data"]["slot"]) == (5, 4, "brute")
+    die = 1 if brute["data"]["die"] != 1 else 2
+    out = combat("amend", "5", "--die", die).stdout
+    assert f"✎ seq 5 now reads: brute rolled {die} at the table, +0 = {die}" in out
+    assert "seq 4 now reads" not in out
+
+
+def test_r28_retract_of_a_negative_seq_is_a_refusal_not_a_usage_error(noted):
+    err = noted("retract", "-1", code=1).stderr
+    assert err == "error: there is no seq -1 in the log of alley (1 to 4)\n"

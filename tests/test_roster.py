@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from helpers import contents
+
 ROOT = Path(__file__).resolve().parent.parent
 
 PARTY = """
@@ -247,6 +249,35 @@ def test_several_problems_are_listed_on_one_line(combat, write):
     err = combat("load", write("r.toml", text), code=1).stderr
     assert err.count("\n") == 1
     assert all(key in err for key in ("'bonus'", "'ap'", "'hp'"))
+
+
+@pytest.mark.parametrize("name, text", [
+    ("crew.yaml", "combatant:\n  - name: Rook\n    bonus: 1\n    bonus: 2\n"),
+    ("crew.json", '{"combatant": [{"name": "Rook", "name": "Vex"}]}'),
+    ("crew.toml", '[[combatant]]\nname = "Rook"\nname = "Vex"\n')])
+def test_roster_with_a_duplicate_key_refused_in_every_format(noted, tmp_path, name, text):
+    (tmp_path / name).write_text(text)
+    before = contents(noted.db)
+    err = noted("load", tmp_path / name, code=1).stderr
+    assert err.startswith(f"error: {name} is not valid ") and err.count("\n") == 1
+    assert contents(noted.db) == before
+
+
+@pytest.mark.parametrize("name, text", [
+    ("big.toml", '[[combatant]]\nname = "Rook"\nbonus = ' + "9" * 5000 + "\n"),
+    ("big.json", '{"combatant": [{"name": "Rook", "bonus": ' + "9" * 5000 + "}]}"),
+    ("big.yaml", "combatant:\n  - name: Rook\n    bonus: " + "9" * 5000 + "\n")])
+def test_roster_with_a_huge_number_said_plainly(noted, tmp_path, name, text):
+    (tmp_path / name).write_text(text)
+    err = noted("load", tmp_path / name, code=1).stderr
+    assert "more than 4300 digits" in err and "set_int_max_str_digits" not in err
+
+
+def test_roster_name_with_nul_refused_naming_the_entry(noted, tmp_path):
+    (tmp_path / "nul.json").write_text('{"combatant": [{"name": "Ro\\u0000ok"}]}')
+    err = noted("load", tmp_path / "nul.json", code=1).stderr
+    assert "combatant 1 (Ro\\x00ok): the name holds a control character" in err
+    assert "\x00" not in err
 
 
 # -- new --roster, --carry-grit -----------------------------------------------

@@ -3,13 +3,13 @@
 from hypothesis import HealthCheck, given as hgiven, settings, strategies as st
 
 from eventlog.events import (
-    APAdjusted, APSpent, FreeActionTaken, InterruptTaken, MaxAPChanged,
+    APAdjusted, APSpent, FreeActionTaken, InterruptTaken, MaxAPChanged, MomentSeized,
     RoundStarted, TurnEnded,
 )
 from projections.reports.views import status
 
-from conftest import (  # noqa: F401
-    ap, duel, given, interrupt, npc, pc, refused, rolled, spend, when, who,
+from helpers import (  # noqa: F401
+    ap, duel, end, given, interrupt, npc, pc, refused, rolled, spend, when, who,
 )
 
 
@@ -91,6 +91,24 @@ def test_r14_adjust_ap_above_max_refused():
     assert (ap(s, "brute"), who(s, "brute")["max_ap"]) == (2, 3)
 
 
+def test_r14_adjust_ap_above_the_maximum_in_force_refused_after_max_ap_raised():
+    s = duel()
+    s = when(s, MaxAPChanged(combatant="ash", max_ap=5, reason="cyberware"))
+    message = refused(s, APAdjusted(combatant="ash", delta=2, reason="boost"), "R14")
+    assert "3 of 3 AP" in message
+    s = when(s, RoundStarted(round=2))
+    assert ap(s, "ash") == 5
+
+
+def test_r14_adjust_ap_up_to_the_maximum_in_force_after_max_ap_lowered():
+    s = when(duel(), spend("ash", 2),
+             MaxAPChanged(combatant="ash", max_ap=1, reason="wounded"))
+    s = when(s, APAdjusted(combatant="ash", delta=2, reason="second wind"))
+    assert ap(s, "ash") == 3  # the maximum in force this round is still 3
+    refused(s, APAdjusted(combatant="ash", delta=1, reason="more"), "R14")
+    refused(s, APAdjusted(combatant="ash", delta=-4, reason="less"), "R14")
+
+
 @settings(max_examples=60, deadline=None)
 @hgiven(spent=st.integers(0, 3), delta=st.integers(-8, -1))
 def test_r14_adjust_never_below_zero_for_any_delta(spent, delta):
@@ -127,6 +145,15 @@ def test_r15_round_start_clears_spent_this_turn():
     s = when(s, RoundStarted(round=2))
     assert who(s, "ash")["spent_this_turn"] == 0
     assert status(s)["acting"] == "ash"
+
+
+def test_r15_zero_cost_act_starts_the_turn_closes_the_window_not_a_pass():
+    s = given(pc("ash", grit=1), npc("brute"), rolled("ash", 9), rolled("brute", 5),
+              RoundStarted(round=1), spend("ash", 0, "custom"))
+    assert not s.window and s.turn_started and ap(s, "ash") == 3
+    refused(s, MomentSeized(combatant="ash"), "R10")
+    s = when(s, end("ash"), end("brute"))
+    assert s.round_complete  # 0 AP spent in turns: no second pass (R23a)
 
 
 @settings(max_examples=60, deadline=None)
@@ -192,6 +219,13 @@ def test_r16_any_stated_cost_up_to_the_limits_is_spent_exactly(cost):
     assert ap(s, "ash") == 6 - cost
 
 
+def test_r16_full_width_digit_is_not_a_cost(noted):
+    noted("roll", "rook", "--die", "4")
+    noted("round")
+    err = noted("act", "rook", "２", code=1).stderr
+    assert err.startswith("error: '２' is not a cost") and "(R16)" in err
+
+
 # -- R17: at most 4 AP per turn, never more than they have --------------------
 
 def test_r17_fifth_ap_in_one_turn_refused():
@@ -226,6 +260,13 @@ def test_r17_limit_counts_again_from_zero_in_next_turn():
 
 def test_r17_spending_in_someone_elses_turn_refused():
     refused(duel(), spend("brute", 1), "R17")
+
+
+def test_r17_spending_more_than_left_refused():
+    s = given(pc("rook"), rolled("rook", 5), RoundStarted(round=1))
+    s = when(s, APSpent(combatant="rook", cost=2, category="major"))
+    message = refused(s, APSpent(combatant="rook", cost=2, category="major"), "R17")
+    assert "rook has 1 AP left, cannot spend 2 (R17)" == message
 
 
 # -- R18: AP kept in reserve --------------------------------------------------

@@ -10,7 +10,7 @@ from eventlog.events import (
 )
 from projections.reports.views import status
 
-from conftest import (  # noqa: F401
+from helpers import (  # noqa: F401
     acting, end, given, npc, order, pc, refused, rolled, row, spend, up, when,
 )
 

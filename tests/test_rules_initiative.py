@@ -1,16 +1,16 @@
-"""Initiative rules R1-R6: rolls, order, ties, overrides, round start and
-reinforcements, AP in reserve (see /work/shared/RULES.md)."""
+"""Initiative rules R1-R6: rolls, order, overrides, round start and
+reinforcements, AP in reserve (see /work/shared/RULES.md); ties and declared
+orders (R3-R3c) are tests/test_rules_ties.py."""
 from __future__ import annotations
 
 from hypothesis import given as for_all, settings, strategies as st
 
 from eventlog.events import (
-    CombatantLeft, InitiativeOverridden, InitiativeRolled, OrderDeclared,
-    RoundStarted,
+    CombatantLeft, InitiativeOverridden, InitiativeRolled, RoundStarted,
 )
 from projections.reports.views import status
 
-from conftest import (  # noqa: F401
+from helpers import (  # noqa: F401
     acting, end, given, npc, order, pc, refused, rolled, row, spend, up, when,
 )
 
@@ -33,11 +33,6 @@ def turn(s, cid: str, cost: int = 1):
 
 def override(slot: str, total: int, reason: str = "blessed by the GM") -> InitiativeOverridden:
     return InitiativeOverridden(slot=slot, total=total, reason=reason)
-
-
-def three_npcs_tied():
-    return given(npc("a"), npc("b"), npc("c"),
-                 rolled("a", 5), rolled("b", 5), rolled("c", 5))
 
 
 # -- R1: one roll per slot, 1d10 + bonus, the die is recorded -------------
@@ -149,140 +144,6 @@ def test_r2_r3_order_sorted_by_total_then_pc_first_then_join_order(specs, data):
         side, die, bonus = specs[i]
         runs.setdefault((die + bonus, side), []).append(ids[i])
     assert ties(s) == [run for run in runs.values() if len(run) > 1]
-
-
-# -- R3: ties ------------------------------------------------------------
-
-def test_r3_tied_pcs_act_before_tied_npcs():
-    s = given(npc("x"), npc("y"), pc("rook"), pc("vex"),
-              rolled("x", 6), rolled("y", 6), rolled("rook", 6), rolled("vex", 6))
-    assert order(s) == ["rook", "vex", "x", "y"]
-    s = when(s, RoundStarted(round=1))
-    assert acting(s) == "rook"
-
-
-def test_r3_pc_tied_with_npc_is_not_reported_as_tie():
-    s = given(npc("x", bonus=1), pc("rook"), rolled("x", 5, 1), rolled("rook", 6))
-    assert order(s) == ["rook", "x"]
-    assert ties(s) == []
-
-
-def test_r3_tied_npcs_keep_join_order_and_tie_reported_unresolved():
-    s = given(npc("b"), npc("a"), rolled("a", 5), rolled("b", 5))
-    assert order(s) == ["b", "a"]
-    assert ties(s) == [["b", "a"]]
-
-
-def test_r3_ties_reported_per_side_and_total():
-    s = given(pc("p1"), pc("p2"), npc("n1"), npc("n2"), npc("n3"),
-              rolled("p1", 7), rolled("p2", 7), rolled("n1", 7), rolled("n2", 3),
-              rolled("n3", 3))
-    assert order(s) == ["p1", "p2", "n1", "n2", "n3"]
-    assert ties(s) == [["p1", "p2"], ["n2", "n3"]]
-
-
-def test_r3_unresolved_tie_does_not_block_play():
-    s = given(npc("a"), npc("b"), rolled("a", 5), rolled("b", 5), RoundStarted(round=1))
-    assert ties(s) == [["a", "b"]]
-    assert acting(s) == "a"
-    s = turn(s, "a")
-    assert acting(s) == "b"
-
-
-def test_r3_declared_order_among_tied_npcs_resolves_tie():
-    s = given(npc("a"), npc("b"), rolled("a", 5), rolled("b", 5))
-    s = when(s, OrderDeclared(slots=["b", "a"], context="tie"))
-    assert order(s) == ["b", "a"]
-    assert ties(s) == []
-
-
-def test_r3_declared_order_among_tied_pcs_resolves_tie():
-    s = given(pc("rook"), pc("vex"), npc("x"), rolled("rook", 5), rolled("vex", 5),
-              rolled("x", 5))
-    s = when(s, OrderDeclared(slots=["vex", "rook"], context="tie"))
-    assert order(s) == ["vex", "rook", "x"]
-    assert ties(s) == []
-
-
-def test_r3_declaring_same_order_as_join_order_still_resolves_tie():
-    s = given(npc("a"), npc("b"), rolled("a", 5), rolled("b", 5))
-    s = when(s, OrderDeclared(slots=["a", "b"]))
-    assert order(s) == ["a", "b"]
-    assert ties(s) == []
-
-
-def test_r3_full_declaration_of_three_way_tie():
-    s = when(three_npcs_tied(), OrderDeclared(slots=["c", "a", "b"]))
-    assert order(s) == ["c", "a", "b"]
-    assert ties(s) == []
-
-
-def test_r3_partial_declaration_leaves_tie_unresolved():
-    s = when(three_npcs_tied(), OrderDeclared(slots=["b", "a"]))
-    assert order(s) == ["b", "a", "c"]
-    assert ties(s) == [["b", "a", "c"]]
-
-
-def test_r3_later_declaration_keeps_earlier_declared_order():
-    # b before c, then c before a: the only order honouring both is b, c, a
-    s = when(three_npcs_tied(), OrderDeclared(slots=["b", "c"]),
-             OrderDeclared(slots=["c", "a"]))
-    assert order(s) == ["b", "c", "a"]
-
-
-def test_r3_chained_declarations_resolve_three_way_tie():
-    # b before a, a before c: an order for all three has been declared
-    s = when(three_npcs_tied(), OrderDeclared(slots=["b", "a"]),
-             OrderDeclared(slots=["a", "c"]))
-    assert order(s) == ["b", "a", "c"]
-    assert ties(s) == []
-
-
-def test_r3_tied_group_and_lone_npc_keep_join_order_and_can_be_ordered():
-    s = given(npc("g1", group="gang"), npc("g2", group="gang"), npc("boss"),
-              rolled("gang", 4), rolled("boss", 4))
-    assert order(s) == ["gang", "boss"]
-    assert ties(s) == [["gang", "boss"]]
-    s = when(s, OrderDeclared(slots=["boss", "gang"]))
-    assert order(s) == ["boss", "gang"]
-    assert ties(s) == []
-
-
-def test_r3_declared_order_mid_round_changes_who_acts_next():
-    s = given(npc("a"), npc("b"), npc("c"), rolled("a", 5), rolled("b", 5),
-              rolled("c", 5), RoundStarted(round=1))
-    s = turn(s, "a")
-    assert acting(s) == "b"
-    s = when(s, OrderDeclared(slots=["c", "b"]))
-    assert order(s) == ["a", "c", "b"]
-    assert acting(s) == "c"
-
-
-def test_r3_order_declaration_of_untied_slots_refused():
-    s = given(npc("a"), npc("b"), rolled("a", 5), rolled("b", 6))
-    refused(s, OrderDeclared(slots=["a", "b"]), "R3")
-
-
-def test_r3_order_declaration_across_sides_refused():
-    s = given(npc("x"), pc("rook"), rolled("x", 5), rolled("rook", 5))
-    refused(s, OrderDeclared(slots=["x", "rook"]), "R3")
-    assert order(s) == ["rook", "x"]
-
-
-def test_r3_order_declaration_of_group_member_refused():
-    s = given(npc("g1", group="gang"), npc("boss"), rolled("gang", 4), rolled("boss", 4))
-    refused(s, OrderDeclared(slots=["boss", "g1"]), "R3")
-
-
-def test_r3_order_declaration_of_unrolled_slot_refused():
-    s = given(npc("a"), npc("b"), rolled("a", 5))
-    refused(s, OrderDeclared(slots=["b", "a"]), "R3")
-
-
-def test_r3_order_declaration_needs_two_different_slots():
-    s = given(npc("a"), npc("b"), rolled("a", 5), rolled("b", 5))
-    refused(s, OrderDeclared(slots=["a"]), "R3")
-    refused(s, OrderDeclared(slots=["a", "a"]), "R3")
 
 
 # -- R4: GM override -----------------------------------------------------

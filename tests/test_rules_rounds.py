@@ -1,5 +1,7 @@
 """Passes and rounds: when another pass begins or the round is complete (R23),
 starting a round early (R24), ending the encounter (R25)."""
+import json
+
 import pytest
 from hypothesis import HealthCheck, given as hgiven, settings, strategies as st
 
@@ -11,8 +13,8 @@ from eventlog.events import (
 )
 from projections.reports.views import status
 
-from conftest import (  # noqa: F401
-    ap, duel, end, given, interrupt, npc, pc, refused, rolled, spend, when, who,
+from helpers import (  # noqa: F401
+    ap, duel, end, given, interrupt, npc, order, pc, refused, rolled, spend, up, when, who,
 )
 
 
@@ -119,6 +121,31 @@ def test_r23_slot_joining_below_current_position_visited_this_pass():
     assert status(s)["order"] == ["ash", "rat", "brute"]
     s = when(s, end("ash"))
     assert now(s) == (1, "rat", ["rat"], False)
+
+
+def override(slot: str, total: int) -> InitiativeOverridden:
+    return InitiativeOverridden(slot=slot, total=total, reason="the GM says so")
+
+
+def test_r23b_override_bringing_an_unrolled_slot_in_above_the_cursor_waits():
+    s = given(pc("a"), npc("b"), npc("d"), rolled("a", 9), rolled("b", 5), rolled("d", 3),
+              RoundStarted(round=1), spend("a", 1), end("a"), npc("late"))
+    assert up(s) == ["b"]
+    s = when(s, override("late", 20))  # it enters the order above the cursor
+    assert order(s)[0] == "late" and up(s) == ["b"]
+    s = when(s, end("b"), end("d"))
+    assert (s.pass_, up(s)) == (2, ["late"])  # first visited in the next pass
+
+
+def test_r23b_override_moving_an_unvisited_slot_above_an_untouched_turn_goes_first():
+    s = given(pc("a"), npc("b"), npc("d"), rolled("a", 9), rolled("b", 5), rolled("d", 3),
+              RoundStarted(round=1), spend("a", 1), end("a"))
+    s = when(s, override("d", 20))  # d was in the order when the pass began
+    assert up(s) == ["d"]  # up first; b, reached, waits its turn
+    s = when(s, end("d"))
+    assert up(s) == ["b"]
+    s = when(s, end("b"))
+    assert s.pass_ == 2 and up(s) == ["d"]  # d had its turn: not another in pass 1
 
 
 @settings(max_examples=80, deadline=None)
@@ -349,3 +376,26 @@ def test_r25_undo_after_end_reopens_the_encounter(ledger):
     assert status(s)["phase"] == "combat" and status(s)["acting"] == "ash"
     ledger.redo("raid", "gm")
     assert status(ledger.state("raid"))["phase"] == "ended"
+
+
+def test_r25_after_end_only_notes_and_corrections(combat):
+    combat("new", "e")
+    combat("add", "Ash", "--pc")
+    combat("roll", "ash", "--die", "5")
+    combat("round")
+    combat("act", "ash", "1", "swings")   # seq 5
+    combat("act", "ash", "1", "parries")  # seq 6
+    combat("end")
+    result = combat("act", "ash", "1", code=1)
+    assert "only notes, undo, redo, retraction and amendment can be declared (R25)" in result.stderr
+    combat("note", "the dust settles")
+    combat("amend", "5", "--label", "lunges")
+    combat("retract", "6")
+    s = json.loads(combat("status", "--json").stdout)
+    assert s["phase"] == "ended" and s["combatants"][0]["ap"] == 2
+
+
+def test_r25_judge_refuses_a_declaration_after_the_end():
+    s = when(duel(), EncounterEnded())
+    when(s, NoteAdded(text="after"))
+    refused(s, spend("ash", 1), "R25")

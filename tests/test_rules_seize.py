@@ -11,7 +11,7 @@ from eventlog.events import (
 )
 from projections.reports.views import status
 
-from conftest import (  # noqa: F401
+from helpers import (  # noqa: F401
     acting, end, given, npc, order, pc, refused, rolled, row, spend, up, when,
 )
 
@@ -130,6 +130,21 @@ def test_r10_seize_refused_without_grit():
     refused(s, seize("rook"), "R10")
     refused(s, seize("rook"), "R13")
     assert order(s) == ["x", "rook"]
+
+
+def test_r10_window_stays_open_when_adjust_ap_ends_the_turn():
+    s = given(pc("ash", grit=1), npc("brute", grit=1), rolled("ash", 9), rolled("brute", 5),
+              RoundStarted(round=1), APAdjusted(combatant="ash", delta=-3, reason="stunned"))
+    assert s.window and up(s) == ["brute"]
+    s = when(s, MomentSeized(combatant="brute"))
+    assert order(s)[0] == "brute"
+
+
+def test_r10_a_complete_round_has_no_open_window():
+    s = given(pc("ash", grit=1), rolled("ash", 9), RoundStarted(round=1),
+              APAdjusted(combatant="ash", delta=-3, reason="stunned"))
+    assert s.round_complete
+    refused(s, MomentSeized(combatant="ash"), "R10")
 
 
 # -- R11: the seizer's place for the round --------------------------------

@@ -8,7 +8,7 @@ from eventlog.events import (
 )
 from projections.reports.views import status
 
-from conftest import (  # noqa: F401
+from helpers import (  # noqa: F401
     ap, duel, end, given, interrupt, npc, pc, refused, rolled, spend, when, who,
 )
 

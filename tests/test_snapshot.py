@@ -3,9 +3,10 @@ what a command sees (R31): every state read through a snapshot equals a fold
 of the whole log."""
 from __future__ import annotations
 
-import pytest
-
 import sqlite3
+
+import msgspec
+import pytest
 
 from eventlog.events import (
     APSpent, CombatantJoined, FreeActionTaken, InitiativeRolled, NoteAdded,
@@ -17,6 +18,8 @@ from projections.domain.phrases import correction
 from projections.snapshot import FOLD_VERSION
 from projections.domain.state import State
 from projections.reports.views import status
+
+from helpers import damage
 
 
 def full_fold(ledger, encounter="fight"):
@@ -91,3 +94,12 @@ def test_snapshot_of_other_fold_code_is_ignored(ledger):
     db.commit()
     assert ledger.store.snapshot("fight", FOLD_VERSION) is None
     assert status(ledger.state("fight")) == full_fold(ledger)
+
+
+@pytest.mark.parametrize("poison", [b"\x91" * 100_000 + b"\x00", b"\xc1garbage",
+                                    msgspec.msgpack.encode({"scalars": [[]] * 20})])
+def test_poisoned_snapshot_is_folded_past(noted, poison):
+    want = noted("status", "--json").stdout
+    damage(noted.db, "UPDATE snapshots SET state = ?", poison)
+    assert noted("status", "--json").stdout == want
+    noted("note", "three")

@@ -18,7 +18,7 @@ from projections.domain.commands import Amend
 from projections.ledger import Ledger
 from projections.reports.stats import stats
 
-from conftest import npc, pc, rolled, street_fight
+from helpers import npc, pc, rolled, street_fight
 
 
 @pytest.fixture

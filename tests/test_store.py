@@ -21,7 +21,7 @@ from projections.ledger import Ledger
 from projections.reports.views import status
 
 from helpers import another_handle
-from conftest import pc, refused, rolled
+from helpers import pc, refused, rolled
 
 E = "fight"
 

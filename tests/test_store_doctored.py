@@ -12,7 +12,7 @@ import pytest
 
 from eventlog.errors import StoreError
 from helpers import pg_server
-from test_hardening import one_error_line, real
+from helpers import one_error_line, real
 
 
 def sha(path: Path) -> str:

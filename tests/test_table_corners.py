@@ -9,7 +9,7 @@ from eventlog.events import (
 )
 from projections.reports.views import status
 
-from conftest import acting, end, given, npc, order, pc, refused, rolled, spend, up, when
+from helpers import acting, end, given, npc, order, pc, refused, rolled, spend, up, when
 
 
 def tie(*slots: str) -> OrderDeclared:

@@ -9,7 +9,7 @@ from datetime import datetime, timedelta
 
 import pytest
 
-from conftest import rechain
+from helpers import rechain
 
 BASE = datetime(2026, 12, 2, 20, 0, 0)
 # seq -> seconds after BASE (see the log in `timed`)

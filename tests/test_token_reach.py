@@ -12,7 +12,7 @@ from eventlog.stores import open_store
 from eventlog.stores.contract import Token
 from projections.access import digest
 from serverkit import client, served
-from test_hardening import one_error_line, real
+from helpers import one_error_line, real
 
 
 def secret_of(done) -> str:

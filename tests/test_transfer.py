@@ -21,7 +21,7 @@ from projections.ledger import Ledger
 from projections.inputs.transfer import export_json, import_log, read_export
 from projections.reports.views import status
 
-from conftest import npc, pc, rechain, rolled
+from helpers import contents, npc, pc, rechain, rolled
 
 E = "raid"
 CLEAN_ENV = {"COMBAT_ENCOUNTER": None, "COMBAT_ACTOR": None, "COMBAT_DB": None}
@@ -204,6 +204,15 @@ def test_r31_cli_status_at_every_seq(ledger, tmp_path):
         assert json.loads(result.stdout) == st, seq
 
 
+def test_r31_status_at_inside_a_batch_shows_the_whole_batch(combat):
+    combat("new", "b")
+    combat("add", "Ganger", "--count", "3")  # one batch: seq 2-4
+    for at in ("2", "3", "4"):
+        s = json.loads(combat("status", "--json", "--at", at).stdout)
+        assert s["seq"] == 4 and len(s["combatants"]) == 3
+    assert "seq 4" in combat("status", "--at", "3").stdout
+
+
 @pytest.mark.parametrize("at", [0, -1, 10_000])
 def test_r31_status_at_outside_log_refused(ledger, at):
     _scripted(ledger)
@@ -382,6 +391,21 @@ def test_r31_import_refuses_existing_id_and_keeps_original(ledger):
     with pytest.raises(LedgerError):
         import_log(ledger, read_export(raw, "raid.json"), None)
     assert ledger.event_dicts(E) == before
+
+
+@pytest.mark.parametrize("field, value, said", [
+    ("at", "<script>alert(1)</script>", "is not a UTC timestamp"),
+    ("at", "2026-13-45T99:00:00Z", "is not a UTC timestamp"),
+    ("actor", "", "is not a valid actor"), ("actor", "gm\nforged", "is not a valid actor"),
+    ("actor", "x" * 65, "is not a valid actor")])
+def test_r29_import_refuses_a_forged_envelope(alley, tmp_path, field, value, said):
+    doc = json.loads(alley("export").stdout)
+    doc["events"][-1][field] = value
+    (tmp_path / "forged.json").write_text(json.dumps(rechain(doc)))
+    before = contents(alley.db)
+    err = alley("import", tmp_path / "forged.json", "--as", "copy", code=1).stderr
+    assert said in err and err.startswith(f"error: event {doc['events'][-1]['seq']}: ")
+    assert contents(alley.db) == before
 
 
 def test_r31_cli_import_garbage_is_one_error_line(ledger, tmp_path):

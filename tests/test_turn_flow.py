@@ -16,7 +16,7 @@ from projections.reports.flow import announce, unspent
 from projections.ledger import apply
 from projections.domain.asks import turn_to_end
 
-from conftest import end, given, npc, pc, rolled, spend
+from helpers import end, given, npc, pc, rolled, spend
 
 
 def table(combat):
@@ -52,7 +52,7 @@ def test_r21_bare_end_turn_after_an_automatic_end_is_said_loudly(combat):
 
 
 def test_r21_careful_bare_end_turn_after_an_automatic_end_is_refused(tmp_path):
-    from conftest import cli_env, in_process
+    from helpers import cli_env, in_process
     combat = in_process({**cli_env(tmp_path / "l.db"), "COMBAT_CAREFUL": "1"})
     table(combat)
     combat("act", "aria", "minor")

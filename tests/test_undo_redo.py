@@ -13,7 +13,7 @@ from eventlog.events import (
 )
 from projections.reports.views import status
 
-from conftest import npc, pc
+from helpers import npc, pc
 
 E = "fight"
 CLEAN_ENV = {"COMBAT_ENCOUNTER": None, "COMBAT_ACTOR": None, "COMBAT_DB": None}

@@ -30,7 +30,7 @@ from projections.ledger import Ledger
 from projections.inputs.transfer import export_json, import_log, open_export, read_export
 from projections.reports.views import status
 
-from conftest import cli_env, contents, in_process, rechain
+from helpers import cli_env, contents, in_process, rechain
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = ROOT / "tests" / "golden"
