@@ -16,7 +16,7 @@ MODULES = {
     "declare_cmds": ("new", "add", "group", "roll", "order", "load", "round", "seize",
                      "act", "interrupt", "end-turn", "leave", "rejoin", "max-ap",
                      "adjust-ap", "grit", "set-initiative", "note", "end", "undo", "redo",
-                     "retract", "amend", "effect", "end-effect"),
+                     "retract", "amend", "effect", "end-effect", "hide", "reveal"),
     "record_cmds": ("status", "log", "verify", "head", "export", "import", "demo"),
     "review_cmds": ("stats", "report", "replay", "schema"),
     "store_cmds": ("copy",),

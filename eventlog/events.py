@@ -126,6 +126,16 @@ class EncounterEnded(Payload):
     pass
 
 
+class CombatantHidden(Payload):
+    """The players do not see this combatant (INTERFACE.md, "What the players
+    see") until it is revealed, or reveals itself (derived by the fold)."""
+    combatant: str
+
+
+class CombatantRevealed(Payload):
+    combatant: str
+
+
 class Undone(Payload):
     """`kept`: turns the retraction keeps ended where the table saw them end
     (R28a): before batch N, combatant C's turn is taken as ended (C == "":
@@ -179,6 +189,7 @@ Event = Union[
     FreeActionTaken, InterruptTaken, TurnEnded, CombatantLeft,
     CombatantRejoined, MaxAPChanged, APAdjusted, GritAdjusted, NoteAdded,
     EncounterEnded, Undone, Redone, Amended, EffectApplied, EffectEnded,
+    CombatantHidden, CombatantRevealed,
 ]
 
 EVENT_TYPES: dict[str, type[Payload]] = {cls.__name__: cls for cls in Event.__args__}

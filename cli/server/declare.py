@@ -10,11 +10,9 @@ from starlette.requests import Request
 from eventlog.codec import envelope_dict
 from projections import access
 from projections.domain import commands as c
-from projections.reports.views import status
-
 from cli.grammar import BadLine, parse_line
 from cli.server import auth
-from cli.server.hub import encode
+from cli.server.views import encode, message, sees_all, status_for
 from cli.server.replies import JSON, BadInput, body_of, guarded, ledger, one_line, run
 
 
@@ -62,11 +60,15 @@ def declare(request: Request, raw: bytes, read, typed: bool) -> bytes:
         encounter = command.id
     out = lg.execute(None if isinstance(command, c.New) else encounter, command,
                      token.name, permit=access.permit_for(token), gm=token.role == "gm")
-    view = encode(status(out.state))
+    hub = request.app.state.hub
+    made = message(out.state, hub.owned(encounter))
     if out.events:
-        request.app.state.hub.appended(encounter, out.events[0].seq - 1,
-                                       out.events[-1].seq, view)
+        hub.appended(encounter, out.events[0].seq - 1, out.events[-1].seq, made)
     events = [envelope_dict(e, False) for e in out.events]
+    if sees_all(token):
+        view = made.data
+    else:  # (a player's own declarations name no hidden combatant)
+        view = encode(status_for(out.state, token))
     return msgspec.json.encode(Declared(out.state.seq, events, msgspec.Raw(view.encode())))
 
 

@@ -15,29 +15,20 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from typing import NamedTuple
-
-import msgspec
-
 from eventlog.events import CORRECTIONS
 from projections import snapshot as snapshots
 from projections.history import fold
-from projections.reports.views import status
+
+from cli.server.views import Message, message
+
+__all__ = ["Hub", "Listener", "Message", "batch_statuses"]
 
 TICK_S = 1.0  # a stream rechecks its token at least this often
 WATCH_S = 0.25  # the watcher looks at the store at least this often (and stops within it)
 
 
-class Message(NamedTuple):
-    seq: int
-    data: str  # the status JSON after the batch ending at seq
-
-
-def encode(view: dict) -> str:
-    return msgspec.json.encode(view).decode()
-
-
-def batch_statuses(ledger, encounter: str, after: int) -> list[Message]:
+def batch_statuses(ledger, encounter: str, after: int,
+                   owned: frozenset[str] = frozenset()) -> list[Message]:
     """The status after each batch that ends after seq `after`, in order,
     read in one snapshot. Folds forward batch by batch; a correction (undo,
     redo, amend) refolds, as its effect reaches back."""
@@ -71,7 +62,7 @@ def batch_statuses(ledger, encounter: str, after: int) -> list[Message]:
                 state = fold(store, encounter, ledger.corrections(encounter, end),
                              snapshots.clone(state), upto=end, after=prev)
                 state.seq = end
-            out.append(Message(end, encode(status(state))))
+            out.append(message(state, owned))
             prev = end
     return out
 
@@ -84,8 +75,9 @@ class Listener:
 
     BACKLOG = 1000
 
-    def __init__(self, encounter: str, digest: str):
-        self.encounter, self.digest = encounter, digest
+    def __init__(self, encounter: str, token):
+        self.encounter, self.token = encounter, token
+        self.digest = getattr(token, "digest", token)
         self.loop = asyncio.get_running_loop()
         self.queue: asyncio.Queue[Message | None] = asyncio.Queue()
         self.behind = False
@@ -106,6 +98,7 @@ class Hub:
         self.locks: dict[str, threading.Lock] = {}
         self.listeners: dict[str, set[Listener]] = {}
         self.digests: frozenset[str] = frozenset()
+        self.owners: dict[str, frozenset[str]] = {}  # encounter -> ids player tokens own
         self.guard = threading.Lock()
         self.stopping = threading.Event()
         self.thread: threading.Thread | None = None
@@ -123,6 +116,19 @@ class Hub:
     def valid(self, digest: str) -> bool:
         return digest in self.digests
 
+    def owned(self, encounter: str) -> frozenset[str]:
+        """The combatants of `encounter` some player token owns (their `may`
+        goes out with each message)."""
+        return self.owners.get(encounter, frozenset())
+
+    def _tokens(self, tokens) -> None:
+        owners: dict[str, set[str]] = {}
+        for t in tokens:
+            if t.role == "player" and t.encounter is not None:
+                owners.setdefault(t.encounter, set()).update(t.owns)
+        self.owners = {e: frozenset(ids) for e, ids in owners.items()}
+        self.digests = frozenset(t.digest for t in tokens)
+
     # -- publishing --------------------------------------------------------
 
     def _lock(self, encounter: str) -> threading.Lock:
@@ -136,9 +142,9 @@ class Hub:
             for listener in targets:
                 listener.send(message)
 
-    def appended(self, encounter: str, before: int, seq: int, view: str) -> None:
+    def appended(self, encounter: str, before: int, seq: int, view: Message) -> None:
         """The server appended the batch (before, seq] and knows the status
-        after it (as JSON): out at once (earlier unseen batches first)."""
+        after it (a Message): out at once (earlier unseen batches first)."""
         with self._lock(encounter):
             known = self.published.get(encounter)
             if known is None:  # (an encounter the hub has not seen yet)
@@ -147,10 +153,11 @@ class Hub:
                 self.published[encounter] = max(known, seq)
                 return  # (out already, or nobody can have listened)
             if known == before:
-                messages = [Message(seq, view)]
+                messages = [view]
             else:
-                messages = [m for m in batch_statuses(self.handles.ledger(), encounter, known)
-                            if m.seq <= seq] or [Message(seq, view)]
+                messages = [m for m in batch_statuses(self.handles.ledger(), encounter, known,
+                                                      self.owned(encounter))
+                            if m.seq <= seq] or [view]
             self.published[encounter] = messages[-1].seq
             self._fan_out(encounter, messages)
 
@@ -163,7 +170,8 @@ class Hub:
                 self.published[encounter] = known
             if head <= known:
                 return
-            messages = [m for m in batch_statuses(ledger, encounter, known) if m.seq <= head]
+            messages = [m for m in batch_statuses(ledger, encounter, known, self.owned(encounter))
+                        if m.seq <= head]
             if messages:
                 self.published[encounter] = messages[-1].seq
                 self._fan_out(encounter, messages)
@@ -173,7 +181,7 @@ class Hub:
     def start(self) -> None:
         ledger = self.handles.ledger()  # (the heads before any request)
         self.published = {e.id: e.events for e in ledger.store.encounters()}
-        self.digests = frozenset(t.digest for t in ledger.store.tokens())
+        self._tokens(ledger.store.tokens())
         self.thread = threading.Thread(target=self._watch, name="combat-hub", daemon=True)
         self.thread.start()
 
@@ -194,10 +202,11 @@ class Hub:
 
     def look(self, ledger) -> None:
         store = ledger.store
-        digests = frozenset(t.digest for t in store.tokens())
+        tokens = store.tokens()
+        digests = frozenset(t.digest for t in tokens)
         if digests != self.digests:
             gone = self.digests - digests
-            self.digests = digests
+            self._tokens(tokens)
             if gone:  # every listener rechecks its token at once
                 with self.guard:
                     everyone = [x for group in self.listeners.values() for x in group]

@@ -9,10 +9,10 @@ from starlette.requests import Request
 from starlette.responses import FileResponse
 
 from projections import access
-from projections.reports.views import status
 
 from cli.server import auth
 from cli.server.replies import JSON, guarded, ledger, number, run
+from cli.server.views import sees_all, status_for
 
 STATIC = Path(__file__).parent / "static"
 LINES, MAX_LINES = 12, 500  # lines of the log the GM page shows, and the most asked for
@@ -68,32 +68,42 @@ async def encounters(request: Request):
 
 @guarded
 async def status_of(request: Request):
-    _, encounter = await reading(request)
-    return JSON(await run(lambda: status(ledger(request).state(encounter))))
+    token, encounter = await reading(request)
+    return JSON(await run(lambda: status_for(ledger(request).state(encounter), token)))
 
 
 @guarded
 async def log_of(request: Request):
-    _, encounter = await reading(request)
+    token, encounter = await reading(request)
     after = number(request, "after", 0, "a seq (a whole number of 0 or more)")
 
     def events():
         lg = ledger(request)
         lg.store.head(encounter)  # (an unknown encounter: 404)
-        return lg.event_dicts(encounter, after)
+        if sees_all(token):
+            return lg.event_dicts(encounter, after)
+        from projections.visible import log_for_players, secret
+        hidden = secret(lg.state(encounter))
+        return [e for e in log_for_players(lg.event_dicts(encounter), hidden)
+                if e["seq"] > after]
     return JSON(await run(events))
 
 
 @guarded
 async def lines_of(request: Request):
     """The last lines of the log as `combat log` words them (the GM page)."""
-    _, encounter = await reading(request)
+    token, encounter = await reading(request)
     last = number(request, "last", LINES, f"a number of lines from 1 to {MAX_LINES}",
                   1, MAX_LINES)
 
     def lines():  # (an unknown encounter: timeline's head read is the 404)
         from projections.reports.timeline import said, timeline
-        return [said(e) for e in deque(timeline(ledger(request), encounter), maxlen=last)]
+        lg = ledger(request)
+        entries = timeline(lg, encounter)
+        if not sees_all(token):
+            from projections.visible import entries_for_players, secret
+            entries = entries_for_players(entries, secret(lg.state(encounter)))
+        return [said(e) for e in deque(entries, maxlen=last)]
     return JSON(await run(lines))
 
 

@@ -9,9 +9,9 @@ import asyncio
 from starlette.requests import Request
 
 from eventlog.errors import LedgerError
-from projections.reports.views import status
 
-from cli.server.hub import TICK_S, Listener, Message, batch_statuses, encode
+from cli.server.hub import TICK_S, Listener, batch_statuses
+from cli.server.views import Message, data_for, encode, message
 from cli.server.reads import reading, token_of
 from cli.server.replies import DIGITS, BadInput, guarded, ledger, run
 
@@ -28,13 +28,12 @@ def last_seen(request: Request) -> int | None:
     return int(last) if last is not None else None
 
 
-def missed(request: Request, encounter: str, last: int | None) -> list[Message]:
+def missed(request: Request, encounter: str, last: int | None, owned) -> list[Message]:
     """What the client has not seen: the current status, or every batch after `last`."""
     lg = ledger(request)
     if last is None:
-        state = lg.state(encounter)
-        return [Message(state.seq, encode(status(state)))]
-    return batch_statuses(lg, encounter, last)
+        return [message(lg.state(encounter), owned)]
+    return batch_statuses(lg, encounter, last, owned)
 
 
 @guarded
@@ -43,10 +42,11 @@ async def stream(request: Request):
     token, encounter = await reading(request)
     last = last_seen(request)
     hub = request.app.state.hub
-    listener = Listener(encounter, token.digest)
+    listener = Listener(encounter, token)
     hub.subscribe(listener)
+    owned = hub.owned(encounter) | frozenset(token.owns)
     try:
-        backlog = await run(missed, request, encounter, last)
+        backlog = await run(missed, request, encounter, last, owned)
     except BaseException:
         hub.unsubscribe(listener)
         raise
@@ -63,22 +63,24 @@ async def stream(request: Request):
     async def messages():
         sent = last or 0
         try:
-            for message in backlog:
-                yield {"id": str(message.seq), "event": "status", "data": message.data}
-                sent = message.seq
+            for msg in backlog:
+                yield {"id": str(msg.seq), "event": "status",
+                       "data": data_for(msg, token)}
+                sent = msg.seq
             while True:
                 try:
-                    message = await asyncio.wait_for(listener.queue.get(), TICK_S)
+                    msg = await asyncio.wait_for(listener.queue.get(), TICK_S)
                 except asyncio.TimeoutError:
-                    message = None
+                    msg = None
                 if not await still_valid():
                     yield REFUSED
                     return
                 if listener.behind:
                     return  # (the browser reconnects with Last-Event-ID and catches up)
-                if message is not None and message.seq > sent:
-                    yield {"id": str(message.seq), "event": "status", "data": message.data}
-                    sent = message.seq
+                if msg is not None and msg.seq > sent:
+                    yield {"id": str(msg.seq), "event": "status",
+                           "data": data_for(msg, token)}
+                    sent = msg.seq
         finally:
             hub.unsubscribe(listener)
 

@@ -64,6 +64,15 @@ class Add(Command, tag="add"):
     grit: int = 0
     group: str | None = None
     count: int = 1
+    hidden: bool = False  # the players do not see it yet (`hide`)
+
+
+class Hide(Command, tag="hide"):
+    id: str
+
+
+class Reveal(Command, tag="reveal"):
+    id: str
 
 
 class Group(Command, tag="group"):
@@ -190,7 +199,7 @@ class Amend(Command, tag="amend"):
 AnyCommand = Union[
     New, Add, Load, Group, Roll, Order, Round, Seize, Act, Interrupt,
     EndTurn, Leave, Rejoin, MaxAP, AdjustAP, Grit, SetInitiative, Note, End,
-    Effect, EndEffect, Undo, Redo, Retract, Amend,
+    Effect, EndEffect, Undo, Redo, Retract, Amend, Hide, Reveal,
 ]
 COMMANDS: dict[str, type[Command]] = {
     cls.__struct_config__.tag: cls for cls in AnyCommand.__args__}

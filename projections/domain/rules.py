@@ -10,7 +10,7 @@ from eventlog.errors import Refusal
 from eventlog.events import (
     APAdjusted, APSpent, CombatantJoined, CombatantLeft, CombatantRejoined,
     EffectApplied, EffectEnded, EncounterCreated, EncounterEnded, FreeActionTaken,
-    GritAdjusted,
+    GritAdjusted, CombatantHidden, CombatantRevealed,
     GroupBonusSet, InitiativeOverridden, InitiativeRolled, InterruptTaken,
     MaxAPChanged, MomentSeized, NoteAdded, OrderDeclared, Payload, RoundStarted,
     TurnEnded,
@@ -370,6 +370,19 @@ def _ended(s: State, e: EncounterEnded) -> None:
     pass  # judge() already refuses a second end (R25)
 
 
+def _hidden(s: State, e: CombatantHidden) -> None:
+    c = _combatant(s, e.combatant)
+    if c.id in s.hidden:
+        raise Refusal(f"{c.id} is hidden already")
+    if s.running and s.turn == c.id:
+        raise Refusal(f"it is {c.id}'s turn: the players see it act")
+
+
+def _revealed(s: State, e: CombatantRevealed) -> None:
+    if _combatant(s, e.combatant).id not in s.hidden:
+        raise Refusal(f"{e.combatant} is not hidden: the players see it already")
+
+
 # -- what a command declares, from the state (the CLI's `decide` calls these) --
 
 _CHECKS = {
@@ -382,4 +395,5 @@ _CHECKS = {
     MaxAPChanged: _max_ap, APAdjusted: _adjusted, GritAdjusted: _grit,
     NoteAdded: _note, EncounterEnded: _ended,
     EffectApplied: _effect, EffectEnded: _effect_ended,
+    CombatantHidden: _hidden, CombatantRevealed: _revealed,
 }

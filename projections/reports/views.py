@@ -29,6 +29,7 @@ def status(s: State) -> dict:
             "spent_this_turn": c.spent_this_turn if running and s.turn == c.id else 0,
             "grit": c.grit, "seized": c.seized and s.round > 0,
             "effects": [effect_view(s, e) for e in s.effects_on(c.id)],
+            "hidden": c.id in s.hidden,  # (the GM's; players never see a hidden one)
         })
     groups = []
     for g in s.groups.values():
