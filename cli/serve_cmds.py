@@ -1,5 +1,7 @@
 """`combat serve`: the store on the table's network (INTERFACE.md, "Table
 server"). The server's libraries are imported here only, when it starts."""
+from typing import Optional
+
 import typer
 
 from cli.base import app
@@ -7,26 +9,65 @@ from cli.base import app
 
 @app.command()
 def serve(ctx: typer.Context,
-          host: str = typer.Option("127.0.0.1", "--host", help="The address to listen on; 0.0.0.0 opens it to the table's network (see the README)."),
-          port: int = typer.Option(8000, "--port", min=0, max=65535, help="The port (0: any free one).")) -> None:
+          host: Optional[str] = typer.Option(None, "--host", help="The address to listen on (default 127.0.0.1; with --lan this machine's network address); 0.0.0.0 opens it to every network."),
+          port: int = typer.Option(8000, "--port", min=0, max=65535, help="The port (0: any free one)."),
+          lan: bool = typer.Option(False, "--lan", help="Listen on this machine's network address and print the join page's address with a QR code to scan."),
+          encounter: Optional[str] = typer.Option(None, "--encounter", help="Put this encounter on the table: every page follows it.")) -> None:
     """Serve the store to browsers and scripts until interrupted: players
     follow the order and declare for their own combatants, by token.
 
     \b
-    Example: combat serve        combat serve --host 0.0.0.0 --port 8000
+    Example: combat serve        combat serve --lan --encounter warehouse
     """
     from eventlog.errors import LedgerError
     from eventlog.stores import open_store
     from eventlog.text import neutral
     from cli.session import default_db
+    if host is None:
+        host = lan_address() if lan else "127.0.0.1"
     if not host.strip():
         raise LedgerError("--host is empty: give the address to listen on, e.g. "
                           "127.0.0.1 (this machine) or 0.0.0.0 (the table's network)")
     target = ctx.find_root().params.get("db") or str(default_db())
-    open_store(target).close()  # (a store that cannot be opened: one line, now)
-    from cli.server.run import serve as run
+    store = open_store(target)  # (a store that cannot be opened: one line, now)
     try:
-        run(lambda: open_store(target), host, port,
-            lambda url: print(neutral(f"serving {target} at {url} (Ctrl-C stops)"), flush=True))
+        if encounter is not None:
+            from projections.joining import put_on_table
+            put_on_table(store, encounter)
+    finally:
+        store.close()
+    from cli.server.run import serve as run
+
+    def announce(url: str) -> None:
+        print(neutral(f"serving {target} at {url} (Ctrl-C stops)"), flush=True)
+        if lan:
+            print(neutral(f"players join at {url}join: scan it"), flush=True)
+            print(qr_text(f"{url}join"), flush=True)
+    try:
+        run(lambda: open_store(target), host, port, announce)
     except OSError as exc:
         raise LedgerError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+
+
+def lan_address() -> str:
+    """This machine's address on its network, found without sending a packet
+    (a UDP socket's connect only picks the route); 127.0.0.1 when it has none."""
+    import socket
+    probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try:
+        probe.connect(("192.0.2.1", 9))  # TEST-NET-1: never reached, only routed
+        return probe.getsockname()[0]
+    except OSError:
+        return "127.0.0.1"
+    finally:
+        probe.close()
+
+
+def qr_text(url: str) -> str:
+    """The QR code of `url` in text a terminal shows (half blocks, two rows a line)."""
+    import io
+
+    import segno
+    out = io.StringIO()
+    segno.make(url, error="m").terminal(out=out, compact=True, border=2)
+    return out.getvalue().rstrip("\n")

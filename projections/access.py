@@ -100,6 +100,8 @@ def identify(store, secret: str | None) -> Token:
     found = store.token(wanted)
     if found is None or not same(found.digest, wanted):
         raise Unauthorized("unknown or revoked token: ask the GM for a new link")
+    if found.role not in ROLES:  # a join request is no token until approved
+        raise Unauthorized(f"waiting for the GM to let {neutral(found.name)} in")
     return found
 
 

@@ -151,7 +151,9 @@ def test_players_and_views_read_no_trace_of_a_hidden_combatant_until_revealed(tm
                         {"command": "roll", "slots": ["nest"], "die": 1},
                         {"command": "adjust-ap", "id": "nest", "delta": -1, "reason": "hurt"},
                         {"command": "roll", "slots": ["ash"], "die": 9},
-                        {"command": "roll"}, {"command": "note", "text": "the fight starts"},
+                        *({"command": "roll", "slots": [x], "die": 1}
+                          for x in ("veiled", "bo", "boss", "gangers")),
+                        {"command": "note", "text": "the fight starts"},
                         {"command": "round"}):
             assert post(gm, command).status_code == 200, command
         everything = reads(gm)

@@ -13,7 +13,7 @@ from starlette.requests import Request
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from cli.server import declare, reads
+from cli.server import declare, reads, table
 from cli.server.handles import Handles
 from cli.server.hub import Hub
 from cli.server.replies import JSON, run
@@ -31,6 +31,13 @@ ROUTES = [
     Route(f"{API}/line", declare.line, methods=["POST"]),
     Route(f"{API}/stream", stream),
     Route("/api/schema", reads.schema),
+    Route("/api/table", table.table, methods=["GET", "PUT"]),
+    Route("/api/join", table.join, methods=["GET", "POST"]),
+    Route("/api/joins", table.joins),
+    Route("/api/joins/{name}", table.answer, methods=["POST"]),
+    Route("/join", table.join_page),
+    Route("/join/qr.svg", table.qr),
+    Route("/manifest.webmanifest", reads.manifest),
     Mount("/static", StaticFiles(directory=reads.STATIC), name="static"),
 ]
 

@@ -19,7 +19,7 @@ from eventlog.events import CORRECTIONS
 from projections import snapshot as snapshots
 from projections.history import fold
 
-from cli.server.views import Message, message
+from cli.server.views import Message, message, table_message
 
 __all__ = ["Hub", "Listener", "Message", "batch_statuses"]
 
@@ -99,6 +99,8 @@ class Hub:
         self.listeners: dict[str, set[Listener]] = {}
         self.digests: frozenset[str] = frozenset()
         self.owners: dict[str, frozenset[str]] = {}  # encounter -> ids player tokens own
+        self.seen_tokens: frozenset = frozenset()
+        self.table: str | None = None  # the encounter on the table (projections/joining.py)
         self.guard = threading.Lock()
         self.stopping = threading.Event()
         self.thread: threading.Thread | None = None
@@ -127,6 +129,19 @@ class Hub:
             if t.role == "player" and t.encounter is not None:
                 owners.setdefault(t.encounter, set()).update(t.owns)
         self.owners = {e: frozenset(ids) for e, ids in owners.items()}
+        self.seen_tokens = frozenset(tokens)
+        table = next((t.encounter for t in tokens if t.role == "table"), None)
+        if table != self.table:
+            self.table = table
+            self._announce_table(table)
+
+    def _announce_table(self, encounter: str | None) -> None:
+        """Every open stream hears that the GM put another encounter on the table."""
+        with self.guard:
+            everyone = [x for group in self.listeners.values() for x in group]
+        note = table_message(encounter)
+        for listener in everyone:
+            listener.send(note)
         self.digests = frozenset(t.digest for t in tokens)
 
     # -- publishing --------------------------------------------------------
@@ -203,9 +218,8 @@ class Hub:
     def look(self, ledger) -> None:
         store = ledger.store
         tokens = store.tokens()
-        digests = frozenset(t.digest for t in tokens)
-        if digests != self.digests:
-            gone = self.digests - digests
+        if frozenset(tokens) != self.seen_tokens:  # (an approval keeps its digest)
+            gone = self.digests - frozenset(t.digest for t in tokens)
             self._tokens(tokens)
             if gone:  # every listener rechecks its token at once
                 with self.guard:

@@ -43,11 +43,20 @@ async def page(request: Request):
     return FileResponse(STATIC / "index.html", headers=PAGE_HEADERS)
 
 
+async def manifest(request: Request):
+    """The web app manifest: a phone may keep the page on its home screen."""
+    return FileResponse(STATIC / "manifest.webmanifest",
+                        media_type="application/manifest+json")
+
+
 @guarded
 async def me(request: Request):
     token = await token_of(request)
+    from projections.joining import on_table
+    table = await run(on_table, ledger(request).store)
     return JSON({"name": token.name, "role": token.role, "owns": list(token.owns),
-                 "encounter": token.encounter})
+                 "encounter": token.encounter,
+                 "table": table if table and access.reaches(token, table) else None})
 
 
 @guarded

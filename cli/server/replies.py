@@ -24,8 +24,12 @@ class TooLarge(LedgerError):
     """A request body over MAX_BODY (413)."""
 
 
+class Slow(LedgerError):
+    """Too many requests of one kind from one address (429)."""
+
+
 CODES = ((access.Unauthorized, 401), (access.Forbidden, 403), (UnknownEncounter, 404),
-         (TooLarge, 413), (BadInput, 422), (Refusal, 409), (Conflict, 409), (LedgerError, 409))
+         (TooLarge, 413), (Slow, 429), (BadInput, 422), (Refusal, 409), (Conflict, 409), (LedgerError, 409))
 
 
 class JSON(Response):

@@ -11,7 +11,7 @@ from starlette.requests import Request
 from eventlog.errors import LedgerError
 
 from cli.server.hub import TICK_S, Listener, batch_statuses
-from cli.server.views import Message, data_for, encode, message
+from cli.server.views import TABLE_SEQ, Message, data_for, encode, message
 from cli.server.reads import reading, token_of
 from cli.server.replies import DIGITS, BadInput, guarded, ledger, run
 
@@ -77,7 +77,9 @@ async def stream(request: Request):
                     return
                 if listener.behind:
                     return  # (the browser reconnects with Last-Event-ID and catches up)
-                if msg is not None and msg.seq > sent:
+                if msg is not None and msg.seq == TABLE_SEQ:
+                    yield {"event": "table", "data": msg.data}
+                elif msg is not None and msg.seq > sent:
                     yield {"id": str(msg.seq), "event": "status",
                            "data": data_for(msg, token)}
                     sent = msg.seq

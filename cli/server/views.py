@@ -22,6 +22,13 @@ class Message(NamedTuple):
     may: dict = {}  # combatant id -> what a player may declare for it now
 
 
+TABLE_SEQ = -1  # a message that is no batch: the encounter on the table changed
+
+
+def table_message(encounter: str | None) -> Message:
+    return Message(TABLE_SEQ, encode({"encounter": encounter}))
+
+
 def encode(view: dict) -> str:
     return msgspec.json.encode(view).decode()
 
@@ -62,4 +69,5 @@ def status_for(state, token: Token) -> dict:
     return view
 
 
-__all__ = ["Message", "data_for", "encode", "may", "message", "sees_all", "status_for"]
+__all__ = ["Message", "TABLE_SEQ", "data_for", "encode", "may", "message", "sees_all",
+           "status_for", "table_message"]
