@@ -53,7 +53,7 @@ async def manifest(request: Request):
 async def me(request: Request):
     token = await token_of(request)
     from projections.joining import on_table
-    table = await run(on_table, ledger(request).store)
+    table = await run(lambda: on_table(ledger(request).store))
     return JSON({"name": token.name, "role": token.role, "owns": list(token.owns),
                  "encounter": token.encounter,
                  "table": table if table and access.reaches(token, table) else None})

@@ -57,8 +57,8 @@ async def table(request: Request):
         _gm(token)
         choice = _body(await body_of(request), Choice)
         access.check_reach(token, choice.encounter)
-        await run(joining.put_on_table, ledger(request).store, choice.encounter)
-    return JSON({"encounter": await run(joining.on_table, ledger(request).store)})
+        await run(lambda: joining.put_on_table(ledger(request).store, choice.encounter))
+    return JSON({"encounter": await run(lambda: joining.on_table(ledger(request).store))})
 
 
 def _seats(request: Request) -> dict:
@@ -103,7 +103,7 @@ async def join(request: Request):
 async def joins(request: Request):
     """The GM's list of waiting requests."""
     _gm(await token_of(request))
-    waiting = await run(joining.pending, ledger(request).store)
+    waiting = await run(lambda: joining.pending(ledger(request).store))
     return JSON([{"name": t.name, "owns": list(t.owns), "encounter": t.encounter,
                   "since": t.created_at} for t in waiting])
 
@@ -114,9 +114,9 @@ async def answer(request: Request):
     _gm(await token_of(request))
     name = request.path_params["name"]
     said = _body(await body_of(request), Answer)
-    store = ledger(request).store
 
     def answered():
+        store = ledger(request).store
         if said.approve:
             return joining.approve(store, name).name
         if name not in {t.name for t in joining.pending(store)}:

@@ -1,0 +1,102 @@
+// The GM's console, on top of app.js: the command box, the table's buttons,
+// the encounter picker and the table's choice, the players asking to join
+// (approve / deny), hide and reveal, and the last declarations.
+"use strict";
+
+function gmButtons() {
+  const simple = [["Roll all", { command: "roll" }, "✓ rolled"], ["Next round", { command: "round" }, "✓ a new round"],
+                  ["End turn", { command: "end-turn" }, "✓ turn ended"], ["Undo", { command: "undo" }, "✓ undone"],
+                  ["Redo", { command: "redo" }, "✓ redone"], ["End encounter", { command: "end" }, "✓ the encounter has ended"]];
+  $("gm-buttons").replaceChildren(...simple.map(([text, command, done]) =>
+    el("button", { type: "button", on: { click: () => declare(command, done) } }, text)));
+  $("line-form").addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    const line = $("line").value.trim();
+    if (!line) return;
+    const path = "/api/encounters/" + encodeURIComponent(encounter) + "/line";
+    api(path, { line }).then((answer) => {
+      say("✓ " + line, "ok");
+      $("line").value = "";
+      if (answer.status.encounter !== encounter) { // (`new ID`: the GM goes there)
+        encounter = answer.status.encounter;
+        const pick = $("encounter");
+        pick.append(el("option", { value: encounter }, encounter));
+        pick.value = encounter;
+        listen();
+      }
+      render(answer.status);
+    }, (err) => say(err.message, "error"));
+  });
+}
+
+window.gmStart = function (list) {
+  $("gm").hidden = false;
+  gmButtons();
+  const pick = $("encounter");
+  pick.replaceChildren(...list.map((e) => el("option", { value: e.id }, e.id + (e.title ? " · " + e.title : ""))));
+  pick.value = encounter;
+  pick.addEventListener("change", () => { encounter = pick.value; listen(); });
+  $("to-table").addEventListener("click", () => {
+    api("/api/table", { encounter: pick.value }, "PUT").then(
+      (t) => say("✓ " + t.encounter + " is on the table: every page follows it", "ok"),
+      (err) => say(err.message, "error"));
+  });
+  joins();
+  setInterval(joins, 2000);
+};
+
+window.gmPicked = function (next) { $("encounter").value = next; };
+
+window.gmRendered = function () { refreshLog(); };
+
+window.gmCard = function (c, label) {
+  const id = c.id;
+  const button = (text, command, done) => el("button", { type: "button", on: { click: () => declare(command, done) } }, text);
+  return el("div", { class: "buttons" },
+    button("Grit +1", { command: "grit", id, delta: 1 }, "✓ " + c.name + " gains 1 Grit"),
+    button("Grit −1", { command: "grit", id, delta: -1 }, "✓ " + c.name + " loses 1 Grit"),
+    c.active ? el("button", { type: "button", on: { click: () => declare({ command: "leave", id, reason: label.value }, "✓ " + c.name + " leaves") } }, "Leaves")
+             : button("Rejoins", { command: "rejoin", id }, "✓ " + c.name + " rejoins"),
+    c.hidden ? button("Reveal", { command: "reveal", id }, "✓ the players see " + c.name)
+             : button("Hide", { command: "hide", id }, "✓ " + c.name + " is hidden from the players"));
+};
+
+// -- players asking to join -------------------------------------------------
+
+let joinsSeen = "";
+function joins() {
+  api("/api/joins").then((waiting) => {
+    const key = JSON.stringify(waiting);
+    if (key === joinsSeen) return;
+    joinsSeen = key;
+    const list = $("joins");
+    if (!waiting.length) { list.replaceChildren(el("li", {}, "nobody is waiting")); return; }
+    list.replaceChildren(...waiting.map((w) => {
+      const answer = (approve) => api("/api/joins/" + encodeURIComponent(w.name), { approve }).then(
+        () => { say((approve ? "✓ " + w.name + " plays " : "✓ turned away: " + w.name + " for ") + w.owns.join(", "), "ok"); joins(); },
+        (err) => say(err.message, "error"));
+      return el("li", { data: { join: w.name } }, w.name + " asks to play " + w.owns.join(", ") + " in " + w.encounter + " ",
+        el("button", { type: "button", on: { click: () => answer(true) } }, "Approve " + w.name),
+        el("button", { type: "button", on: { click: () => answer(false) } }, "Deny"));
+    }));
+  }, () => {});
+}
+
+// -- the last declarations --------------------------------------------------
+
+function summary(line) {
+  // As `combat log` words it: who, where in the round, what; and what undid it.
+  return line.actor + " · " + line.context + " · " + (line.batch !== line.seq ? "+ " : "") +
+    line.text + (line.fate ? " (" + line.fate + ")" : "");
+}
+
+let logTimer = null;
+function refreshLog() {
+  clearTimeout(logTimer);
+  logTimer = setTimeout(() => {
+    api("/api/encounters/" + encodeURIComponent(encounter) + "/lines?last=12").then((lines) => {
+      $("log").replaceChildren(...lines.reverse().map((line) =>
+        el("li", { class: line.fate ? "undone" : "", value: String(line.seq) }, summary(line))));
+    }, () => {});
+  }, 50);
+}
