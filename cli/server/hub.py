@@ -130,6 +130,7 @@ class Hub:
                 owners.setdefault(t.encounter, set()).update(t.owns)
         self.owners = {e: frozenset(ids) for e, ids in owners.items()}
         self.seen_tokens = frozenset(tokens)
+        self.digests = frozenset(t.digest for t in tokens)
         table = next((t.encounter for t in tokens if t.role == "table"), None)
         if table != self.table:
             self.table = table
@@ -142,7 +143,6 @@ class Hub:
         note = table_message(encounter)
         for listener in everyone:
             listener.send(note)
-        self.digests = frozenset(t.digest for t in tokens)
 
     # -- publishing --------------------------------------------------------
 

@@ -229,7 +229,8 @@ function card(c) {
                   el("option", { value: "minor" }, "minor (1)"), el("option", { value: "major" }, "major (2)"),
                   el("option", { value: "3" }, "3 AP"), el("option", { value: "4" }, "4 AP"));
   const big = (text, what, fn) => el("button", { class: "big", type: "button", disabled: !can(what), on: { click: fn } }, text);
-  const body = [el("h2", {}, c.name, " ", pips(c), owned(id) ? el("span", { class: "tag you" }, "you") : null)];
+  const body = [el("h2", {}, c.name, " ", pips(c), owned(id) ? el("span", { class: "tag you" }, "you") : null,
+                         c.hidden ? el("span", { class: "tag hidden" }, "hidden") : null)];
   if (c.initiative === null && !c.group) {
     const die = el("input", { class: "die", type: "number", min: "1", max: "10", placeholder: "d10",
                               "aria-label": "the die " + c.name + " rolled" });
