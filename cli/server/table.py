@@ -136,7 +136,11 @@ def join_url(request: Request) -> str:
 
 async def qr(request: Request):
     """The join page's address as a QR code (SVG), made here: nothing from the internet."""
+    import io
+
     import segno
-    svg = segno.make(join_url(request), error="m").svg_inline(
-        scale=6, dark="#000", light="#fff", border=2)
-    return Response(svg, media_type="image/svg+xml", headers={"Cache-Control": "no-store"})
+    out = io.BytesIO()
+    segno.make(join_url(request), error="m").save(
+        out, kind="svg", scale=6, dark="#000", light="#fff", border=2, title="Join this table")
+    return Response(out.getvalue(), media_type="image/svg+xml",
+                    headers={"Cache-Control": "no-store"})

@@ -150,7 +150,7 @@ function render(next) {
   const groups = Object.fromEntries(status.groups.map((g) => [g.id, g]));
   document.body.dataset.seq = String(status.seq);
   $("title").textContent = status.title || status.encounter;
-  $("where").textContent = me.role === "gm" ? status.encounter + " · seq " + status.seq : status.encounter;
+  $("where").textContent = me.role === "gm" ? status.encounter + " · seq " + status.seq : "";
   const up = status.up.map(nameOf).join(", ");
   $("state").textContent = phaseText() + (up ? " · up: " + up : "");
   $("window").hidden = !status.seize_window;
@@ -196,16 +196,19 @@ function onDeck() {
 }
 
 function cue() {
+  // Always one line (it never appears or goes, so the card below never moves).
   const banner = $("banner");
   const mineUp = me.owns.filter((id) => status.up.includes(id));
   const deck = onDeck();
-  let text = "", kind = "";
+  let text, kind = "";
   if (mineUp.length) { text = "Your turn: " + mineUp.map(nameOf).join(", "); kind = "turn"; }
   else if (deck.length) { text = "On deck: " + deck.map(nameOf).join(", ") + " is next"; kind = "deck"; }
-  banner.hidden = !text;
+  else if (status.up.length) text = "Waiting: " + status.up.map(nameOf).join(", ") + " is up";
+  else text = phaseText();
+  banner.hidden = false;
   banner.textContent = text;
   banner.className = "banner " + kind;
-  if (text && navigator.vibrate) navigator.vibrate(kind === "turn" ? [200, 100, 200] : 100);
+  if (kind && navigator.vibrate) navigator.vibrate(kind === "turn" ? [200, 100, 200] : 100);
 }
 
 function tick() {
