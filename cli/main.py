@@ -84,6 +84,11 @@ def quick(argv: list[str], at: int):
         command = parse(words, read=_roster).command
     except BadLine:
         return None  # said in click's words, with exit 2, by the typer app
+    except Exception as exc:  # a roster that cannot be read: one line, as a refusal
+
+        def refused(session, exc=exc):
+            raise exc
+        return refused
     return lambda session: session.run(session.careful_about(command))
 
 

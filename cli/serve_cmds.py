@@ -31,11 +31,17 @@ def serve(ctx: typer.Context,
     target = ctx.find_root().params.get("db") or str(default_db())
     store = open_store(target)  # (a store that cannot be opened: one line, now)
     try:
-        if encounter is not None:
+        from eventlog.stores.writable import read_only_why
+        why = read_only_why(store)
+        if not why and encounter is not None:
             from projections.joining import put_on_table
             put_on_table(store, encounter)
     finally:
         store.close()
+    if why:  # (issue 24, item 8: live updates would stop silently)
+        from eventlog.stores import shown
+        raise LedgerError(f"{neutral(shown(target))} is read-only here ({why}): combat serve "
+                          "records declarations and tokens; make it writable, or serve a copy")
     from cli.server.run import serve as run
 
     def announce(url: str) -> None:

@@ -12,7 +12,8 @@ def copy(ctx: typer.Context,
 
     Each chain is verified on both sides (R30); the copy's events, hashes and
     `status` are identical. Run again, it skips what is already there; an
-    encounter there with another log refuses the copy, and nothing is written.
+    encounter there with another log refuses the copy, and nothing is written;
+    one there as an older copy of the same log is brought up to date.
 
     \b
     Example: combat copy --to postgresql://club@db.example/ledger
@@ -41,6 +42,10 @@ def copy(ctx: typer.Context,
                 skipped += 1
                 console.print(f"{done.encounter}: already there with the same chain "
                               f"({done.events} event{'s' if done.events != 1 else ''}), skipped")
+            elif done.since:
+                copied += 1
+                console.print(f"{done.encounter}: brought up to date, events {done.since + 1}"
+                              f" to {done.events} added (head {done.head[:12]}…)")
             else:
                 copied += 1
                 console.print(f"{done.encounter}: copied {done.events} "

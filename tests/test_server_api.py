@@ -221,7 +221,7 @@ def test_an_unknown_encounter_is_404(server):
                        post(gm, {"command": "round"}, "nowhere"),
                        gm.get("/api/encounters/nowhere/stream")):
             assert answer.status_code == 404
-            assert answer.json() == {"error": f"no encounter 'nowhere' in {server.db}"}
+            assert answer.json() == {"error": "no encounter 'nowhere' in the store"}  # (issue 24, item 6)
 
 
 def test_a_malformed_command_is_422_and_appends_nothing(server):

@@ -172,6 +172,28 @@ def test_contract_an_import_is_all_or_nothing(store, tmp_path):
     assert store.head("copy") == source.head("src")
 
 
+def test_contract_a_log_is_extended_verbatim_after_its_head_or_not_at_all(store, tmp_path):
+    from projections.history import envelope
+    source = make_store("memory", tmp_path)
+    _created(source, E)
+    store.import_log(E, "Fight", iter([envelope(r) for r in source.rows(E)]), list)
+    head = tuple(store.head(E))
+    source.append(E, 1, _notes("a", "b"), "gm")
+    more = [envelope(r) for r in source.rows(E, after=1)]
+
+    def broken():
+        yield more[0]
+        raise Refusal("the chain broke midway")
+    with pytest.raises(Conflict):
+        store.extend_log(E, (head[0], "0" * 64), iter(more))
+    with pytest.raises(Refusal):
+        store.extend_log(E, head, broken())
+    assert [r.seq for r in store.rows(E)] == [1]
+    store.extend_log(E, head, iter(more))
+    assert tuple(store.head(E)) == tuple(source.head(E))
+    assert verify_chain(store.rows(E), store.head(E)).ok
+
+
 # -- tokens of the table server and the change hint ----------------------
 
 def _token(name="ash", role="player", owns=("ash",), encounter=None, digest=None):

@@ -11,8 +11,7 @@ from pathlib import Path
 import pytest
 
 from eventlog.errors import StoreError
-from helpers import pg_server
-from helpers import one_error_line, real
+from helpers import one_error_line, pg_server, real
 
 
 def sha(path: Path) -> str:

@@ -13,7 +13,8 @@ from projections.domain import commands as c
 from cli.grammar import BadLine, parse_line
 from cli.server import auth
 from cli.server.views import encode, message, sees_all, status_for
-from cli.server.replies import JSON, BadInput, body_of, guarded, ledger, one_line, run
+from cli.server.replies import (
+    JSON, BadInput, body_of, encounter_of, guarded, ledger, one_line, run)
 
 
 class Declared(msgspec.Struct):
@@ -49,7 +50,7 @@ def declare(request: Request, raw: bytes, read, typed: bool) -> bytes:
     read from `raw`, then its execution."""
     lg = ledger(request)
     token = auth.token_of(lg.store, request)
-    encounter = request.path_params["encounter"]
+    encounter = encounter_of(request)
     access.check_reach(token, encounter)
     access.check_writes(token)
     if typed:

@@ -17,6 +17,7 @@ class Handles:
         self._local = threading.local()
         self._all: weakref.WeakSet = weakref.WeakSet()
         self._lock = threading.Lock()
+        self.hidden: set[str] = set()  # how the store is named: never told a client
 
     def ledger(self) -> Ledger:
         """This thread's ledger over its own store handle."""
@@ -25,6 +26,7 @@ class Handles:
             ledger = self._local.ledger = Ledger(self._open())
             with self._lock:
                 self._all.add(ledger.store)
+                self.hidden |= names_of(ledger.store)
         return ledger
 
     def store(self):
@@ -38,3 +40,17 @@ class Handles:
                 store.close()
             except Exception:  # (another thread's connection: it goes with the process)
                 pass
+
+
+def names_of(store) -> set[str]:
+    """Every way a message may name where `store` lives (its path as given
+    and resolved, its URL with and without the password, its identity)."""
+    names = set()
+    path = getattr(store, "path", None)
+    if path is not None:
+        names |= {str(path), str(path.resolve()), str(path.parent.resolve())}
+    for name in ("url", "where", "identity"):
+        value = getattr(store, name, None)
+        if isinstance(value, str):
+            names.add(value)
+    return {n for n in names if len(n) > 1}

@@ -11,7 +11,7 @@ from starlette.responses import FileResponse
 from projections import access
 
 from cli.server import auth
-from cli.server.replies import JSON, guarded, ledger, number, run
+from cli.server.replies import JSON, encounter_of, guarded, ledger, number, run
 from cli.server.views import sees_all, status_for
 
 STATIC = Path(__file__).parent / "static"
@@ -34,7 +34,7 @@ async def token_of(request: Request):
 async def reading(request: Request):
     """The token and the encounter it may read, or the error."""
     token = await token_of(request)
-    encounter = request.path_params["encounter"]
+    encounter = encounter_of(request)
     access.check_reach(token, encounter)
     return token, encounter
 
@@ -52,11 +52,8 @@ async def manifest(request: Request):
 @guarded
 async def me(request: Request):
     token = await token_of(request)
-    from projections.joining import on_table
-    table = await run(lambda: on_table(ledger(request).store))
     return JSON({"name": token.name, "role": token.role, "owns": list(token.owns),
-                 "encounter": token.encounter,
-                 "table": table if table and access.reaches(token, table) else None})
+                 "encounter": token.encounter})
 
 
 @guarded

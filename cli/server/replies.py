@@ -9,7 +9,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import Response
 
-from eventlog.errors import Conflict, LedgerError, Refusal, UnknownEncounter
+from eventlog.errors import Conflict, LedgerError, Refusal, StoreError, UnknownEncounter
 from projections import access
 
 MAX_BODY = 64 * 1024  # one command is a few hundred bytes; a roster a few KiB
@@ -29,7 +29,12 @@ class Slow(LedgerError):
 
 
 CODES = ((access.Unauthorized, 401), (access.Forbidden, 403), (UnknownEncounter, 404),
-         (TooLarge, 413), (Slow, 429), (BadInput, 422), (Refusal, 409), (Conflict, 409), (LedgerError, 409))
+         (TooLarge, 413), (Slow, 429), (BadInput, 422), (Refusal, 409), (Conflict, 409),
+         (StoreError, 503), (LedgerError, 409))
+# A store's own failure (a driver's message, a lock, a lost connection) names
+# where the store lives: the client is told this, the server's terminal the
+# rest (issue 24, item 6).
+STORE_FAILED = "the store could not answer this request (the server's terminal says why)"
 
 
 class JSON(Response):
@@ -45,9 +50,19 @@ def one_line(exc: BaseException) -> str:
     return " ".join(str(exc).splitlines())
 
 
-def failure(exc: LedgerError) -> JSON:
+def failure(exc: LedgerError, hidden=()) -> JSON:
+    """The error's one line, with no word of where the store lives: its
+    path or URL (each of `hidden`) is "the store", a store's failure is
+    said on the server's terminal only."""
     code = next(code for kind, code in CODES if isinstance(exc, kind))
-    return JSON({"error": one_line(exc)}, status_code=code)
+    line = one_line(exc)
+    if code == 503:
+        import sys
+        print(f"combat serve: {line}", file=sys.stderr, flush=True)
+        line = STORE_FAILED
+    for where in sorted(hidden, key=len, reverse=True):
+        line = line.replace(where, "the store")
+    return JSON({"error": line}, status_code=code)
 
 
 def guarded(endpoint):
@@ -56,9 +71,19 @@ def guarded(endpoint):
         try:
             return await endpoint(request)
         except LedgerError as exc:
-            return failure(exc)
+            return failure(exc, request.app.state.handles.hidden)
     answered.__name__ = endpoint.__name__
     return answered
+
+
+def encounter_of(request: Request) -> str:
+    """The encounter id in the address; one no store could hold (a NUL, which
+    PostgreSQL's driver refuses in its own words) is no encounter."""
+    encounter = request.path_params["encounter"]
+    if "\x00" in encounter or len(encounter) > 200:
+        from eventlog.text import neutral
+        raise UnknownEncounter(f"no encounter {neutral(encounter)[:60]!r}")
+    return encounter
 
 
 def ledger(request: Request):

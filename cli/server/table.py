@@ -58,7 +58,8 @@ async def table(request: Request):
         choice = _body(await body_of(request), Choice)
         access.check_reach(token, choice.encounter)
         await run(lambda: joining.put_on_table(ledger(request).store, choice.encounter))
-    return JSON({"encounter": await run(lambda: joining.on_table(ledger(request).store))})
+    chosen = await run(lambda: joining.on_table(ledger(request).store))
+    return JSON({"encounter": chosen if chosen and access.reaches(token, chosen) else None})
 
 
 def _seats(request: Request) -> dict:

@@ -151,3 +151,8 @@ class EventStore(Protocol):
                    then: Callable[[Iterator[tuple[int, int, str, bytes]]], T]) -> T:
         """Store `envelopes` verbatim as a new encounter, all or nothing;
         `then(rows)` judges the staged FoldRow tuples before anything is kept."""
+
+    def extend_log(self, encounter: str, head: tuple[int, str],
+                   envelopes: Iterable[Envelope]) -> None:
+        """Append `envelopes` verbatim after the encounter's `head` (seq,
+        hash), all or nothing; Conflict if the head is another."""

@@ -4,7 +4,9 @@ the source before anything is written, checked again event by event as it
 streams into the target (an import there: all or nothing), and the target's
 head compared with the source's afterwards. Re-running it is harmless: an
 encounter the target already holds with the same chain is skipped; one it
-holds with another log refuses the whole copy before anything is written.
+holds as an older copy (its log is the start of this one) is brought up to
+date; one it holds with another log refuses the whole copy before anything
+is written.
 """
 from __future__ import annotations
 
@@ -21,6 +23,7 @@ class Copied(NamedTuple):
     events: int
     head: str
     skipped: bool  # the target held it already, with the same chain
+    since: int = 0  # the target held it up to this seq: only the rest was copied
 
 
 def copy_store(source: EventStore, target: EventStore, where: str) -> Iterator[Copied]:
@@ -29,16 +32,21 @@ def copy_store(source: EventStore, target: EventStore, where: str) -> Iterator[C
     if source.identity == target.identity:
         raise LedgerError(f"{where} is the store being copied: name another store")
     planned = list(_plan(source, target, where))
-    for info, head, present in planned:
-        if not present:
+    for info, head, theirs in planned:
+        if theirs != head:
             with source.reading():
-                rows = source.rows(info.id, upto=head[0])
-                target.import_log(info.id, info.title, _checked(info.id, rows),
-                                  lambda staged: None)
+                if theirs is None:
+                    rows = source.rows(info.id, upto=head[0])
+                    target.import_log(info.id, info.title, _checked(info.id, rows),
+                                      lambda staged: None)
+                else:
+                    rows = source.rows(info.id, after=theirs[0], upto=head[0])
+                    target.extend_log(info.id, theirs, _checked(info.id, rows, theirs))
             if tuple(target.head(info.id)) != tuple(head):
                 raise StoreError(f"{info.id} did not arrive in {where} as it left "
                                  f"(head {target.head(info.id)[0]}, expected {head[0]})")
-        yield Copied(info.id, head[0], head[1], present)
+        yield Copied(info.id, head[0], head[1], theirs == head,
+                     theirs[0] if theirs not in (None, head) else 0)
 
 
 def _plan(source: EventStore, target: EventStore, where: str):
@@ -52,21 +60,35 @@ def _plan(source: EventStore, target: EventStore, where: str):
         if not verdict.ok:
             raise BrokenChain(f"the log of {info.id} is broken at seq {verdict.first_bad_seq}: "
                               f"{verdict.problem} (R30); nothing was copied")
-        present = info.id in there
-        if present:
+        theirs = None
+        if info.id in there:
             with target.reading():
                 theirs = tuple(target.head(info.id))
-                same = theirs == head and verify_chain(target.rows(info.id), theirs).ok
+                same = _at(source, info.id, theirs[0]) == theirs and verify_chain(
+                    target.rows(info.id), theirs).ok
             if not same:
                 raise LedgerError(f"{info.id} is already in {where} with another log (seq "
                                   f"{theirs[0]}, head {theirs[1][:12]}…; here seq {head[0]}, "
                                   f"head {head[1][:12]}…); nothing was copied")
-        yield info, head, present
+        yield info, head, theirs
 
 
-def _checked(encounter: str, rows: Iterable[StoredEvent]) -> Iterator[Envelope]:
-    """The rows as envelopes, each checked against the chain as it passes."""
+def _at(source: EventStore, encounter: str, seq: int) -> tuple[int, str] | None:
+    """(seq, hash) of the source's event at `seq`: a target whose head is
+    this is an older copy of the same log (the chain vouches for the rest)."""
+    with source.reading():
+        for row in source.rows(encounter, after=seq - 1, upto=seq):
+            return row.seq, row.hash
+    return None
+
+
+def _checked(encounter: str, rows: Iterable[StoredEvent],
+             after: tuple[int, str] | None = None) -> Iterator[Envelope]:
+    """The rows as envelopes, each checked against the chain (continuing
+    `after`, (seq, hash)) as it passes."""
     chain = Chain()
+    if after is not None:
+        chain.expected_seq, chain.prev = after[0] + 1, after[1]
     for row in rows:
         bad = chain.check(*row)
         if bad is not None:

@@ -12,7 +12,7 @@ from typing import Callable, Iterable, Iterator, Sequence, TypeVar
 from eventlog.codec import GENESIS, Envelope, encode_data, event_hash, utc_now
 from eventlog.stores.shared import count_commit, judged_head
 from eventlog.stores.contract import EncounterInfo, Snapshot, SnapshotMaker, StoredEvent, Token
-from eventlog.errors import Refusal, UnknownEncounter
+from eventlog.errors import Conflict, Refusal, UnknownEncounter
 from eventlog.events import CORRECTIONS, EncounterCreated, Payload
 
 T = TypeVar("T")
@@ -219,6 +219,17 @@ class MemoryStore:
             log.events = staged
             self._wrote()
         return result
+
+    def extend_log(self, encounter: str, head: tuple[int, str],
+                   envelopes: Iterable[Envelope]) -> None:
+        staged = [StoredEvent(e.seq, e.batch, e.type, e.at, e.actor, encode_data(e.data),
+                              e.prev_hash, e.hash) for e in envelopes]
+        with self._lock:
+            log = self._judged_against(encounter, head[0])
+            if log.head != tuple(head):
+                raise Conflict(f"the head of {encounter} moved while it was copied")
+            log.events.extend(staged)
+            self._wrote()
 
     def _judged_against(self, encounter: str, expected_seq: int) -> _Log:
         log = self._logs.get(encounter)

@@ -12,7 +12,7 @@ from typing import Callable, Iterable, Iterator, TypeVar
 import psycopg
 
 from eventlog.codec import GENESIS, Envelope, encode_data, utc_now
-from eventlog.errors import Refusal
+from eventlog.errors import Conflict, Refusal
 from eventlog.stores import pgschema
 from eventlog.stores.contract import Token
 from eventlog.stores.shared import EVENT_VERSION, not_text as _not_text
@@ -130,3 +130,30 @@ class Duties:
         db.execute(f"INSERT INTO events SELECT %s, {_ROW}, %s FROM combat_staged ORDER BY seq",
                    (encounter, EVENT_VERSION))
         db.execute("SELECT pg_notify(%s, %s)", (pgschema.CHANNEL, f"{encounter}:{head[0]}"))
+
+    def extend_log(self, encounter: str, head: tuple[int, str],
+                   envelopes: Iterable[Envelope]) -> None:
+        """Append `envelopes` verbatim after `head`, the encounter's (seq,
+        hash), all or nothing (`copy --to` bringing a copy up to date)."""
+        def work(db):
+            row = self._head_as_judged(db, encounter, head[0])
+            if tuple(row) != tuple(head):
+                raise Conflict(f"the head of {encounter} moved while it was copied")
+            last = None
+            events = iter(envelopes)
+            while chunk := list(islice(events, IMPORT_CHUNK)):
+                db.cursor().executemany(
+                    f"INSERT INTO events ({_ROW}, encounter, version) "
+                    "VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
+                    [(e.seq, e.batch, e.type, e.at, e.actor, encode_data(e.data),
+                      e.prev_hash, e.hash, encounter, EVENT_VERSION) for e in chunk])
+                last = chunk[-1]
+            if last is not None:
+                db.execute("UPDATE encounters SET head_seq = %s, head_hash = %s WHERE id = %s",
+                           (last.seq, last.hash, encounter))
+                db.execute("SELECT pg_notify(%s, %s)",
+                           (pgschema.CHANNEL, f"{encounter}:{last.seq}"))
+        try:
+            self._write(work)
+        except UnicodeEncodeError as exc:
+            raise _not_text(exc) from None

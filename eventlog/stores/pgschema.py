@@ -53,6 +53,67 @@ _VERSION_TABLE = ("CREATE TABLE schema_version (app text NOT NULL, version integ
                   "store_id text NOT NULL)")
 _TABLES = """SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
 WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'p', 'v', 'm', 'f')"""
+# Every object in the store's schema, one row each (kind, name, shape): its
+# relations (a table's columns, an index's definition, row security), the
+# triggers (not the constraints' own), rules and policies on them, and the
+# constraints. Asked once at open (issue 24, item 2).
+_OBJECTS = """SELECT 'relation', c.relname, c.relkind::text
+  || CASE WHEN c.relrowsecurity THEN ' row security' ELSE '' END || ': '
+  || CASE WHEN c.relkind = 'i' THEN regexp_replace(pg_get_indexdef(c.oid), ' ON \\S+\\.', ' ON ')
+     ELSE coalesce((SELECT string_agg(a.attname || ' ' || format_type(a.atttypid, a.atttypmod)
+       || CASE WHEN a.attnotnull THEN ' not null' ELSE '' END
+       || coalesce(' default ' || pg_get_expr(d.adbin, d.adrelid), ''), ', ' ORDER BY a.attnum)
+       FROM pg_attribute a LEFT JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
+       WHERE a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped), '') END
+FROM pg_class c WHERE c.relnamespace = current_schema()::regnamespace
+UNION ALL SELECT 'trigger', t.tgname, '' FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid
+WHERE c.relnamespace = current_schema()::regnamespace AND NOT t.tgisinternal
+UNION ALL SELECT 'rule', r.rulename, '' FROM pg_rewrite r JOIN pg_class c ON c.oid = r.ev_class
+WHERE c.relnamespace = current_schema()::regnamespace AND c.relkind <> 'v'
+UNION ALL SELECT 'policy', p.polname, '' FROM pg_policy p JOIN pg_class c ON c.oid = p.polrelid
+WHERE c.relnamespace = current_schema()::regnamespace
+UNION ALL SELECT 'constraint', o.conname, pg_get_constraintdef(o.oid) FROM pg_constraint o
+WHERE o.connamespace = current_schema()::regnamespace"""
+# What the migrations make (_OBJECTS' rows of a store of any version; one of
+# an older version lacks some). Anything else was put there by someone else.
+_MADE = {
+    ("relation", "schema_version"):
+        "r: app text not null, version integer not null, store_id text not null",
+    ("relation", "encounters"):
+        "r: id text not null, title text not null, created_at text not null, "
+        "head_seq bigint not null, head_hash text not null",
+    ("relation", "events"):
+        "r: encounter text not null, seq bigint not null, batch bigint not null, "
+        "type text not null, at text not null, actor text not null, data bytea not null, "
+        "prev_hash text not null, hash text not null, version integer not null default 1",
+    ("relation", "snapshots"):
+        "r: encounter text not null, seq bigint not null, hash text not null, "
+        "version text not null, state bytea not null",
+    ("relation", "tokens"):
+        "r: name text not null, role text not null, owns text[] not null, encounter text, "
+        "digest text not null, created_at text not null",
+    ("relation", "encounters_pkey"):
+        "i: CREATE UNIQUE INDEX encounters_pkey ON encounters USING btree (id)",
+    ("relation", "events_pkey"):
+        "i: CREATE UNIQUE INDEX events_pkey ON events USING btree (encounter, seq)",
+    ("relation", "events_by_type"):
+        "i: CREATE INDEX events_by_type ON events USING btree (encounter, type, seq)",
+    ("relation", "snapshots_pkey"):
+        "i: CREATE UNIQUE INDEX snapshots_pkey ON snapshots USING btree (encounter)",
+    ("relation", "tokens_pkey"):
+        "i: CREATE UNIQUE INDEX tokens_pkey ON tokens USING btree (name)",
+    ("relation", "tokens_digest_key"):
+        "i: CREATE UNIQUE INDEX tokens_digest_key ON tokens USING btree (digest)",
+    ("constraint", "encounters_pkey"): "PRIMARY KEY (id)",
+    ("constraint", "events_pkey"): "PRIMARY KEY (encounter, seq)",
+    ("constraint", "snapshots_pkey"): "PRIMARY KEY (encounter)",
+    ("constraint", "snapshots_encounter_fkey"):
+        "FOREIGN KEY (encounter) REFERENCES encounters(id)",
+    ("constraint", "events_encounter_fkey"):  # (schema 1 and 2)
+        "FOREIGN KEY (encounter) REFERENCES encounters(id)",
+    ("constraint", "tokens_pkey"): "PRIMARY KEY (name)",
+    ("constraint", "tokens_digest_key"): "UNIQUE (digest)",
+}
 _LOCK = "SELECT pg_advisory_xact_lock(hashtext(current_schema() || ':combat-ledger'))"
 
 
@@ -127,6 +188,11 @@ def _recognised(db, where: str) -> tuple[int, str]:
         raise refused from None
     if len(rows) != 1 or rows[0][0] != APP:
         raise refused
+    for kind, name, shape in db.execute(_OBJECTS):
+        if _MADE.get((kind, name)) != shape:
+            raise StoreError(f"{where} is not a combat-ledger store as this program made "
+                             f"it: it holds a {kind} {neutral(name)[:60]!r} that "
+                             "combat-ledger did not make; nothing was changed")
     return rows[0][1], rows[0][2]
 
 

@@ -8,7 +8,7 @@ from itertools import islice
 from typing import Callable, Iterable, Iterator, TypeVar
 
 from eventlog.codec import GENESIS, Envelope, encode_data, utc_now
-from eventlog.errors import Refusal
+from eventlog.errors import Conflict, Refusal
 from eventlog.stores.shared import EVENT_VERSION
 
 IMPORT_CHUNK = 1000  # events staged per statement
@@ -63,3 +63,17 @@ class ImportMixin:
                         (encounter, title, utc_now(), *(head or (0, GENESIS))))
         self.db.execute(f"INSERT INTO events SELECT ?, {ROW}, ? FROM temp.staged ORDER BY seq",
                         (encounter, EVENT_VERSION))
+
+    def extend_log(self, encounter: str, head: tuple[int, str],
+                   envelopes: Iterable[Envelope]) -> None:
+        """Append `envelopes` verbatim after `head`, the encounter's (seq,
+        hash), all or nothing: a copy brought up to date (`copy --to`);
+        Conflict if another writer moved the head meanwhile."""
+        def work():
+            row = self._head_as_judged(encounter, head[0])
+            if tuple(row) != tuple(head):
+                raise Conflict(f"the head of {encounter} moved while it was copied")
+            events = iter(envelopes)
+            while chunk := list(islice(events, IMPORT_CHUNK)):
+                self._insert_envelopes(encounter, chunk)
+        self._write(work)

@@ -28,6 +28,7 @@ from projections.inputs.strict import load_json, load_yaml, reworded
 MAX_ROSTER_BYTES = 1 << 20
 FORMATS = {".toml": "TOML", ".yaml": "YAML", ".yml": "YAML", ".json": "JSON"}
 MAX_COUNT = 100  # `count = 1000000` is a typo, not a squad
+MAX_COMBATANTS = 1000  # per file: a 2 KB roster of 100 squads of 100 is not a table's
 
 
 class Entry(BaseModel):
@@ -87,6 +88,10 @@ def read(path: Path) -> Load:
         raise InvalidFile(f"{name}: {'; '.join(problems[:3])}{more}; {NOTHING_ADDED}") from None
     if not roster.combatant:
         raise InvalidFile(f"{name} holds no combatant entry: a roster needs at least one")
+    total = sum(entry.count for entry in roster.combatant)
+    if total > MAX_COMBATANTS:
+        raise InvalidFile(f"{name} adds {total} combatants: a roster adds at most "
+                          f"{MAX_COMBATANTS}; {NOTHING_ADDED}")
     return msgspec.convert({**roster.model_dump(), "file": name}, Load)
 
 

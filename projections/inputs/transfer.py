@@ -10,6 +10,7 @@ is read), and only a legal log is committed.
 from __future__ import annotations
 
 import io
+from datetime import datetime, timedelta, timezone
 from itertools import chain, groupby
 from operator import itemgetter
 from typing import Iterator
@@ -280,6 +281,7 @@ class _Intake:
                 raise InvalidFile(f"the hash chain is broken at seq {bad.first_bad_seq}: "
                                   f"{bad.problem} (R30)")
             _check_envelope(env)
+            _check_time(env, last)
             alone = env.type in CORRECTIONS
             if env.batch != env.seq and (last is None or env.batch != last.batch or alone):
                 raise InvalidFile(f"event {env.seq}: batch {env.batch} is not the "
@@ -305,6 +307,26 @@ def _check_envelope(env: Envelope) -> None:
         check_payload(env.data)
     except Refusal as exc:
         raise InvalidFile(f"event {env.seq}: {exc}") from None
+
+
+# An imported log's clock (issue 24, item 9): a store writes `at` when it
+# appends, so a log's times never run back further than a clock set back a
+# little, and none is later than now (a year-9999 event made `stats` report
+# an 8,000-year fight).
+CLOCK_SLACK = timedelta(minutes=5)
+
+
+def _check_time(env: Envelope, last: Envelope | None) -> None:
+    at = _when(env.at)
+    if at > datetime.now(timezone.utc) + CLOCK_SLACK:
+        raise InvalidFile(f"event {env.seq}: its time {env.at} is in the future (R29)")
+    if last is not None and at < _when(last.at) - CLOCK_SLACK:
+        raise InvalidFile(f"event {env.seq}: its time {env.at} runs backwards, before "
+                          f"event {last.seq}'s {last.at} (R29)")
+
+
+def _when(at: str) -> datetime:
+    return datetime.fromisoformat(at[:-1]).replace(tzinfo=timezone.utc)
 
 
 def _judged(rows, fixes: Corrections, encounter: str) -> State:

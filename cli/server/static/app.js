@@ -319,6 +319,9 @@ function start() {
     me = who;
     document.body.classList.add(me.role);
     document.title = "combat-ledger · " + me.name;
+    return api("/api/table");
+  }).then((table) => {
+    me.table = table.encounter;
     return api("/api/encounters");
   }).then((list) => {
     if (!list) return;

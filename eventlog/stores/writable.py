@@ -1,0 +1,29 @@
+"""Whether this process may write a store (issue 24, item 8): the table
+server records declarations and tokens, and its watcher needs the store as
+a writer would open it; a read-only one is refused before it serves."""
+from __future__ import annotations
+
+import os
+
+# (PostgreSQL: a read-only session or a standby, or a role that may not
+# append to the log or keep tokens.)
+_PG_READ_ONLY = """SELECT current_setting('transaction_read_only') = 'on'
+    OR pg_is_in_recovery()
+    OR NOT has_table_privilege('events', 'INSERT')
+    OR NOT has_table_privilege('encounters', 'UPDATE')
+    OR NOT has_table_privilege('tokens', 'INSERT, DELETE')"""
+
+
+def read_only_why(store) -> str | None:
+    """Why `store` cannot be written here, in a few words; None if it can."""
+    path = getattr(store, "path", None)
+    if path is None:
+        return "a read-only session or role" if store._query(_PG_READ_ONLY)[0][0] else None
+    if not os.access(path, os.W_OK):
+        return "its file may not be written"
+    if not os.access(path.parent, os.W_OK):
+        return "its folder may not be written (SQLite keeps its -wal and -shm files there)"
+    for extra in (f"{path}-wal", f"{path}-shm"):
+        if os.path.exists(extra) and not os.access(extra, os.W_OK):
+            return f"{os.path.basename(extra)} may not be written"
+    return None

@@ -1,0 +1,52 @@
+"""Issue 24, item 9: `combat copy --to` onto an older copy of the same store
+brings the backup up to date (it was refused as "another log"); a copy that
+diverged is still refused, nothing written. SQLite to SQLite, and to
+PostgreSQL."""
+from __future__ import annotations
+
+import pytest
+
+from helpers import one_error_line, pg_server, real
+
+
+def _fight(db):
+    for args in (["new", "alley"], ["add", "Rook", "--pc"], ["note", "one"]):
+        assert real(db, *args).returncode == 0
+
+
+def _backup(tmp_path, kind: str) -> str:
+    if kind == "pg":
+        return pg_server().fresh_url()
+    return str(tmp_path / "backup.db")
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "pg"])
+def test_copy_onto_an_older_copy_brings_it_up_to_date(tmp_path, kind):
+    db = tmp_path / "home.db"
+    _fight(db)
+    backup = _backup(tmp_path, kind)
+    assert real(db, "copy", "--to", backup).returncode == 0
+    for args in (["note", "two"], ["add", "Vex"], ["note", "three"]):
+        assert real(db, *args).returncode == 0
+    done = real(db, "copy", "--to", backup)
+    assert done.returncode == 0, done.stderr
+    assert "alley: brought up to date, events 4 to 6 added" in done.stdout
+    for line in (["log", "--json"], ["status", "--json"]):
+        assert real(backup, "--encounter", "alley", *line).stdout == \
+            real(db, "--encounter", "alley", *line).stdout
+    assert real(backup, "--encounter", "alley", "verify").returncode == 0
+    again = real(db, "copy", "--to", backup)
+    assert "already there with the same chain" in again.stdout
+
+
+def test_copy_onto_a_copy_that_diverged_is_refused_and_writes_nothing(tmp_path):
+    db = tmp_path / "home.db"
+    _fight(db)
+    backup = tmp_path / "backup.db"
+    assert real(db, "copy", "--to", str(backup)).returncode == 0
+    assert real(backup, "--encounter", "alley", "note", "only in the backup").returncode == 0
+    assert real(db, "note", "only at home").returncode == 0
+    before = real(backup, "--encounter", "alley", "log", "--json").stdout
+    err = one_error_line(real(db, "copy", "--to", str(backup)))
+    assert "with another log" in err
+    assert real(backup, "--encounter", "alley", "log", "--json").stdout == before
