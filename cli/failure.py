@@ -32,6 +32,7 @@ def damage(session) -> str | None:
 def said(session, exc: Exception) -> str:
     """What went wrong, in one line of the table's language."""
     if isinstance(exc, (LedgerError, UnicodeEncodeError, OverflowError)):  # not UTF-8, not int64
+        # one line, but a correction's casualties: a line each (R28c)
         return "\n".join(line.rstrip() for line in str(exc).strip().splitlines())
     if isinstance(exc, RecursionError):
         return ("nested too deeply to be read (a file or script that refers to "
@@ -55,5 +56,5 @@ def failed(session, exc: Exception, committed: bool, nested: bool = False) -> in
     if committed and not isinstance(exc, LedgerError):  # (a demo that stopped: 1)
         output.say(f"warning: the declaration was recorded, but {what}")
         return 0
-    output.say(f"error: {what}", keep="\n")  # a correction's casualties: a line each (R28c)
+    output.say(f"error: {what}", keep="\n")
     return 1

@@ -12,7 +12,7 @@ import sys
 
 # Each module's commands, in the order `--help` lists them.
 MODULES = {
-    "setup_cmds": ("use", "list"),
+    "setup_cmds": ("use", "list", "archive", "unarchive", "rename", "delete"),
     "declare_cmds": ("new", "add", "group", "roll", "order", "load", "round", "seize",
                      "act", "interrupt", "end-turn", "leave", "rejoin", "max-ap",
                      "adjust-ap", "grit", "set-initiative", "note", "end", "undo", "redo",

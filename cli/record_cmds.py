@@ -34,7 +34,8 @@ def log(ctx: typer.Context, as_json: bool = JSON,
         kind: Optional[str] = typer.Option(None, "--type", help="Only events of this type, e.g. APSpent."),
         undone: bool = typer.Option(False, "--undone", help="Only undone, retracted or amended declarations."),
         audit: bool = typer.Option(False, "--audit", help="The audit trail: GM overrides with reasons, undo, redo, retractions, amendments, and who declared what."),
-        last: Optional[int] = typer.Option(None, "--last", min=0, metavar="N", help="Only the last N lines (after the other filters), as `l N` in play mode.")) -> None:
+        last: Optional[int] = typer.Option(None, "--last", min=0, metavar="N", help="Only the last N lines (after the other filters), as `l N` in play mode."),
+        utc: bool = typer.Option(False, "--utc", help="Times in UTC, as stored (default: the local time of this machine).")) -> None:
     """Show the event log: context, who declared it, and what undid or amended it.
 
     Example: combat log --who rook --round 2        combat log --audit        combat log --last 5
@@ -45,6 +46,9 @@ def log(ctx: typer.Context, as_json: bool = JSON,
         return
     from projections.reports.timeline import AUDITED, timeline
     entries = list(timeline(s.ledger, s.encounter))
+    if who is not None:  # a prefix or a name, as everywhere (projections/domain/ids.py)
+        from projections.domain.ids import resolve
+        who = resolve(s.ledger.state(s.encounter), who)
     shown = [e for e in entries
              if (who is None or e.who == who)
              and (round_ is None or e.round == round_)
@@ -54,7 +58,10 @@ def log(ctx: typer.Context, as_json: bool = JSON,
     if last is not None:
         shown = shown[-last:] if last else []
     from cli.render import console, escape, log_table
-    console.print(log_table(s.encounter, shown, audit))
+    if shown:
+        console.print(log_table(s.encounter, shown, audit, utc))
+    else:  # one line, not a bare header
+        console.print(f"nothing in the log of {escape(s.encounter)} matches")
     if audit:
         from collections import Counter
         counts = Counter(e.env.actor for e in entries)

@@ -213,6 +213,11 @@ def show_outcome(command, outcome) -> None:
     """What a command did, and how the round moved on (projections/flow.py)."""
     from projections.domain import commands as c
     from projections.reports.flow import announce
+    if outcome.preview is not None:  # --dry-run: what it would change, nothing appended
+        console.print("dry run, nothing appended:")
+        for line in outcome.preview:
+            console.print(f"  {escape(line)}")
+        return
     from projections.reports.worded import from_touched, worded
     if outcome.preview is not None:  # --dry-run: what it would change, nothing appended
         console.print("dry run, nothing appended:")
@@ -229,15 +234,28 @@ def show_outcome(command, outcome) -> None:
     show_done(outcome.state, lines, flow)
 
 
-def log_table(encounter: str, entries, audit: bool = False) -> Table:
-    """The log for people: seq, time, actor, context, the declaration (under
-    NARROW columns: seq, actor and the declaration, which matters most)."""
+def clock(at: str, utc: bool = False) -> str:
+    """An event's time of day: this machine's local time, or UTC as stored."""
+    if not utc:
+        from datetime import datetime
+        try:
+            return datetime.fromisoformat(at.replace("Z", "+00:00")).astimezone() \
+                .strftime("%H:%M:%S")
+        except ValueError:  # (a stored time is checked on the way in: never here)
+            pass
+    return at[11:19]
+
+
+def log_table(encounter: str, entries, audit: bool = False, utc: bool = False) -> Table:
+    """The log for people: seq, time (local, or UTC with `utc`), actor,
+    context, the declaration (under NARROW columns: seq, actor and the
+    declaration, which matters most)."""
     narrow = console.width < NARROW
     table = Table(show_edge=False, pad_edge=False,
                   title=f"{'audit trail' if audit else 'log'} of {encounter}",
                   title_justify="left")
     names = ("seq", "actor", "declaration") if narrow else (
-        "seq", "UTC", "actor", "when", "declaration")
+        "seq", "UTC" if utc else "time", "actor", "when", "declaration")
     for name in names:
         table.add_column(name, justify="right" if name == "seq" else "left",
                          no_wrap=name == "seq")
@@ -250,5 +268,6 @@ def log_table(encounter: str, entries, audit: bool = False) -> Table:
         if narrow:
             table.add_row(str(e.env.seq), escape(e.env.actor), text)
         else:
-            table.add_row(str(e.env.seq), e.env.at[11:19], escape(e.env.actor), e.context, text)
+            table.add_row(str(e.env.seq), clock(e.env.at, utc), escape(e.env.actor),
+                          e.context, text)
     return table

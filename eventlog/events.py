@@ -136,6 +136,11 @@ class CombatantRevealed(Payload):
     combatant: str
 
 
+class EncounterRenamed(Payload):
+    """A new title for the encounter (`rename ID --title T`)."""
+    title: str
+
+
 class Undone(Payload):
     """`kept`: turns the retraction keeps ended where the table saw them end
     (R28a): before batch N, combatant C's turn is taken as ended (C == "":
@@ -188,7 +193,7 @@ Event = Union[
     InitiativeOverridden, OrderDeclared, RoundStarted, MomentSeized, APSpent,
     FreeActionTaken, InterruptTaken, TurnEnded, CombatantLeft,
     CombatantRejoined, MaxAPChanged, APAdjusted, GritAdjusted, NoteAdded,
-    EncounterEnded, Undone, Redone, Amended, EffectApplied, EffectEnded,
+    EncounterEnded, Undone, Redone, Amended, EffectApplied, EffectEnded, EncounterRenamed,
     CombatantHidden, CombatantRevealed,
 ]
 

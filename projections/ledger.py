@@ -181,6 +181,8 @@ class Ledger:
                 permit(state, command)
             return decide(state, command, dice, deciding)
         state, after, envs = self._decided(encounter, decided, actor)
+        if isinstance(command, c.Rename):  # the title `encounters()` lists
+            self.store.retitle(encounter, after.title)
         return Outcome(after, envs, [], state)
 
     def _dry(self, encounter: str, command: c.Command, dice, deciding: str,
@@ -245,6 +247,23 @@ class Ledger:
                     actor)
                 envs += grit
         return Outcome(state, envs, [])
+
+    # -- keeping the store tidy (INTERFACE.md) -----------------------------
+
+    def set_archived(self, encounter: str, archived: bool) -> None:
+        """`archive ID` / `unarchive ID`: out of `list`, the pages' pickers and
+        what tokens reach, or back; the log is kept whole."""
+        self.store.head(encounter)  # an unknown encounter is refused
+        self.store.set_archived(encounter, archived)
+
+    def delete(self, encounter: str, confirm: str) -> None:
+        """`delete ID --confirm ID`: the whole encounter leaves the store (the
+        only deletion, never part of a log), once its id is typed twice."""
+        self.store.head(encounter)
+        if confirm != encounter:
+            raise Refusal(f"delete removes the whole log of {encounter} from the store: "
+                          f"confirm with --confirm {encounter}")
+        self.store.delete(encounter)
 
     def new(self, encounter: str, title: str, actor: str) -> State:
         return self.execute(None, c.New(id=encounter, title=title), actor).state

@@ -82,3 +82,21 @@ def test_dry_run_round_on_the_command_line_exits_0_and_appends_nothing(combat):
     assert "unspent AP lost: ash 3 AP" in out
     import json
     assert json.loads(combat("status", "--json").stdout)["round"] == 1
+
+
+def test_dry_run_through_the_table_server_previews_and_appends_nothing(tmp_path):
+    from serverkit import E as SE, client, log, post, served, table, token
+    db = tmp_path / "table.db"
+    table(db)
+    gm_secret = token(db, "gm", "gm")
+    with served(db) as running, client(running, gm_secret) as gm:
+        for slot, die in (("ash", 9), ("bo", 5), ("boss", 3), ("gangers", 2)):
+            post(gm, {"command": "roll", "slots": [slot], "die": die})
+        post(gm, {"command": "round"})
+        before = log(db, SE)
+        answer = post(gm, {"command": "round", "dry_run": True})
+        assert answer.status_code == 200
+        body = answer.json()
+        assert body["events"] == [] and body["preview"][0] == "round 2 would start: AP restored (R15)"
+        assert body["status"]["round"] == 1 and log(db, SE) == before
+        assert "preview" not in post(gm, {"command": "note", "text": "hi"}).json()

@@ -256,3 +256,40 @@ def test_contract_wait_changes_returns_at_once_for_a_change_made_meanwhile(store
     start = time.monotonic()
     store.wait_changes(10)
     assert time.monotonic() - start < 5
+
+
+def test_contract_an_archived_encounter_keeps_its_log_and_comes_back(store):
+    _created(store, "a")
+    _created(store, "b")
+    assert store.archived() == set()
+    store.set_archived("a", True)
+    store.set_archived("a", True)  # twice is once
+    assert store.archived() == {"a"}
+    assert [e.id for e in store.encounters()] == ["a", "b"]  # the store still holds it
+    assert [r.seq for r in store.rows("a")] == [1]
+    store.set_archived("a", False)
+    assert store.archived() == set()
+    with pytest.raises(UnknownEncounter):
+        store.set_archived("nowhere", True)
+
+
+def test_contract_a_retitled_encounter_lists_its_new_title(store):
+    _created(store)
+    store.retitle(E, "Fight, part 2")
+    assert [e.title for e in store.encounters()] == ["Fight, part 2"]
+
+
+def test_contract_a_deleted_encounter_is_gone_whole_and_the_rest_stays(store):
+    _created(store, "a")
+    _created(store, "b")
+    store.append("a", 1, _notes("in a"), "gm")
+    store.set_archived("a", True)
+    store.delete("a")
+    assert [e.id for e in store.encounters()] == ["b"] and store.archived() == set()
+    with pytest.raises(UnknownEncounter):
+        store.head("a")
+    assert [r.seq for r in store.rows("b")] == [1]
+    _created(store, "a")  # the id is free again, its log starts anew
+    assert [r.seq for r in store.rows("a")] == [1]
+    with pytest.raises(UnknownEncounter):
+        store.delete("nowhere")

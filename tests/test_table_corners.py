@@ -192,3 +192,83 @@ def test_notes_and_reasons_span_lines_names_stay_on_one(combat, tmp_path):
     combat("import", dump, "--as", "y")
     assert json.loads(combat("--encounter", "y", "log", "--json").stdout)[2]["data"]["text"] \
         == "first line\nsecond\tline"
+
+
+# -- log --who, an empty filter, local time ---------------------------------------------
+
+def test_log_who_lists_an_amended_action_under_whom_it_now_names(combat):
+    for args in (["new", "x"], ["add", "Ann", "--pc"], ["add", "Bob", "--pc"],
+                 ["add", "Cid"], ["roll", "ann", "--die", "9"], ["roll", "bob", "--die", "3"],
+                 ["roll", "cid", "--die", "2"], ["round"], ["interrupt", "cid", "1", "parries"]):
+        combat(*args)
+    combat("amend", "9", "--who", "bob")
+    assert "parries" in combat("log", "--who", "bob").stdout
+    assert "parries" not in combat("log", "--who", "cid").stdout
+    assert "parries" in combat("log", "--who", "Bo").stdout  # a prefix, as everywhere
+
+
+def test_log_with_a_filter_that_matches_nothing_says_so_in_one_line(combat):
+    combat("new", "x")
+    combat("add", "Ann", "--pc")
+    out = combat("log", "--round", "7").stdout
+    assert out.strip() == "nothing in the log of x matches"
+
+
+def test_log_shows_local_time_and_utc_on_asking(combat, monkeypatch):
+    import time
+    monkeypatch.setenv("TZ", "Asia/Kolkata")  # +05:30: never the same clock as UTC
+    time.tzset()
+    try:
+        combat("new", "x")
+        entry = __import__("json").loads(combat("log", "--json").stdout)[0]
+        local = combat("log").stdout
+        utc = combat("log", "--utc").stdout
+    finally:
+        monkeypatch.delenv("TZ")
+        time.tzset()
+    from datetime import datetime, timedelta
+    stored = datetime.fromisoformat(entry["at"].replace("Z", "+00:00"))
+    assert stored.strftime("%H:%M:%S") in utc and "UTC" in utc
+    assert (stored + timedelta(hours=5, minutes=30)).strftime("%H:%M:%S") in local
+    assert "time" in local
+
+
+# -- archive, rename, delete (INTERFACE.md) ------------------------------------------------
+
+def test_archive_hides_an_encounter_from_list_until_unarchived(combat):
+    import json
+    for eid in ("demo-1", "real"):
+        combat("new", eid)
+    combat("archive", "demo-1")
+    assert [r["id"] for r in json.loads(combat("list", "--json").stdout)] == ["real"]
+    every = json.loads(combat("list", "--all", "--json").stdout)
+    assert [(r["id"], r.get("archived", False)) for r in every] == [("demo-1", True),
+                                                                    ("real", False)]
+    assert "Encounter demo-1 created" in combat("--encounter", "demo-1", "log").stdout
+    combat("unarchive", "demo-1")
+    assert len(json.loads(combat("list", "--json").stdout)) == 2
+
+
+def test_rename_is_an_event_and_the_list_shows_the_new_title(combat):
+    import json
+    combat("new", "x", "--title", "Old")
+    combat("end")
+    combat("rename", "x", "--title", "Warehouse, part 1")  # the record's own: after the end too
+    log = json.loads(combat("log", "--json").stdout)
+    assert log[-1]["type"] == "EncounterRenamed" and log[-1]["data"] == {
+        "title": "Warehouse, part 1"}
+    assert json.loads(combat("list", "--json").stdout)[0]["title"] == "Warehouse, part 1"
+    assert json.loads(combat("status", "--json").stdout)["title"] == "Warehouse, part 1"
+    assert combat("rename", "x", "--title", "two\nlines", code=1).stderr.startswith("error: ")
+
+
+def test_delete_needs_the_id_twice_and_removes_the_whole_encounter(combat):
+    import json
+    combat("new", "scratch")
+    combat("new", "keep")
+    err = combat("delete", "scratch", code=1).stderr
+    assert err.strip() == ("error: delete removes the whole log of scratch from the store: "
+                           "confirm with --confirm scratch")
+    combat("delete", "scratch", "--confirm", "scratch")
+    assert [r["id"] for r in json.loads(combat("list", "--all", "--json").stdout)] == ["keep"]
+    combat("--encounter", "scratch", "status", code=1)

@@ -85,7 +85,7 @@ SPECS: tuple[Spec, ...] = (
                  "roll initiative on joining (R5).",
          reads_file="FILE", build=_load),
     Spec("round", c.Round, "Start the next round: AP restored, seize window open "
-         "(R15, R24).", "combat round", (DRY_RUN,)),
+         "(R15, R24).", "combat round        combat round --dry-run", (DRY_RUN,)),
     Spec("seize", c.Seize, "Spend 1 Grit to Seize the Moment: act first this round "
          "(R10-R13).", "combat seize vex",
          (Arg("id", "ID", "Who seizes.", complete="combatants"),)),

@@ -17,11 +17,12 @@ from cli.server.replies import (
     JSON, BadInput, body_of, encounter_of, guarded, ledger, one_line, run)
 
 
-class Declared(msgspec.Struct):
+class Declared(msgspec.Struct, omit_defaults=True):
     """The answer to a declaration: the head, the appended events, the status."""
     seq: int
     events: list
     status: msgspec.Raw
+    preview: list[str] | None = None  # `dry_run`: what it would change; nothing appended
 
 
 def read_command(raw: bytes) -> c.Command:
@@ -62,15 +63,17 @@ def declare(request: Request, raw: bytes, read, typed: bool) -> bytes:
     out = lg.execute(None if isinstance(command, c.New) else encounter, command,
                      token.name, permit=access.permit_for(token), gm=token.role == "gm")
     hub = request.app.state.hub
-    made = message(out.state, hub.owned(encounter))
+    shown = out.state if out.preview is None else out.before  # a dry run changed nothing
+    made = message(shown, hub.owned(encounter))
     if out.events:
         hub.appended(encounter, out.events[0].seq - 1, out.events[-1].seq, made)
     events = [envelope_dict(e, False) for e in out.events]
     if sees_all(token):
         view = made.data
     else:  # (a player's own declarations name no hidden combatant)
-        view = encode(status_for(out.state, token))
-    return msgspec.json.encode(Declared(out.state.seq, events, msgspec.Raw(view.encode())))
+        view = encode(status_for(shown, token))
+    return msgspec.json.encode(Declared(shown.seq, events, msgspec.Raw(view.encode()),
+                                        out.preview))
 
 
 @guarded

@@ -63,8 +63,9 @@ async def encounters(request: Request):
     def listed():
         lg = ledger(request)
         out = []
+        archived = lg.store.archived()  # set aside: out of the pickers (INTERFACE.md)
         for info in lg.store.encounters():
-            if access.reaches(token, info.id):
+            if info.id not in archived and access.reaches(token, info.id):
                 state = lg.state(info.id)
                 out.append({"id": info.id, "title": info.title, "phase": state.phase,
                             "seq": state.seq})

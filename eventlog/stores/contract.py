@@ -156,3 +156,22 @@ class EventStore(Protocol):
                    envelopes: Iterable[Envelope]) -> None:
         """Append `envelopes` verbatim after the encounter's `head` (seq,
         hash), all or nothing; Conflict if the head is another."""
+
+    # -- keeping the list tidy (INTERFACE.md: archive, rename, delete) ---
+
+    def archived(self) -> set[str]:
+        """The encounters set aside by `archive` (their logs are kept)."""
+        ...
+
+    def set_archived(self, encounter: str, archived: bool) -> None:
+        """Archive or unarchive an existing encounter."""
+        ...
+
+    def retitle(self, encounter: str, title: str) -> None:
+        """The title `encounters()` lists (the rename itself is an event)."""
+        ...
+
+    def delete(self, encounter: str) -> None:
+        """Remove a whole encounter: its events, snapshot and archive mark
+        (the only deletion; never part of a log)."""
+        ...

@@ -39,6 +39,7 @@ class MemoryStore:
         self._tokens: dict[str, Token] = {}
         self._changed = threading.Condition(self._lock)
         self._version = 0  # writes so far: wait_changes wakes when it moves
+        self._archived: set[str] = set()
 
     def close(self) -> None:
         pass
@@ -161,6 +162,28 @@ class MemoryStore:
         return found
 
     # -- writing ---------------------------------------------------------
+
+    def archived(self) -> set[str]:
+        with self._lock:
+            return set(self._archived)
+
+    def set_archived(self, encounter: str, archived: bool) -> None:
+        with self._lock:
+            self._log(encounter)
+            (self._archived.add if archived else self._archived.discard)(encounter)
+            self._wrote()
+
+    def retitle(self, encounter: str, title: str) -> None:
+        with self._lock:
+            self._log(encounter).title = title
+            self._wrote()
+
+    def delete(self, encounter: str) -> None:
+        with self._lock:
+            self._log(encounter)
+            del self._logs[encounter]
+            self._archived.discard(encounter)
+            self._wrote()
 
     def create(self, encounter: str, created: EncounterCreated, actor: str) -> Envelope:
         with self._lock:

@@ -47,6 +47,10 @@ CREATE TABLE tokens (
     (3, """
 ALTER TABLE events DROP CONSTRAINT IF EXISTS events_encounter_fkey;
 """),
+    # Encounters set aside by `archive`: their logs are kept (INTERFACE.md).
+    (4, """
+CREATE TABLE archived (encounter text PRIMARY KEY);
+"""),
 ]
 SCHEMA_VERSION = MIGRATIONS[-1][0]
 _VERSION_TABLE = ("CREATE TABLE schema_version (app text NOT NULL, version integer NOT NULL, "
@@ -113,6 +117,10 @@ _MADE = {
         "FOREIGN KEY (encounter) REFERENCES encounters(id)",
     ("constraint", "tokens_pkey"): "PRIMARY KEY (name)",
     ("constraint", "tokens_digest_key"): "UNIQUE (digest)",
+    ("relation", "archived"): "r: encounter text not null",  # (schema 4: archive)
+    ("relation", "archived_pkey"):
+        "i: CREATE UNIQUE INDEX archived_pkey ON archived USING btree (encounter)",
+    ("constraint", "archived_pkey"): "PRIMARY KEY (encounter)",
 }
 _LOCK = "SELECT pg_advisory_xact_lock(hashtext(current_schema() || ':combat-ledger'))"
 

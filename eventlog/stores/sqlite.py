@@ -25,6 +25,7 @@ from eventlog.stores.sqlitefile import (
     schema_objects, schema_version,
 )
 from eventlog.stores.sqliteimport import ROW as _ROW, ImportMixin
+from eventlog.stores.sqlitetidy import TidyMixin
 from eventlog.stores.sqlitetokens import MIGRATIONS, TokensMixin
 from eventlog.text import check_actor, check_payload
 
@@ -53,7 +54,7 @@ CREATE TABLE snapshots (
 _MADE = schema_objects(_SCHEMA, *(s for step in MIGRATIONS.values() for s in step))
 
 
-class Store(ImportMixin, TokensMixin):
+class Store(ImportMixin, TokensMixin, TidyMixin):
     """One ledger file (the EventStore contract, eventlog/contract.py). Every
     method is one short transaction, or part of the one `reading()` holds."""
 

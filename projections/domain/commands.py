@@ -155,6 +155,11 @@ class End(Command, tag="end"):
     pass
 
 
+class Rename(Command, tag="rename"):
+    """A new title for the encounter it is declared in (an event)."""
+    title: str
+
+
 class Effect(Command, tag="effect"):
     id: str
     name: str
@@ -198,7 +203,7 @@ class Amend(Command, tag="amend"):
 
 AnyCommand = Union[
     New, Add, Load, Group, Roll, Order, Round, Seize, Act, Interrupt,
-    EndTurn, Leave, Rejoin, MaxAP, AdjustAP, Grit, SetInitiative, Note, End,
+    EndTurn, Leave, Rejoin, MaxAP, AdjustAP, Grit, SetInitiative, Note, End, Rename,
     Effect, EndEffect, Undo, Redo, Retract, Amend, Hide, Reveal,
 ]
 COMMANDS: dict[str, type[Command]] = {

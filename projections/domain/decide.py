@@ -15,8 +15,9 @@ from typing import Callable
 
 from eventlog.errors import Refusal
 from eventlog.events import (
-    APAdjusted, CombatantHidden, CombatantJoined, CombatantRevealed, CombatantLeft, CombatantRejoined, EffectApplied,
-    EffectEnded, EncounterCreated, EncounterEnded, GritAdjusted, GroupBonusSet,
+    APAdjusted, CombatantHidden, CombatantJoined, CombatantRevealed, CombatantLeft,
+    CombatantRejoined, EffectApplied, EffectEnded, EncounterCreated, EncounterEnded,
+    EncounterRenamed, GritAdjusted, GroupBonusSet,
     InitiativeOverridden, InitiativeRolled, MaxAPChanged, MomentSeized, NoteAdded,
     Payload, RoundStarted,
 )
@@ -193,6 +194,7 @@ _DECIDERS: dict[type, Callable[[State, c.Command, Dice], list[Payload]]] = {
     c.SetInitiative: lambda s, cmd, d: [InitiativeOverridden(slot=cmd.slot, total=cmd.total,
                                                              reason=cmd.reason)],
     c.Note: lambda s, cmd, d: [NoteAdded(text=cmd.text)],
+    c.Rename: lambda s, cmd, d: [EncounterRenamed(title=cmd.title)],
     c.End: lambda s, cmd, d: [EncounterEnded()],
     c.Effect: _effect,
     c.EndEffect: lambda s, cmd, d: [EffectEnded(effect=cmd.effect, reason=cmd.reason)],

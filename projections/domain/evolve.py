@@ -6,7 +6,8 @@ from eventlog.events import (
     APAdjusted, APSpent, CombatantHidden, CombatantJoined, CombatantRevealed, CombatantLeft, CombatantRejoined,
     EffectApplied, EffectEnded, EncounterCreated, EncounterEnded, FreeActionTaken, GritAdjusted,
     GroupBonusSet, InitiativeOverridden, InitiativeRolled, InterruptTaken,
-    MaxAPChanged, MomentSeized, NoteAdded, OrderDeclared, Payload, RoundStarted,
+    EncounterRenamed, MaxAPChanged, MomentSeized, NoteAdded, OrderDeclared, Payload,
+    RoundStarted,
     TurnEnded,
 )
 from projections.domain import ties
@@ -200,6 +201,10 @@ def _revealed(s: State, e: CombatantRevealed) -> None:
     s.hidden.discard(e.combatant)
 
 
+def _renamed(s: State, e: EncounterRenamed) -> None:
+    s.title = e.title
+
+
 def _nothing(s: State, e: Payload) -> None:
     pass
 
@@ -213,7 +218,7 @@ STEPS = {
     TurnEnded: _turn_ended, CombatantLeft: _left, CombatantRejoined: _rejoined,
     MaxAPChanged: _max_ap, APAdjusted: _adjusted, GritAdjusted: _grit,
     NoteAdded: _nothing, EncounterEnded: _ended,
-    EffectApplied: _effect, EffectEnded: _effect_ended,
+    EffectApplied: _effect, EffectEnded: _effect_ended, EncounterRenamed: _renamed,
     CombatantHidden: _hidden, CombatantRevealed: _revealed,
 }
 # By event type name, for the fold: types missing here change nothing.

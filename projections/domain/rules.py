@@ -12,7 +12,8 @@ from eventlog.events import (
     EffectApplied, EffectEnded, EncounterCreated, EncounterEnded, FreeActionTaken,
     GritAdjusted, CombatantHidden, CombatantRevealed,
     GroupBonusSet, InitiativeOverridden, InitiativeRolled, InterruptTaken,
-    MaxAPChanged, MomentSeized, NoteAdded, OrderDeclared, Payload, RoundStarted,
+    EncounterRenamed, MaxAPChanged, MomentSeized, NoteAdded, OrderDeclared, Payload,
+    RoundStarted,
     TurnEnded,
 )
 
@@ -28,7 +29,7 @@ def judge(s: State, e: Payload) -> None:
     """Accept `e` as the next declaration of `s`, or raise Refusal."""
     if not s.created and not isinstance(e, EncounterCreated):
         raise Refusal("the encounter has not been created yet")
-    if s.ended and not isinstance(e, NoteAdded):
+    if s.ended and not isinstance(e, (NoteAdded, EncounterRenamed)):  # (the record's own)
         raise Refusal("the encounter has ended: only notes, undo, redo, retraction "
                       "and amendment can be declared (R25)")
     check = _CHECKS.get(type(e))
@@ -366,21 +367,21 @@ def _note(s: State, e: NoteAdded) -> None:
         raise Refusal("a note needs some text")
 
 
+def _renamed(s: State, e: EncounterRenamed) -> None:
+    if not e.title.strip():
+        raise Refusal("say the new title: --title T")
+
+
 def _ended(s: State, e: EncounterEnded) -> None:
     pass  # judge() already refuses a second end (R25)
 
 
-def _hidden(s: State, e: CombatantHidden) -> None:
-    c = _combatant(s, e.combatant)
-    if c.id in s.hidden:
-        raise Refusal(f"{c.id} is hidden already")
-    if s.running and s.turn == c.id:
+def _secret(s: State, e: CombatantHidden | CombatantRevealed) -> None:
+    c, hiding = _combatant(s, e.combatant), isinstance(e, CombatantHidden)
+    if hiding == (c.id in s.hidden):
+        raise Refusal(f"{c.id} is {'hidden already' if hiding else 'not hidden: the players see it'}")
+    if hiding and s.running and s.turn == c.id:
         raise Refusal(f"it is {c.id}'s turn: the players see it act")
-
-
-def _revealed(s: State, e: CombatantRevealed) -> None:
-    if _combatant(s, e.combatant).id not in s.hidden:
-        raise Refusal(f"{e.combatant} is not hidden: the players see it already")
 
 
 # -- what a command declares, from the state (the CLI's `decide` calls these) --
@@ -393,7 +394,7 @@ _CHECKS = {
     FreeActionTaken: _free, InterruptTaken: _interrupted,
     TurnEnded: _turn_ended, CombatantLeft: _left, CombatantRejoined: _rejoined,
     MaxAPChanged: _max_ap, APAdjusted: _adjusted, GritAdjusted: _grit,
-    NoteAdded: _note, EncounterEnded: _ended,
+    NoteAdded: _note, EncounterEnded: _ended, EncounterRenamed: _renamed,
     EffectApplied: _effect, EffectEnded: _effect_ended,
-    CombatantHidden: _hidden, CombatantRevealed: _revealed,
+    CombatantHidden: _secret, CombatantRevealed: _secret,
 }

@@ -7,7 +7,7 @@ from eventlog.events import (
     Amended, APAdjusted, APSpent, EffectApplied, EffectEnded, CombatantJoined, CombatantLeft, CombatantRejoined, CombatantHidden, CombatantRevealed,
     EncounterCreated, EncounterEnded, FreeActionTaken, GritAdjusted,
     GroupBonusSet, InitiativeOverridden, InitiativeRolled, InterruptTaken,
-    MaxAPChanged, MomentSeized, NoteAdded, OrderDeclared, Payload, Redone,
+    EncounterRenamed, MaxAPChanged, MomentSeized, NoteAdded, OrderDeclared, Payload, Redone,
     RoundStarted, TurnEnded, Undone,
 )
 
@@ -77,6 +77,8 @@ def describe(e: Payload, who: Callable[[str], str] = str) -> str:
             return f"Note: {text}"
         case EncounterEnded():
             return "The encounter ends"
+        case EncounterRenamed(title=title):
+            return f"The encounter is renamed: {title}"
         case Undone(batches=batches, kind=kind, reason=reason):
             word = "Undo" if kind == "undo" else "Retraction"
             return f"{word} of seq {', '.join(map(str, batches))}{_because(reason)}"

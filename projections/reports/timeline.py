@@ -27,10 +27,12 @@ class Entry:
     turn: str | None
     undone_by: Mark | None = None
     amended_by: int | None = None
+    reads: object = None  # what an amendment in force reads in its place
 
     @property
     def who(self) -> str | None:
-        data = self.env.data
+        """Whom the line is about, as it reads now (an amended `--who` too)."""
+        data = self.env.data if self.reads is None else self.reads
         return getattr(data, "combatant", None) or getattr(data, "slot", None) \
             or getattr(data, "id", None)
 
@@ -75,6 +77,7 @@ def annotations(markers: Iterable[StoredEvent]) -> tuple[Corrections, dict[int, 
     for seq, p in fixes.items:
         if isinstance(p, Amended) and seq not in fixes.undone:
             amended_by[p.batch] = seq
+            amended_by.update((b, seq) for b, _ in p.also)  # a moved turn (R28b)
     return fixes, undone_by, amended_by
 
 
@@ -96,9 +99,11 @@ def timeline(ledger: Ledger, encounter: str) -> Iterator[Entry]:
     state = State(encounter)
     for b in batches(rows, fixes):
         keep(state, b.kept)  # R28a
-        for env in b.events:
+        same = b.amended and len(b.payloads) == len(b.events)
+        for i, env in enumerate(b.events):
+            reads = (b.payloads[i] if same else b.payloads[0]) if b.amended else None
             yield Entry(env, state.round, state.pass_, state.turn if state.running else None,
-                        undone_by.get(env.batch), amended_by.get(env.batch))
+                        undone_by.get(env.batch), amended_by.get(env.batch), reads)
             state.seq = env.seq
             if b.payloads is not None and not b.amended:
                 evolve(state, env.data)

@@ -1,0 +1,33 @@
+"""The SQLite store's part for keeping the list tidy (INTERFACE.md: archive,
+rename, delete), a mixin of sqlite.Store, which keeps the connection,
+`head`, `_query` and `_write`. Archive marks live in `meta` (`archived:ID`):
+no new table, so no new schema version."""
+from __future__ import annotations
+
+
+class TidyMixin:
+    def archived(self) -> set[str]:
+        return {r[0][len("archived:"):] for r in self._query(
+            "SELECT key FROM meta WHERE key LIKE 'archived:%'")}
+
+    def set_archived(self, encounter: str, archived: bool) -> None:
+        self.head(encounter)  # an unknown encounter is refused
+        sql = ("INSERT OR REPLACE INTO meta VALUES (?, '1')" if archived
+               else "DELETE FROM meta WHERE key = ?")
+        self._write(lambda: self.db.execute(sql, (f"archived:{encounter}",)))
+
+    def retitle(self, encounter: str, title: str) -> None:
+        self.head(encounter)
+        self._write(lambda: self.db.execute(
+            "UPDATE encounters SET title = ? WHERE id = ?", (title, encounter)))
+
+    def delete(self, encounter: str) -> None:
+        self.head(encounter)
+
+        def work():
+            for sql in ("DELETE FROM events WHERE encounter = ?",
+                        "DELETE FROM snapshots WHERE encounter = ?",
+                        "DELETE FROM encounters WHERE id = ?"):
+                self.db.execute(sql, (encounter,))
+            self.db.execute("DELETE FROM meta WHERE key = ?", (f"archived:{encounter}",))
+        self._write(work)
