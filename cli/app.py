@@ -2,7 +2,7 @@
 `--help` lists them. The `combat` program starts in cli/main.py, which imports
 only the module of the command it runs."""
 from cli.base import CLICK_ERROR, app  # noqa: F401
-from cli import setup_cmds, declare_cmds, record_cmds, review_cmds, store_cmds, play_cmds, token_cmds, serve_cmds  # noqa: E402,F401,I001
+from cli import setup_cmds, declare_cmds, record_cmds, review_cmds, store_cmds, play_cmds, token_cmds, serve_cmds, rules_cmds  # noqa: E402,F401,I001
 from cli.main import main  # noqa: F401
 
 if __name__ == "__main__":

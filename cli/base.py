@@ -20,6 +20,12 @@ class LedgerGroup(TyperGroup):
 
     depth = 0  # the demo and play mode run commands inside a command
 
+    def list_commands(self, ctx) -> list[str]:
+        """In the order of the table's evening (cli/main.py HELP_ORDER)."""
+        from cli.registry import HELP_ORDER
+        rank = {name: i for i, name in enumerate(HELP_ORDER)}
+        return sorted(super().list_commands(ctx), key=lambda n: rank.get(n, len(rank)))
+
     def invoke(self, ctx):
         from eventlog.stores import commits
 
@@ -53,6 +59,13 @@ app = typer.Typer(
 NUMBERS = {"ignore_unknown_options": True}
 
 
+def show_version(asked: bool) -> None:
+    if asked:
+        from cli.version import version_text
+        print(version_text())
+        raise typer.Exit(0)
+
+
 @app.callback()
 def main_options(
     ctx: typer.Context,
@@ -66,6 +79,9 @@ def main_options(
     actor: str = typer.Option(
         "gm", "--actor", envvar="COMBAT_ACTOR", show_envvar=True,
         help="Who declares: gm or a player's name (R29)."),
+    version: bool = typer.Option(
+        False, "--version", is_eager=True, callback=show_version,
+        help="Print the version (combat-ledger X.Y.Z) and exit."),
 ) -> None:
     if ctx.obj is None:
         ctx.obj = Session.opened(db, encounter, actor)

@@ -2,7 +2,7 @@
 (and short aliases) with the status table always shown above it.
 
 Each line is split like a shell line and read by the very same click
-commands as `combat ...` (cli/lines.py) into the core's command struct,
+commands as `combat ...` (cli/grammar/) into the core's command struct,
 which runs through the one entry point with one Session: the same judge,
 the same `error: ...` lines. Commands run quiet; the
 console then prints what the log gained, so a declaration from another
@@ -30,6 +30,7 @@ from projections.history import envelope
 from projections.reports.worded import worded
 from projections.domain.state import State
 
+from projections.rulebook import as_text, looks_like_rule, rule
 from cli.terminal import leading, run_line, run_read
 from cli.playwords import (ALIASES, COST_ALIASES, FIXED_OPTIONS, GUIDE, HELP, KEYS, LAST, LAST_LINES,
                            QUIT, SWITCHING, PlayCompleter, expand)
@@ -180,6 +181,9 @@ class Play:
     # -- what the console shows ---------------------------------------------
 
     def show_help(self, words: list[str], commands: bool = True) -> None:
+        if words and looks_like_rule(words[0]):  # `help R17`: the rule itself
+            console.print(escape(as_text(rule(words[0]))), highlight=False)
+            return
         if words:
             name = "act" if words[0] in COST_ALIASES else ALIASES.get(words[0], words[0])
             run_read(self.command, self.session, [name, "--help"])

@@ -36,6 +36,7 @@ GUIDE = [
     ("u / r", "undo / redo"),
     ("l [N]", f"the last N log lines (default {LAST_LINES})"),
     ("help [COMMAND]", "this guide and every command, or one command's help"),
+    ("help RULE", "one rule of the rules reference, e.g. help R17"),
     ("q", "leave play mode (also Ctrl-D)"),
 ]
 KEYS = [("Ctrl-Z", "undo"), ("Ctrl-Y", "redo"), ("Ctrl-L", "the last log lines"),

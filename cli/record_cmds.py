@@ -8,7 +8,7 @@ import typer
 from cli.base import app, session
 from cli.session import print_json
 
-JSON = typer.Option(False, "--json", help="JSON for scripts (INTERFACE.md).")
+JSON = typer.Option(False, "--json", help="JSON for scripts (docs/formats.md).")
 
 
 @app.command()
@@ -60,9 +60,10 @@ def log(ctx: typer.Context, as_json: bool = JSON,
     from cli.render import console, escape, log_table
     if shown:
         console.print(log_table(s.encounter, shown, audit, utc))
-    else:  # one line, not a bare header
-        console.print(f"nothing in the log of {escape(s.encounter)} matches")
-    if audit:
+    else:
+        console.print(f"nothing in the log of {escape(s.encounter)} matches"
+                      if entries else f"nothing in the log of {escape(s.encounter)} yet")
+    if audit and entries:  # who declared what, even when nothing was overridden
         from collections import Counter
         counts = Counter(e.env.actor for e in entries)
         console.print("declared by: " + ", ".join(f"{escape(actor)} {n}" for actor, n in counts.most_common()))
@@ -127,17 +128,14 @@ def head(ctx: typer.Context) -> None:
     print(head_line(*s.ledger.store.head(s.encounter)))
 
 
-class Format(str, Enum):
-    json = "json"
-    jsonl = "jsonl"
-    csv = "csv"
-    md = "md"
-    html = "html"
+from projections.reports.formats import FORMATS, described  # noqa: E402 (names only)
+
+Format = Enum("Format", {name: name for name in FORMATS}, type=str)
 
 
 @app.command()
 def export(ctx: typer.Context,
-           fmt: Format = typer.Option(Format.json, "--format", help="json: the portable log that `import` reads; jsonl: one event per line; csv: one row per event with its round, pass and turn; md: the fight round by round, with stats; html: a self-contained report with charts."),
+           fmt: Format = typer.Option("json", "--format", help=described()),
            out: Optional[str] = typer.Option(None, "-o", "--output", help="Write to FILE (default: stdout); never the ledger or its files."),
            force: bool = typer.Option(False, "--force", help="Replace FILE even if it is a SQLite database.")) -> None:
     """Write the encounter's log out, to import elsewhere or for review.
@@ -145,37 +143,21 @@ def export(ctx: typer.Context,
     Example: combat export --format json -o warehouse.json        combat export --format html -o warehouse.html
     """
     from eventlog.outfile import checked_target, write_file
+    from projections.reports.formats import writer
 
     from cli.progress import progress
     s = session(ctx)
     if out is not None:  # refused before the log is read, not after
         checked_target(out, s.ledger.store.path, force)
-    track = progress()
-    if fmt is Format.json:
-        from projections.inputs.transfer import export_json
-        doc = export_json(s.ledger, s.encounter, track)
-        if out is None:
-            print_json(doc)
-            return
-        import json
-        from eventlog.text import json_safe
-        text = json_safe(json.dumps(doc, indent=2, ensure_ascii=False)) + "\n"  # as on stdout
-        write_file(out, lambda f: f.write(text), s.ledger.store.path, force)
-        count = len(doc["events"])
-    else:
-        from projections.reports import exports
-        if fmt is Format.html:
-            from projections.reports.html import write_html as writer
-        else:
-            writer = getattr(exports, f"write_{fmt.value}")
-        if out is None:
-            from cli.output import stdout
-            writer(s.ledger, s.encounter, stdout(), track)
-            return
-        count = write_file(out, lambda f: writer(s.ledger, s.encounter, f, track),
-                           s.ledger.store.path, force)
-    from cli.render import console, escape
-    console.print(f"exported {count} events of {s.encounter} to {escape(str(out))} ({fmt.value})")
+    track, write = progress(), writer(Format(fmt).value)
+    if out is None:  # one path: the same writer streams to stdout or a file
+        from cli.output import stdout
+        write(s.ledger, s.encounter, stdout(), track)
+        return
+    count = write_file(out, lambda f: write(s.ledger, s.encounter, f, track),
+                       s.ledger.store.path, force)
+    from cli.output import neutral, write  # (not rich: the export to stdout does without it)
+    write(neutral(f"exported {count} events of {s.encounter} to {out} ({fmt.value})") + "\n")
 
 
 @app.command("import")

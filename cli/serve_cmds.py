@@ -1,4 +1,4 @@
-"""`combat serve`: the store on the table's network (INTERFACE.md, "Table
+"""`combat serve`: the store on the table's network (docs/server.md, "Table
 server"). The server's libraries are imported here only, when it starts."""
 from typing import Optional
 
@@ -9,7 +9,7 @@ from cli.base import app
 
 @app.command()
 def serve(ctx: typer.Context,
-          host: Optional[str] = typer.Option(None, "--host", help="The address to listen on (default 127.0.0.1; with --lan this machine's network address); 0.0.0.0 opens it to every network."),
+          host: Optional[str] = typer.Option(None, "--host", help="The address to listen on (default 127.0.0.1; with --lan this machine's network address); 0.0.0.0 opens it to every network (see docs/guide.md)."),
           port: int = typer.Option(8000, "--port", min=0, max=65535, help="The port (0: any free one)."),
           lan: bool = typer.Option(False, "--lan", help="Listen on this machine's network address and print the join page's address with a QR code to scan."),
           encounter: Optional[str] = typer.Option(None, "--encounter", help="Put this encounter on the table: every page follows it.")) -> None:

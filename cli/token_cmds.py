@@ -1,4 +1,4 @@
-"""The table server's tokens: `combat token add|list|revoke` (INTERFACE.md,
+"""The table server's tokens: `combat token add|list|revoke` (docs/server.md,
 "Table server"). A token is 256 random bits, printed once with its link;
 the store keeps only its SHA-256 digest."""
 from typing import Optional

@@ -24,7 +24,7 @@ DECODERS = {name: msgspec.json.Decoder(cls) for name, cls in EVENT_TYPES.items()
 
 
 class Envelope(msgspec.Struct, frozen=True):
-    """One stored event: INTERFACE.md's shape, less the derived `undone`."""
+    """One stored event: the shape of docs/formats.md, less the derived `undone`."""
 
     seq: int
     batch: int

@@ -1,4 +1,4 @@
-"""The declarations of INTERFACE.md, one frozen msgspec Struct each.
+"""The declarations (docs/formats.md, "Events"), one frozen msgspec Struct each.
 
 Each struct is the `data` of one event type; the class name is the event's
 `type` (the tag), never a Python import path, so renaming a module can never

@@ -1,5 +1,5 @@
 """What is remembered on the user's machine rather than in the store: the
-current encounter of each store (INTERFACE.md, "Where data lives": another
+current encounter of each store (docs/operations.md, "Where the data lives": another
 terminal or a server creating an encounter never switches yours)."""
 from __future__ import annotations
 

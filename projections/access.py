@@ -1,7 +1,7 @@
 """Who may declare what through the table server, decided in the core:
 tokens (made here, 256 random bits; the store keeps only their SHA-256 hex
 digest, and a token's name becomes the actor of what it declares, R29),
-their reach, and what each role may declare (INTERFACE.md, "Table server";
+their reach, and what each role may declare (docs/server.md;
 R3c, R29):
 
 - `gm`: every command, in every encounter (or the one it names);

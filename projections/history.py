@@ -29,9 +29,14 @@ def envelope(row: StoredEvent | tuple) -> Envelope:
                     prev_hash, digest)
 
 
-def corrections(store: EventStore, encounter: str, upto: int | None = None) -> Corrections:
+def corrections(store: EventStore, encounter: str, upto: int | None = None,
+                after: int = 0) -> Corrections:
+    """What the markers up to `upto` say. With `after`, only the markers after
+    it: enough to fold on from a snapshot taken at `after`, as long as none
+    of them `reaches_back(after)` (a marker after a snapshot that touches no
+    batch at or before it only ever names later batches)."""
     return Corrections((r.seq, decode_data(r.type, r.data))
-                       for r in store.markers(encounter, upto=upto))
+                       for r in store.markers(encounter, upto=upto, after=after))
 
 
 def fold(store: EventStore, encounter: str, fixes: Corrections, state: State,

@@ -57,27 +57,34 @@ class Ledger:
     # -- reading ---------------------------------------------------------
 
     def state(self, encounter: str, at: int | None = None) -> State:
-        """The folded state, now or as it stood at seq `at` (R31)."""
+        """The folded state, now or as it stood at seq `at` (R31). Now: from
+        the kept snapshot and the markers since it, so a command's cost does
+        not grow with the log's length."""
         with self.store.reading():
             head, _ = self.store.head(encounter)
             if at is not None and not 1 <= at <= head:
                 raise Refusal(f"seq {at} is not in the log of {encounter} (1 to {head})")
             if at is not None:  # a command's batch was shown whole: its last event
                 at = self.store.batch_end(encounter, at)
-            fixes = corrections(self.store, encounter, at)
-            start = self._snapshot(encounter, head, fixes) if at is None else None
-            if start is not None:
+            kept = self._snapshot(encounter, head) if at is None else None
+            if kept is not None:
+                start, fixes = kept
                 state = fold(self.store, encounter, fixes, start, after=start.seq)
             else:
-                state = fold(self.store, encounter, fixes, State(encounter), at)
+                state = fold(self.store, encounter, corrections(self.store, encounter, at),
+                             State(encounter), at)
         state.seq = head if at is None else at
         return state
 
-    def _snapshot(self, encounter: str, head: int, fixes: Corrections) -> State | None:
-        """The kept snapshot to fold on from, if it still holds and its seal
+    def _snapshot(self, encounter: str, head: int) -> tuple[State, Corrections] | None:
+        """The kept snapshot to fold on from and the corrections since it, if
+        it still holds (no later marker reaches back before it) and its seal
         says this machine wrote it; else None (fold from the start)."""
         snap = self.store.snapshot(encounter, snapshots.FOLD_VERSION)
-        if not snap or snap.seq > head or fixes.reaches_back(snap.seq):
+        if not snap or snap.seq > head:
+            return None
+        fixes = corrections(self.store, encounter, after=snap.seq)
+        if fixes.reaches_back(snap.seq):
             return None
         blob = bytes(snap.state)
         seal, body = blob[:32].decode("ascii", "replace"), blob[32:]
@@ -88,7 +95,7 @@ class Ledger:
         except (msgspec.DecodeError, msgspec.ValidationError, RecursionError):
             return None
         state.seq = snap.seq
-        return state
+        return state, fixes
 
     def snapshot_problem(self, encounter: str) -> str | None:
         """Verification of the kept snapshot (R30, R31): refold the log up to
@@ -99,8 +106,7 @@ class Ledger:
             snap = self.store.snapshot(encounter, snapshots.FOLD_VERSION)
             if snap is None:
                 return None
-            fixes = corrections(self.store, encounter)
-            if fixes.reaches_back(snap.seq):
+            if corrections(self.store, encounter, after=snap.seq).reaches_back(snap.seq):
                 return None  # taken before a correction of its past: set aside already
             truth = fold(self.store, encounter, corrections(self.store, encounter, snap.seq),
                          State(encounter), snap.seq)
@@ -123,8 +129,9 @@ class Ledger:
         """Keep `state` (folded in full, at its seq) as the snapshot to start from."""
         self.store.save_snapshot(encounter, state.seq, *self._maker(encounter, state))
 
-    def corrections(self, encounter: str, at: int | None = None) -> Corrections:
-        return corrections(self.store, encounter, at)
+    def corrections(self, encounter: str, at: int | None = None,
+                    after: int = 0) -> Corrections:
+        return corrections(self.store, encounter, at, after)
 
     def events(self, encounter: str) -> Iterator[tuple[Envelope, bool]]:
         """Every stored event with its derived `undone` flag."""

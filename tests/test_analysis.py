@@ -12,7 +12,7 @@ from pathlib import Path
 import duckdb
 import pytest
 
-README = Path(__file__).resolve().parent.parent / "README.md"
+RECIPES = Path(__file__).resolve().parent.parent / "docs" / "formats.md"
 SCRIPT = [
     ("new", "alley"), ("add", "Rook", "--pc", "--bonus", "5"), ("add", "Vex", "--pc"),
     ("add", "Boss", "--bonus", "1"), ("add", "Ganger", "--count", "2", "--group", "gangers"),
@@ -77,9 +77,9 @@ def test_duckdb_reads_the_csvs_with_typed_columns(amended):
 
 
 def recipes() -> list[str]:
-    """The SQL blocks of the README's analyst recipes."""
-    text = README.read_text()
-    part = text[text.index("### Analysis recipes"):]
+    """The SQL blocks of the analyst recipes (docs/formats.md)."""
+    text = RECIPES.read_text()
+    part = text[text.index("## Analysis recipes"):]
     part = part[:part.index("\n## ")]
     return re.findall(r"```sql\n(.*?)```", part, re.S)
 

@@ -190,7 +190,7 @@ def test_unexpected_failure_is_one_line_not_a_traceback(combat, monkeypatch):
 
 
 def test_every_command_has_help_with_an_example_and_is_in_the_readme(combat):
-    readme = (ROOT / "README.md").read_text()
+    readme = (ROOT / "README.md").read_text() + (ROOT / "docs" / "commands.md").read_text()
     commands = typer.main.get_command(app).commands
     assert len(commands) >= 25
     for name, command in commands.items():
@@ -238,7 +238,7 @@ def test_a_shell_command_loads_only_its_own_module(tmp_path):
                           text=True, timeout=60)
     loaded = done.stderr.strip().splitlines()[-1]
     assert "cli.setup_cmds" in loaded and "cli.app" not in loaded
-    assert "cli.gm_cmds" not in loaded and "cli.play_cmds" not in loaded
+    assert "cli.declare_cmds" not in loaded and "cli.play_cmds" not in loaded
 
 
 def test_markup_and_emoji_codes_typed_at_the_table_are_shown_as_typed(combat):
@@ -399,3 +399,12 @@ def test_demo_script_that_runs_itself_is_refused(combat, tmp_path):
     err = combat("demo", script, code=1).stderr
     assert err == "error: loop.combat line 3: a script cannot run `combat demo`\n"
     assert "loop" not in combat("list").stdout  # refused before anything was played
+
+
+def test_version_prints_the_installed_version(combat):
+    from importlib.metadata import version
+    expected = f"combat-ledger {version('combat-ledger')}\n"
+    assert combat("--version").stdout == expected
+    done = subprocess.run([sys.executable, "-m", "cli", "--version"], capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 0 and done.stdout == expected

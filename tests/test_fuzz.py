@@ -744,7 +744,7 @@ LINES = {
     "verify": ["verify"], "head": ["head"], "export": ["export", "--format", "csv"],
     "import": ["import", str(GOLDEN / "v1-alley.json"), "--as", "copy"],
     "demo": ["demo", str(ROOT / "examples/street-fight.combat")], "stats": ["stats"],
-    "replay": ["replay"], "report": ["report"], "schema": ["schema"], "play": ["play"],
+    "replay": ["replay"], "report": ["report"], "schema": ["schema"], "play": ["play"], "rules": ["rules", "R17"],
     "token": ["token", "add", "zed", "--gm"],
     "copy": ["copy", "--to", "copy.db"],
 }

@@ -440,3 +440,9 @@ def _tree():
 
     from cli.app import app
     return typer.main.get_command(app)
+
+
+def test_help_r17_prints_that_rule_of_the_reference(table):
+    played = table(lines("help R17", "help r28a", "q"))
+    assert "R17 — At most 4 AP in a turn" in played.out
+    assert "R28a — A correction keeps what the table lived through" in played.out

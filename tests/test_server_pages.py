@@ -118,6 +118,8 @@ def test_three_browsers_play_a_round_with_a_seize_a_group_slot_and_an_interrupt(
         button(ana, "ash", "Major · 2 AP").click()
         refusal = cli_refusal(db, "ana", "act", "ash", "major").removeprefix("error: ")
         expect(ana.locator("#message")).to_have_text(refusal.replace("ash", "Ash"))
+        rule = ana.locator("#message a").first  # its rule id links to the rule's text
+        expect(rule).to_have_attribute("href", "/rules/" + rule.inner_text())
         assert head(db) == play.seq
         play.shown(lambda: button(ana, "ash", "End turn").click())
 

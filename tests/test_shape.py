@@ -126,3 +126,12 @@ def test_one_function_named_execute():
              if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
              and node.name == "execute"]
     assert len(found) == 1, found
+
+
+def test_no_test_imports_from_conftest():
+    """Shared helpers live in tests/helpers.py; conftest.py holds fixtures."""
+    found = [p.name for p in (ROOT / "tests").rglob("*.py")
+             for node in ast.walk(ast.parse(p.read_text()))
+             if isinstance(node, ast.ImportFrom) and node.module == "conftest"
+             or isinstance(node, ast.Import) and any(a.name == "conftest" for a in node.names)]
+    assert found == []

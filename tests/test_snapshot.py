@@ -9,8 +9,8 @@ import msgspec
 import pytest
 
 from eventlog.events import (
-    APSpent, CombatantJoined, FreeActionTaken, InitiativeRolled, NoteAdded,
-    RoundStarted, TurnEnded,
+    Amended, APSpent, CombatantJoined, FreeActionTaken, InitiativeRolled, NoteAdded,
+    Redone, RoundStarted, TurnEnded, Undone,
 )
 from projections.domain.commands import Amend
 from projections.history import fold
@@ -103,3 +103,43 @@ def test_poisoned_snapshot_is_folded_past(noted, poison):
     damage(noted.db, "UPDATE snapshots SET state = ?", poison)
     assert noted("status", "--json").stdout == want
     noted("note", "three")
+
+
+def raw(ledger, *payloads):
+    """Appended with no snapshot taken after it (a bulk load, an import): the
+    kept snapshot stays behind, with markers after it."""
+    head = ledger.store.head("fight")[0]
+    return ledger.store.append("fight", head, list(payloads), "gm")[0].seq
+
+
+def test_r26_markers_after_the_snapshot_on_later_batches_fold_on_from_it(ledger):
+    setup(ledger)
+    kept = ledger.store.snapshot("fight", FOLD_VERSION).seq
+    shot = raw(ledger, APSpent(combatant="rook", cost=2, category="major"))
+    raw(ledger, Undone([shot], "undo", ""))
+    raw(ledger, Redone(shot))
+    note = raw(ledger, NoteAdded(text="smoke"))
+    raw(ledger, Undone([note], "retract", ""))
+    fixed = correction(APSpent(combatant="rook", cost=2, category="major"), None, "1", None, None)
+    raw(ledger, Amended(shot, [fixed], ""))
+    reads = []
+    markers = ledger.store.markers
+    ledger.store.markers = lambda *a, **k: reads.append(k.get("after", 0)) or markers(*a, **k)
+    now = status(ledger.state("fight"))
+    assert reads == [kept]  # only the markers since the snapshot were read
+    ledger.store.markers = markers
+    assert now == full_fold(ledger)
+    assert now["combatants"][0]["ap"] == 2
+
+
+def test_r28_a_marker_after_the_snapshot_reaching_before_it_refolds_from_the_start(ledger):
+    setup(ledger)
+    shot = declare(ledger, APSpent(combatant="rook", cost=2, category="major"))
+    assert ledger.store.snapshot("fight", FOLD_VERSION).seq == shot
+    retraction = raw(ledger, Undone([shot], "retract", ""))
+    assert ledger.state("fight").combatants["rook"].ap == 3
+    assert status(ledger.state("fight")) == full_fold(ledger)
+    ledger.keep_snapshot("fight", ledger.state("fight"))
+    raw(ledger, Undone([retraction], "undo", ""))  # the retraction taken back
+    assert ledger.state("fight").combatants["rook"].ap == 1
+    assert status(ledger.state("fight")) == full_fold(ledger)

@@ -10,7 +10,7 @@ import pytest
 from eventlog.chain import verify_chain
 from eventlog.codec import GENESIS, encode_data
 from eventlog.errors import Conflict, Refusal, UnknownEncounter
-from eventlog.events import Amended, EncounterCreated, NoteAdded, Undone
+from eventlog.events import Amended, EncounterCreated, NoteAdded, Redone, Undone
 
 from helpers import STORES, another_handle, make_store
 
@@ -101,6 +101,17 @@ def test_contract_markers_include_amendments(store):
     store.append(E, 1, _notes("typo"), "gm")
     store.append(E, 2, [Amended(2, [NoteAdded(text="fixed")], "")], "gm")
     assert [r.type for r in store.markers(E)] == ["Amended"]
+
+
+def test_contract_markers_after_a_seq_are_only_the_later_ones(store):
+    _created(store)
+    store.append(E, 1, _notes("a"), "gm")
+    store.append(E, 2, [Undone([2], "undo", "")], "gm")
+    store.append(E, 3, [Redone(2)], "gm")
+    store.append(E, 4, [Undone([2], "undo", "")], "gm")
+    assert [r.seq for r in store.markers(E, after=3)] == [4, 5]
+    assert [r.seq for r in store.markers(E, after=3, upto=4)] == [4]
+    assert store.markers(E, after=5) == []
 
 
 def test_contract_a_snapshot_holds_until_its_event_changes(store):

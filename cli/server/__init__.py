@@ -1,6 +1,6 @@
 """The table server (`combat serve`): the store on the table's network.
 Players follow the order on their phones and declare for their own
-combatants, by a token (INTERFACE.md, "Table server"). Imported only by
+combatants, by a token (docs/server.md). Imported only by
 `combat serve`: no other command pays for Starlette or uvicorn.
 
 - app.py: the Starlette routes (the API, the pages) and how errors answer;

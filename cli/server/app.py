@@ -1,4 +1,4 @@
-"""The table server's app: the API of the interface ("Table server") and the
+"""The table server's app: the API of docs/server.md and the
 pages, as a list of routes to plain Starlette endpoint functions
 (reads.py, declare.py, stream.py). Every store call runs on a worker thread
 with that thread's own store handle (handles.py); every declaration goes
@@ -13,7 +13,7 @@ from starlette.requests import Request
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from cli.server import declare, reads, table
+from cli.server import declare, reads, rules, table
 from cli.server.handles import Handles
 from cli.server.hub import Hub
 from cli.server.replies import JSON, run
@@ -38,6 +38,7 @@ ROUTES = [
     Route("/join", table.join_page),
     Route("/join/qr.svg", table.qr),
     Route("/manifest.webmanifest", reads.manifest),
+    Route("/rules/{rule}", rules.rule_page),
     Mount("/static", StaticFiles(directory=reads.STATIC), name="static"),
 ]
 

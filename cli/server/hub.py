@@ -1,5 +1,5 @@
 """The live stream: one message per appended batch, `id:` its last seq, the
-status JSON after it (INTERFACE.md, "Table server"), fanned out to every
+status JSON after it (docs/server.md), fanned out to every
 listener of the encounter.
 
 One watcher thread per server waits on the store's change hint
@@ -59,7 +59,9 @@ def batch_statuses(ledger, encounter: str, after: int,
             elif state is None or first in CORRECTIONS:
                 state = ledger.state(encounter, at=end)
             else:
-                state = fold(store, encounter, ledger.corrections(encounter, end),
+                # (markers name only earlier batches: those before `prev`
+                # cannot change a fold that starts after it)
+                state = fold(store, encounter, ledger.corrections(encounter, end, prev),
                              snapshots.clone(state), upto=end, after=prev)
                 state.seq = end
             out.append(message(state, owned))

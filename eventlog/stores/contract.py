@@ -98,8 +98,11 @@ class EventStore(Protocol):
         """(type, data) of the same events: the fold's hot path when no
         correction is in force."""
 
-    def markers(self, encounter: str, upto: int | None = None) -> list[StoredEvent]:
-        """The Undone, Redone and Amended events, in seq order."""
+    def markers(self, encounter: str, upto: int | None = None,
+                after: int = 0) -> list[StoredEvent]:
+        """The Undone, Redone and Amended events after seq `after`, in seq
+        order (read by index: a snapshot's reader pays for the markers since
+        it, not for the whole log's)."""
 
     def batch_end(self, encounter: str, seq: int) -> int:
         """The last seq of the batch holding `seq`."""

@@ -1,5 +1,5 @@
 """`combat copy --to TARGET`: every encounter of one store into another, of
-either kind (INTERFACE.md, "Where data lives"). Each chain is verified in
+either kind (docs/operations.md, "Where the data lives"). Each chain is verified in
 the source before anything is written, checked again event by event as it
 streams into the target (an import there: all or nothing), and the target's
 head compared with the source's afterwards. Re-running it is harmless: an

@@ -98,8 +98,9 @@ class MemoryStore:
                   skip: Sequence[str] = ()) -> Iterator[tuple[str, bytes]]:
         return ((row[2], row[3]) for row in self.fold_rows(encounter, after, upto, skip))
 
-    def markers(self, encounter: str, upto: int | None = None) -> list[StoredEvent]:
-        return [e for e in self.rows(encounter, 0, upto) if e.type in CORRECTIONS]
+    def markers(self, encounter: str, upto: int | None = None,
+                after: int = 0) -> list[StoredEvent]:
+        return [e for e in self.rows(encounter, after, upto) if e.type in CORRECTIONS]
 
     def batch_end(self, encounter: str, seq: int) -> int:
         events = self._visible(encounter)

@@ -203,9 +203,10 @@ class PostgresStore(Duties):
                   skip: Sequence[str] = ()) -> Iterator[tuple[str, bytes]]:
         return ((row[2], row[3]) for row in self.fold_rows(encounter, after, upto, skip))
 
-    def markers(self, encounter: str, upto: int | None = None) -> list[StoredEvent]:
+    def markers(self, encounter: str, upto: int | None = None,
+                after: int = 0) -> list[StoredEvent]:
         return [StoredEvent._make(r) for r in self._pages(
-            _ROW, encounter, 0, upto, f" AND type IN {_MARKERS}")]
+            _ROW, encounter, after, upto, f" AND type IN {_MARKERS}")]
 
     def batch_end(self, encounter: str, seq: int) -> int:
         row = self._query(
@@ -391,8 +392,7 @@ class PostgresStore(Duties):
 
     def delete(self, encounter: str) -> None:
         self.head(encounter)
-
-        def work(db):
+        def work(db):  # noqa: E306 (the module keeps under 400 lines)
             for table, column in (("events", "encounter"), ("snapshots", "encounter"),
                                   ("archived", "encounter"), ("encounters", "id")):
                 db.execute(f"DELETE FROM {table} WHERE {column} = %s", (encounter,))

@@ -1,7 +1,7 @@
 """The commands a person gives at the table: one msgspec Struct each, tagged by
 the CLI command's name and carrying the CLI's argument names, so that the
 table server's JSON (`{"command": "act", "id": "rook", "cost": "major"}`)
-decodes straight into one (INTERFACE.md, "Table server").
+decodes straight into one (docs/server.md).
 
 A command is what was *asked*; `decide` turns it into the events that are
 *declared* (projections/decide.py). Reads (status, log, export...) are not
@@ -22,7 +22,7 @@ class Command(msgspec.Struct, frozen=True, kw_only=True, tag_field="command",
 
 
 class RosterCombatant(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """One combatant entry of a roster (the file's keys, INTERFACE.md)."""
+    """One combatant entry of a roster (the file's keys, docs/guide.md, "Rosters")."""
     name: str
     id: str | None = None
     side: str = "npc"

@@ -1,6 +1,6 @@
 """The range of every number (and the length of every text) a declaration carries: one place bounds them,
 for declarations, roster entries and imported logs alike (the judge calls
-check_numbers before any rule). Where RULES.md states a range, the refusal
+check_numbers before any rule). Where the rules reference (docs/rules.md) states a range, the refusal
 cites its rule."""
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import msgspec
 from eventlog.errors import Refusal
 from eventlog.events import Payload
 
-# Where RULES.md states a range, its rule's; elsewhere +-MAX_NUMBER, beyond any
+# Where the rules reference (docs/rules.md) states a range, its rule's; elsewhere +-MAX_NUMBER, beyond any
 # table and far inside what the store, the exports and their readers hold
 # (sums of them included). By field name, or by "Type.field".
 MAX_NUMBER = 1_000_000_000

@@ -1,4 +1,4 @@
-"""Roster files (INTERFACE.md): the combatants and groups a GM prepares before
+"""Roster files (docs/guide.md, "Rosters"): the combatants and groups a GM prepares before
 the game, in TOML, YAML or JSON, validated with pydantic.
 
 A roster becomes one declaration, judged like any other and undone by one

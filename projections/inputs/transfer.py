@@ -32,7 +32,7 @@ from projections.domain.rules import check_slug, judge
 from projections.domain.state import State
 from projections.domain.evolve import evolve
 
-FORMAT, VERSION = "combat-ledger", 1
+from projections.reports.jsonexport import FORMAT, VERSION, header
 MAX_IMPORT_BYTES = 256 * 1024 * 1024
 IMPORT_MOST = "the most an import reads"
 
@@ -54,18 +54,13 @@ UNVERIFIABLE = "the hash chain cannot be verified without it (R30), so the log i
 
 
 def export_json(ledger: Ledger, encounter: str, track=None) -> dict:
-    """The json export; `track(items, total, what)` may report progress."""
+    """The json export as one document (`export` streams it: jsonexport.py);
+    `track(items, total, what)` may report progress."""
     track = track or _untracked
-    title = ""
-    for eid, etitle, created, _ in ledger.store.encounters():
-        if eid == encounter:
-            title = etitle
-    head, digest = ledger.store.head(encounter)
-    return {"format": FORMAT, "version": VERSION,
-            "encounter": {"id": encounter, "title": title, "events": head,
-                          "head_hash": digest},
-            "events": [envelope_dict(env, undone) for env, undone
-                       in track(ledger.events(encounter), head, "exporting")]}
+    doc = header(ledger, encounter)
+    doc["events"] = [envelope_dict(env, undone) for env, undone
+                     in track(ledger.events(encounter), doc["encounter"]["events"], "exporting")]
+    return doc
 
 
 def _untracked(items, total: int, what: str):

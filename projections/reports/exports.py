@@ -1,7 +1,7 @@
 """`export --format jsonl|csv|md|html`: writers that stream an encounter's
 log to a text file (the json export is `transfer.export_json`).
 
-- jsonl: one event per line, INTERFACE.md's shape (the json export's events)
+- jsonl: one event per line, the shape of docs/formats.md (the json export's events)
   plus where it was declared, whom it is about and its amended reading.
 - csv: one row per stored event with its values in force (an amended event
   as amended, the original in `original_*` columns), the round, pass and
@@ -14,12 +14,14 @@ from __future__ import annotations
 
 import csv
 import re
+import shutil
+import tempfile
 from dataclasses import dataclass
 from typing import Iterator, TextIO
 
 import msgspec
 
-from eventlog.codec import data_of, envelope_dict
+from eventlog.codec import data_of, decode_data, envelope_dict
 from eventlog.events import APSpent, FreeActionTaken, InterruptTaken, Payload
 from eventlog.text import csv_cell, json_safe, neutral
 
@@ -170,9 +172,31 @@ def md_escape(text: str) -> str:
 
 
 def write_md(ledger: Ledger, encounter: str, out: TextIO, track: Track = no_track) -> int:
-    numbers, chapters = review(ledger, encounter, track)
-    out.write(neutral("\n".join(markdown(numbers, chapters)), keep="\n") + "\n")
+    """The encounter told round by round, then the stats. The headline needs
+    the whole walk, so the chapters wait in a temporary file as they are
+    told (memory holds one chapter, never the story)."""
+    head, _ = ledger.store.head(encounter)
+    reasons = {r.seq: decode_data(r.type, r.data).reason
+               for r in ledger.store.markers(encounter, head) if r.type == "Amended"}
+    with tempfile.TemporaryFile("w+", encoding="utf-8", newline="") as told:
+        def tell(chapter: Chapter) -> None:
+            told.write(_md_lines(chapter_markdown(chapter)))
+        tally, teller, state = Stats(), Story(tell, reasons), None
+        for step in steps(ledger, encounter, track, "exporting"):
+            tally.feed(step)
+            teller.feed(step)
+            state = step.state
+        teller.close()
+        numbers = tally.result(state, turns=False)
+        out.write(_md_lines(markdown_head(numbers)))
+        told.seek(0)
+        shutil.copyfileobj(told, out)
+    out.write(_md_lines(stats_markdown(numbers)))
     return numbers["totals"]["events"]
+
+
+def _md_lines(lines: list[str]) -> str:
+    return "".join(neutral(line, keep="\n") + "\n" for line in lines)
 
 
 def _headline(numbers: dict) -> str:
@@ -185,33 +209,34 @@ def _headline(numbers: dict) -> str:
             f"{rounds} · {phase}{when}")
 
 
-def markdown(numbers: dict, chapters: list[Chapter]) -> list[str]:
+def markdown_head(numbers: dict) -> list[str]:
     title = numbers["title"] or numbers["encounter"]
-    lines = [f"# {md_escape(title)}", "", _headline(numbers), ""]
-    for chapter in chapters:
-        lines += [f"## {chapter.title}", ""]
-        if chapter.order:
-            placed = [f"{i}. {md_escape(p.label)}"
-                      + (f" ({p.total})" if p.total is not None else "")
-                      + (" — seized the moment" if p.seized else "")
-                      for i, p in enumerate(chapter.order, 1)]
-            lines += ["Initiative order: " + " · ".join(placed), ""]
-        if chapter.joined:
-            lines += ["Joined the order during the round: " + ", ".join(
-                f"{md_escape(p.label)} ({p.total})" for p in chapter.joined), ""]
-        for pass_ in chapter.passes:
-            if pass_.number:
-                lines += [f"### Pass {pass_.number}", ""]
-            if not pass_.lines:
-                lines += ["Nobody acts in this pass.", ""]
-                continue
-            for line in pass_.lines:
-                text = md_escape(line.text)
-                text = f"~~{text}~~" if line.struck else text
-                note = f", {md_escape(line.note)}" if line.note else ""
-                lines.append(f"- {text} _(#{line.seq}{note})_")
-            lines.append("")
-    lines += stats_markdown(numbers)
+    return [f"# {md_escape(title)}", "", _headline(numbers), ""]
+
+
+def chapter_markdown(chapter: Chapter) -> list[str]:
+    lines = [f"## {chapter.title}", ""]
+    if chapter.order:
+        placed = [f"{i}. {md_escape(p.label)}"
+                  + (f" ({p.total})" if p.total is not None else "")
+                  + (" — seized the moment" if p.seized else "")
+                  for i, p in enumerate(chapter.order, 1)]
+        lines += ["Initiative order: " + " · ".join(placed), ""]
+    if chapter.joined:
+        lines += ["Joined the order during the round: " + ", ".join(
+            f"{md_escape(p.label)} ({p.total})" for p in chapter.joined), ""]
+    for pass_ in chapter.passes:
+        if pass_.number:
+            lines += [f"### Pass {pass_.number}", ""]
+        if not pass_.lines:
+            lines += ["Nobody acts in this pass.", ""]
+            continue
+        for line in pass_.lines:
+            text = md_escape(line.text)
+            text = f"~~{text}~~" if line.struck else text
+            note = f", {md_escape(line.note)}" if line.note else ""
+            lines.append(f"- {text} _(#{line.seq}{note})_")
+        lines.append("")
     return lines
 
 

@@ -1,7 +1,7 @@
 """JSON Schema (draft 2020-12) of the event format, generated from the msgspec
 types of `eventlog.events`, so it can never drift from what the store writes.
 
-An event is INTERFACE.md's envelope (seq, batch, type, at, actor, data,
+An event is the envelope of docs/formats.md (seq, batch, type, at, actor, data,
 undone, prev_hash, hash); its `data` is the payload of its `type` without the
 tag, described under `$defs` as `<Type>Data`. Events nested in an `Amended`
 keep their `type` tag: those are the `$defs` named after the type alone.
@@ -41,7 +41,7 @@ def event_schema() -> dict:
         "$schema": DIALECT,
         "title": "combat-ledger event",
         "description": "One declaration in an encounter's append-only log "
-                       "(INTERFACE.md, Events). `undone` is derived; `hash` is "
+                       "(docs/formats.md, Events). `undone` is derived; `hash` is "
                        "SHA-256 of the canonical encoding with `prev_hash` (R30).",
         "type": "object",
         "properties": {
@@ -100,5 +100,5 @@ def command_schema() -> dict:
     (ref,), components = msgspec.json.schema_components(
         [AnyCommand], ref_template="#/$defs/{name}")
     return {"$schema": DIALECT, "title": "combat-ledger command",
-            "description": "One command given at the table (INTERFACE.md, Commands).",
+            "description": "One command given at the table (docs/commands.md).",
             **ref, "$defs": dict(components)}

@@ -182,7 +182,10 @@ class Stats:
 
     # -- the result ------------------------------------------------------
 
-    def result(self, state: State) -> dict:
+    def result(self, state: State, turns: bool = True) -> dict:
+        """The numbers; without `turns`, less the list of every turn (the md
+        export's tables do not show it, and it is the one part as long as
+        the log)."""
         combatants = []
         seconds = self.timing.per_combatant()
         for cid, t in self.combatants.items():
@@ -236,7 +239,7 @@ class Stats:
         return {"encounter": state.encounter, "title": state.title, "seq": state.seq,
                 "phase": state.phase, "totals": totals, "combatants": combatants,
                 "rounds": rounds, "slowest_turns": self.timing.slowest(names),
-                "turns": [turn_dict(t, names) for t in self.timing.turns]}
+                "turns": [turn_dict(t, names) for t in self.timing.turns] if turns else []}
 
 
 def stats(ledger: Ledger, encounter: str, track: Track = no_track) -> dict:

@@ -5,6 +5,7 @@ the initiative order each round was played in."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Callable
 
 from eventlog.events import (
     CORRECTIONS, Amended, APAdjusted, APSpent, CombatantJoined, CombatantRejoined,
@@ -123,33 +124,53 @@ def sentence(p: Payload, before: Before | None, after: State) -> str:
 
 
 class Story:
-    """Feed it every step of the fold; `chapters` is the encounter told."""
+    """Feed it every step of the fold; `chapters` is the encounter told.
 
-    def __init__(self) -> None:
+    With `told`, each chapter is handed to it, finished, as soon as the next
+    one begins (and the last by `close()`), and not kept: the fold's state
+    only moves forward (corrections are known before the walk), so a
+    chapter is never added to once another has begun. The amendments'
+    reasons then come in up front (`reasons`: amendment seq -> its reason),
+    as a line names its amendment before the walk reaches it."""
+
+    def __init__(self, told: Callable[[Chapter], None] | None = None,
+                 reasons: dict[int, str] | None = None) -> None:
         self._chapters: list[Chapter] = []
         self._placed: dict[int, set[str]] = {}
         self._passes: dict[int, int] = {}  # round -> the last pass it reached
         self._visited: dict[int, list[Placed]] = {}  # round -> slots as their turns came
         self._amended: list[tuple[Line, int]] = []  # lines that name an amendment
-        self._reasons: dict[int, str] = {}  # amendment seq -> its reason
+        self._reasons: dict[int, str] = dict(reasons or {})  # amendment seq -> its reason
+        self._told = told
 
     @property
     def chapters(self) -> list[Chapter]:
         """The chapters told so far; a pass in which nobody acted is listed
         too, with no lines."""
         for line, marker in self._amended:  # the reason is known once the amendment is read
-            reason = self._reasons.get(marker)
-            said = f"amended at seq {marker}"
-            if reason and said + ":" not in line.note:
-                line.note = line.note.replace(said, f"{said}: {reason}", 1)
+            self._give_reason(line, marker)
         for chapter in self._chapters:
-            if chapter.round is None:
-                continue
+            self._finish(chapter)
+        return self._chapters
+
+    def close(self) -> None:
+        """Hand the last chapter to `told`."""
+        if self._told is not None and self._chapters:
+            self._told(self._finish(self._chapters.pop()))
+
+    def _give_reason(self, line: Line, marker: int) -> None:
+        reason = self._reasons.get(marker)
+        said = f"amended at seq {marker}"
+        if reason and said + ":" not in line.note:
+            line.note = line.note.replace(said, f"{said}: {reason}", 1)
+
+    def _finish(self, chapter: Chapter) -> Chapter:
+        if chapter.round is not None:
             have = {p.number: p for p in chapter.passes}
             last = max([self._passes.get(chapter.round, 1), *have])
             chapter.passes = [have.get(n) or Pass(n) for n in range(1, last + 1)]
             chapter.order = self._played(chapter)
-        return self._chapters
+        return chapter
 
     def _played(self, chapter: Chapter) -> list[Placed]:
         """The order a round was played in: slots in the order their turns
@@ -186,7 +207,10 @@ class Story:
             r = step.state.round
             self._passes[r] = max(self._passes.get(r, 1), step.state.pass_)
         if entry.amended_by is not None:
-            self._amended.append((line, entry.amended_by))
+            if self._told is None:
+                self._amended.append((line, entry.amended_by))
+            else:  # (its reason came in up front)
+                self._give_reason(line, entry.amended_by)
         self._place(step, line, ended)
         if step.payload is not None:
             self._follow_order(step)
@@ -245,6 +269,8 @@ class Story:
         else:
             title, key = f"Round {round_}", round_
         if not self._chapters or self._chapters[-1].title != title:
+            if self._told is not None and self._chapters:
+                self._told(self._finish(self._chapters.pop()))
             self._chapters.append(Chapter(title, key))
         return self._chapters[-1]
 

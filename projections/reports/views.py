@@ -1,4 +1,4 @@
-"""Read models over the folded state: `status --json` exactly as INTERFACE.md."""
+"""Read models over the folded state: `status --json` exactly as docs/formats.md says."""
 from __future__ import annotations
 
 from projections.domain.state import State

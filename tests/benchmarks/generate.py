@@ -4,7 +4,9 @@ Every declaration is chosen from what is legal now and passed through the
 judge, so the log is one a table could have written: 10 combatants (two PCs
 with Grit, a boss, a drone, a squad of four gangers sharing one roll, two
 more NPCs), rounds of several passes, seizes, interrupts, free actions,
-notes and a few undos.
+notes, and corrections spread through it as a long campaign's log has them:
+undos, retractions of earlier notes and amended labels of free actions
+(corrections of what the fold leaves out, so the log stays legal).
 """
 from __future__ import annotations
 
@@ -15,7 +17,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from eventlog.events import (  # noqa: E402
-    APSpent, CombatantJoined, FreeActionTaken, GritAdjusted, InitiativeRolled,
+    Amended, APSpent, CombatantJoined, FreeActionTaken, GritAdjusted, InitiativeRolled,
     InterruptTaken, MomentSeized, NoteAdded, Payload, RoundStarted, TurnEnded, Undone,
 )
 from eventlog.stores.sqlite import Store  # noqa: E402
@@ -42,6 +44,7 @@ class Builder:
         evolve(self.state, _created(encounter))
         self.state.seq = self.seq = 1
         self.head = 1
+        self.earlier: dict[str, tuple[int, str]] = {}  # batches a later correction names
 
     def declare(self, *payloads: Payload) -> None:
         for p in payloads:
@@ -57,6 +60,18 @@ class Builder:
         self.declare(NoteAdded(text=text))
         self.pending.append([Undone([self.seq], "undo", "typo")])
         self.seq += 1
+
+    def correct_earlier(self) -> None:
+        """A note retracted, or a free action's label amended, a few batches
+        after it was declared (R28)."""
+        if "note" in self.earlier:
+            self.pending.append([Undone([self.earlier.pop("note")[0]], "retract", "wrong")])
+            self.seq += 1
+        if "free" in self.earlier:
+            batch, who = self.earlier.pop("free")
+            self.pending.append([Amended(batch, [FreeActionTaken(combatant=who,
+                                                                 label="ducks")])])
+            self.seq += 1
 
     def flush(self) -> None:
         if self.pending:
@@ -84,10 +99,12 @@ class Builder:
             roll = rng.random()
             if roll < 0.05:
                 self.declare(NoteAdded(text=f"round {s.round}: the fire spreads"))
+                self.earlier.setdefault("note", (self.seq, ""))
                 continue
             if roll < 0.12:
-                self.declare(FreeActionTaken(combatant=rng.choice(list(s.combatants)),
-                                             label="shouts"))
+                who = rng.choice(list(s.combatants))
+                self.declare(FreeActionTaken(combatant=who, label="shouts"))
+                self.earlier.setdefault("free", (self.seq, who))
                 continue
             if roll < 0.18:
                 others = [c for c in s.combatants.values()
@@ -99,6 +116,9 @@ class Builder:
                 continue
             if roll < 0.19:
                 self.undo_last_note("wrong table")
+                continue
+            if roll < 0.2:
+                self.correct_earlier()
                 continue
             who = s.turn or rng.choice(s.up())
             c = s.combatants[who]

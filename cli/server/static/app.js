@@ -66,10 +66,12 @@ function named(text) {
   return text.replace(/^error: /, "");
 }
 
+// A refusal's rule ids, such as (R17, R19), link to the rule's text on this server.
+const RULE_ID = /\b(R(?:[1-9]|[12][0-9]|3[01])[a-z]?)\b/;
+
 function withRules(text) {
-  // "… (R17, R19)": each rule id a link to /rules/RULE
-  const parts = text.split(/\b(R\d+[a-c]?)\b/);
-  return parts.map((part, i) => i % 2 ? el("a", { href: "/rules/" + part, target: "_blank" }, part) : part);
+  const parts = text.split(RULE_ID);
+  return parts.map((part, i) => i % 2 ? el("a", { href: "/rules/" + part, target: "_blank", rel: "noopener noreferrer" }, part) : part);
 }
 
 function say(text, kind) {
