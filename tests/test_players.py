@@ -119,6 +119,12 @@ def test_three_phones_join_by_scan_the_gm_approves_a_hidden_npc_acts_and_is_reve
             found = violations(opened)
             assert not found, (where, found)
 
+        # The TV as a streamed game's browser source: transparent and compact.
+        overlay = wide(browser, f"{running.url}/?token={tv_secret}&overlay=1", 1280, 720)
+        expect(overlay.locator("#order")).to_contain_text("Sniper")
+        assert overlay.evaluate("getComputedStyle(document.body).backgroundColor") == "rgba(0, 0, 0, 0)"
+        expect(overlay.locator("#join")).to_be_hidden()
+
 
 @pytest.mark.skipif(not AXE.exists(), reason="axe-core not installed (.ci/run: npm ci --prefix tests)")
 def test_axe_finds_nothing_serious_on_the_join_page(tmp_path):
@@ -173,3 +179,58 @@ def test_the_table_is_the_gms_choice(tmp_path):
         assert gm.put("/api/table", json={"encounter": "sidequest"}).json() == {"encounter": "sidequest"}
         assert client(running, None).get("/api/join").json()["encounter"] == "sidequest"
         assert tv.get("/api/table").json() == {"encounter": None}  # tv reaches raid only
+
+
+def test_every_stream_hears_when_the_gm_moves_the_table(tmp_path):
+    import json
+
+    import httpx
+    from httpx_sse import connect_sse
+    db = tmp_path / "table.db"
+    with_three_pcs(db)
+    gm_secret = token(db, "gm", "gm")
+    with served(db) as running:
+        gm = client(running, gm_secret)
+        assert post(gm, {"command": "new", "id": "sidequest"}, "sidequest").status_code == 200
+        listener = client(running, gm_secret)
+        with connect_sse(listener, "GET", f"/api/encounters/{E}/stream",
+                         timeout=httpx.Timeout(15)) as source:
+            events = source.iter_sse()
+            assert next(events).event == "status"
+            assert gm.put("/api/table", json={"encounter": "sidequest"}).status_code == 200
+            heard = next(e for e in events if e.event == "table")
+        assert json.loads(heard.data) == {"encounter": "sidequest"}
+
+
+def test_serve_lan_prints_the_join_address_and_its_qr_code(tmp_path):
+    import os
+    import subprocess
+    import sys
+    db = tmp_path / "table.db"
+    with_three_pcs(db)
+    env = {**os.environ, "XDG_STATE_HOME": str(tmp_path / "state")}
+    # (on 127.0.0.1: a test contacts no other address)
+    server = subprocess.Popen([sys.executable, "-m", "cli", "--db", str(db), "serve", "--lan",
+                               "--host", "127.0.0.1", "--port", "0", "--encounter", E],
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
+    try:
+        lines = [server.stdout.readline() for _ in range(3)]
+    finally:
+        server.terminate()
+        server.wait(15)
+    assert lines[0].startswith(f"serving {db} at http://127.0.0.1:")
+    assert re.match(r"players join at http://127\.0\.0\.1:\d+/join: scan it", lines[1])
+    assert set(lines[2].strip()) <= set("█▀▄ ")  # the QR code, in half blocks
+
+
+def test_the_qr_code_and_the_manifest_come_from_the_server(tmp_path):
+    db = tmp_path / "table.db"
+    with_three_pcs(db)
+    with served(db) as running:
+        anyone = client(running, None)
+        qr = anyone.get("/join/qr.svg")
+        assert qr.headers["content-type"].startswith("image/svg+xml")
+        assert qr.text.lstrip().startswith(("<?xml", "<svg")) and "http://www.w3.org/2000/svg" in qr.text
+        manifest = anyone.get("/manifest.webmanifest").json()
+        assert manifest["start_url"] == "/" and manifest["display"] == "standalone"
+        assert all(icon["src"].startswith("/static/") for icon in manifest["icons"])
