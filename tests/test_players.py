@@ -234,3 +234,33 @@ def test_the_qr_code_and_the_manifest_come_from_the_server(tmp_path):
         manifest = anyone.get("/manifest.webmanifest").json()
         assert manifest["start_url"] == "/" and manifest["display"] == "standalone"
         assert all(icon["src"].startswith("/static/") for icon in manifest["icons"])
+
+
+def test_gm_page_guards_next_round_and_end_turn_and_fits_a_phone(tmp_path):
+    """Issue 26's guards, from the core: Next round names the AP it throws away
+    (round --dry-run) before it is declared; End turn is the careful one, so
+    right after a turn ended by itself it does not end the next, untouched
+    turn (R21); the cards follow the order; no sideways scroll at 390 px."""
+    from playwright.sync_api import expect
+    db = tmp_path / "table.db"
+    with_three_pcs(db)
+    gm_secret = token(db, "gm", "gm")
+    with served(db) as running, chromium() as browser:
+        gm = wide(browser, f"{running.url}/?token={gm_secret}", 390, 844)
+        for line in ("roll ash --die 9", "roll bo --die 8", "roll cy --die 7", "roll sniper --die 1",
+                     "roll boss --die 2", "roll gangers --die 1", "round"):
+            gm.fill("#line", line)
+            gm.click("#line-form button")
+            expect(gm.locator("#message")).to_contain_text("✓ " + line)
+        expect(gm.locator("[data-card]").first).to_have_attribute("data-card", "ash")
+        gm.fill("#line", "act ash 3")  # Ash's turn ends by itself: no AP left (R21)
+        gm.click("#line-form button")
+        expect(gm.locator("[data-card]").first).to_have_attribute("data-card", "bo")
+        gm.locator("#gm-buttons").get_by_role("button", name="End turn").click()
+        expect(gm.locator("#message")).to_contain_text("Bo has declared nothing yet")  # refused
+        expect(gm.locator("[data-card]").first).to_have_attribute("data-card", "bo")
+        gm.get_by_role("button", name="Next round").click()
+        expect(gm.locator("#confirm")).to_contain_text("unspent AP lost")
+        gm.get_by_role("button", name="Cancel").click()
+        expect(gm.locator("#confirm")).to_be_hidden()
+        assert gm.evaluate("document.documentElement.scrollWidth") <= 390

@@ -90,7 +90,9 @@ def test_three_browsers_play_a_round_with_a_seize_a_group_slot_and_an_interrupt(
         play.shown(enter(ben, "bo", 5))
         play.shown(line(gm, "roll boss --die 3"))
         play.shown(line(gm, "roll gangers --die 2"))
-        play.shown(lambda: gm.get_by_role("button", name="Next round").click())
+        gm.get_by_role("button", name="Next round").click()  # it says what it does first
+        expect(gm.locator("#confirm")).to_contain_text("round 1 would start")
+        play.shown(lambda: gm.get_by_role("button", name="Start the next round").click())
         for opened in pages.values():
             expect(opened.locator("#window")).to_be_visible()
 

@@ -134,7 +134,7 @@ class Hub:
         self.seen_tokens = frozenset(tokens)
         self.digests = frozenset(t.digest for t in tokens)
         table = next((t.encounter for t in tokens if t.role == "table"), None)
-        if table != self.table:
+        if table is not None and table != self.table:  # (None: a choice being replaced)
             self.table = table
             self._announce_table(table)
 

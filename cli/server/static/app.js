@@ -259,9 +259,19 @@ function card(c) {
                          "aria-label": c.name + (up ? ", up now" : "") }, ...body);
 }
 
+function gmOrder() {
+  // The GM's cards follow the order: who is up first, then the order, then the rest.
+  const place = (c) => {
+    if (status.up.includes(c.id)) return -1;
+    const at = status.order.findIndex((slot) => slot === c.id || slot === c.group);
+    return at < 0 ? status.order.length : at;
+  };
+  return status.combatants.map((c, i) => [place(c), i, c.id]).sort((a, b) => a[0] - b[0] || a[1] - b[1]).map((x) => x[2]);
+}
+
 function renderMine(byId) {
   const mine = $("mine");
-  const ids = me.role === "gm" ? status.combatants.map((c) => c.id) : me.role === "player" ? me.owns : [];
+  const ids = me.role === "gm" ? gmOrder() : me.role === "player" ? me.owns : [];
   const open = document.activeElement && mine.contains(document.activeElement) ? document.activeElement : null;
   if (open && open.tagName === "INPUT" && open.value) return; // (keep what is being typed)
   const focused = open && open.closest("[data-card]") ? [open.closest("[data-card]").dataset.card, open.textContent] : null;

@@ -3,12 +3,34 @@
 // (approve / deny), hide and reveal, and the last declarations.
 "use strict";
 
+// Next round and End encounter say what they will do before they are declared
+// (the core's dry run: the AP that would be lost); End turn is play mode's
+// careful one, which never ends a turn nothing was declared in (R21).
+function confirmFirst(text, lines, command, done) {
+  const box = $("confirm");
+  const yes = el("button", { type: "button", class: "big", on: { click: () => { box.hidden = true; declare(command, done); } } }, text);
+  box.replaceChildren(el("p", {}, text + "?"), el("ul", {}, ...lines.map((l) => el("li", {}, l))),
+    el("div", { class: "buttons" }, yes,
+       el("button", { type: "button", on: { click: () => { box.hidden = true; } } }, "Cancel")));
+  box.hidden = false;
+  yes.focus();
+}
+
+function preview(command, text, done) {
+  api("/api/encounters/" + encodeURIComponent(encounter) + "/commands", { ...command, dry_run: true }).then(
+    (answer) => confirmFirst(text, answer.preview || [], command, done), (err) => say(err.message, "error"));
+}
+
 function gmButtons() {
-  const simple = [["Roll all", { command: "roll" }, "✓ rolled"], ["Next round", { command: "round" }, "✓ a new round"],
-                  ["End turn", { command: "end-turn" }, "✓ turn ended"], ["Undo", { command: "undo" }, "✓ undone"],
-                  ["Redo", { command: "redo" }, "✓ redone"], ["End encounter", { command: "end" }, "✓ the encounter has ended"]];
-  $("gm-buttons").replaceChildren(...simple.map(([text, command, done]) =>
-    el("button", { type: "button", on: { click: () => declare(command, done) } }, text)));
+  const simple = [["Roll all", () => declare({ command: "roll" }, "✓ rolled")],
+                  ["Next round", () => preview({ command: "round" }, "Start the next round", "✓ a new round")],
+                  ["End turn", () => declare({ command: "end-turn", careful: true }, "✓ turn ended")],
+                  ["Undo", () => declare({ command: "undo" }, "✓ undone")],
+                  ["Redo", () => declare({ command: "redo" }, "✓ redone")],
+                  ["End encounter", () => confirmFirst("End the encounter",
+                    ["afterwards only notes, undo, redo, retraction and amendment (R25)"], { command: "end" }, "✓ the encounter has ended")]];
+  $("gm-buttons").replaceChildren(...simple.map(([text, fn]) =>
+    el("button", { type: "button", on: { click: fn } }, text)));
   $("line-form").addEventListener("submit", (ev) => {
     ev.preventDefault();
     const line = $("line").value.trim();
