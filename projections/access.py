@@ -159,9 +159,13 @@ def permit_for(token: Token):
         return None
 
     def permit(state: State, command: c.Command) -> None:
+        from projections.visible import secret
+        ids = who(state, command)
+        hidden = [x for x in ids if x in secret(state)]
+        if hidden:  # (a prefix must not find out a combatant the players cannot see)
+            raise Refusal("no such combatant or slot here (see the order)")
         if isinstance(command, c.Order):
             return  # among PC slots, any player's (R3c, judged by the core)
-        ids = who(state, command)
         others = [x for x in ids if x not in token.owns]
         name = neutral(token.name)
         if others:

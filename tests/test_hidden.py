@@ -175,3 +175,17 @@ def test_players_and_views_read_no_trace_of_a_hidden_combatant_until_revealed(tm
             assert "Veiled" not in seen and "veiled" not in seen
         assert post(gm, {"command": "reveal", "id": "veiled"}).status_code == 200
         assert "Veiled" in reads(client(running, secrets["tv"]))
+
+
+def test_a_players_prefix_never_finds_a_hidden_combatant(tmp_path):
+    db = tmp_path / "table.db"
+    secrets = hidden_table(db)
+    with served(db) as running:
+        gm = client(running, secrets["gm"])
+        assert post(gm, {"command": "add", "name": "Sniper", "hidden": True}).status_code == 200
+        ana = client(running, secrets["ana"])
+        for command in ({"command": "order", "slots": ["sni", "ash"]},
+                        {"command": "order", "slots": ["ash", "Sniper"]}):
+            refused = post(ana, command)
+            said = refused.json()["error"]
+            assert refused.status_code == 409 and "NPC" not in said and "niper" not in said

@@ -56,14 +56,18 @@ function nameOf(id) {
 }
 
 function named(text) {
+  // ids become names, except inside `a command to type`
   if (!status) return text;
   const ids = status.combatants.map((c) => c.id).sort((a, b) => b.length - a.length);
-  for (const id of ids) {
-    const c = status.combatants.find((x) => x.id === id);
-    text = text.replace(new RegExp("(^|[^a-z0-9-])" + id.replace(/[-]/g, "\\-") + "(?![a-z0-9-])", "g"),
-                        (m, before) => before + c.name);
-  }
-  return text.replace(/^error: /, "");
+  return text.replace(/^error: /, "").split("`").map((part, i) => {
+    if (i % 2) return part;
+    for (const id of ids) {
+      const c = status.combatants.find((x) => x.id === id);
+      part = part.replace(new RegExp("(^|[^a-z0-9-])" + id.replace(/[-]/g, "\\-") + "(?![a-z0-9-])", "g"),
+                          (m, before) => before + c.name);
+    }
+    return part;
+  }).join("`");
 }
 
 // A refusal's rule ids, such as (R17, R19), link to the rule's text on this server.
