@@ -96,6 +96,8 @@ def _state_word(s: State, cid: str) -> str:
         words.append("[yellow]seized[/yellow]")
     if s.initiative_of(cid) is None:
         words.append("[red]no initiative[/red]")
+    if cid in s.hidden:  # (the players do not see it yet)
+        words.append("[dim]hidden[/dim]")
     for e in s.effects_on(cid):
         when = ("this round" if e.last == s.round else f"to round {e.last}") \
             if e.covers(s.round) else f"round {e.first}" if e.first == e.last \
