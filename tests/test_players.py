@@ -11,7 +11,7 @@ import pytest
 
 from accessibility import AXE, violations
 from browser import CHROMIUM, chromium
-from serverkit import E, client, post, served, table, token
+from serverkit import E, client, log, post, served, table, token
 
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no chromium installed (.ci/run installs it)")
 
@@ -264,3 +264,12 @@ def test_gm_page_guards_next_round_and_end_turn_and_fits_a_phone(tmp_path):
         gm.get_by_role("button", name="Cancel").click()
         expect(gm.locator("#confirm")).to_be_hidden()
         assert gm.evaluate("document.documentElement.scrollWidth") <= 390
+        # A retraction from the log, with its preview first (retract --dry-run).
+        acted = next(e["seq"] for e in reversed(log(db)) if e["type"] == "APSpent")
+        gm.get_by_role("button", name=f"retract seq {acted}").click()
+        expect(gm.locator("#confirm")).to_contain_text("ash")
+        assert log(db)[-1]["type"] == "APSpent"  # (a preview appends nothing)
+        gm.fill("#confirm input", "it was Bo's move")
+        gm.locator("#confirm").get_by_role("button", name=f"Retract seq {acted}").click()
+        expect(gm.locator("#message")).to_contain_text(f"✓ retracted seq {acted}")
+        assert log(db)[-1]["data"]["reason"] == "it was Bo's move"

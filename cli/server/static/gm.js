@@ -6,19 +6,34 @@
 // Next round and End encounter say what they will do before they are declared
 // (the core's dry run: the AP that would be lost); End turn is play mode's
 // careful one, which never ends a turn nothing was declared in (R21).
-function confirmFirst(text, lines, command, done) {
+function confirmFirst(text, lines, command, done, asksWhy) {
   const box = $("confirm");
-  const yes = el("button", { type: "button", class: "big", on: { click: () => { box.hidden = true; declare(command, done); } } }, text);
-  box.replaceChildren(el("p", {}, text + "?"), el("ul", {}, ...lines.map((l) => el("li", {}, l))),
+  const why = asksWhy ? el("input", { class: "label", "aria-label": "why, for the record", placeholder: "why (for the record)" }) : null;
+  const go = () => { box.hidden = true; declare(why ? { ...command, reason: why.value } : command, done); };
+  const yes = el("button", { type: "button", class: "big", on: { click: go } }, text);
+  box.replaceChildren(el("p", {}, text + "?"), el("ul", {}, ...lines.map((l) => el("li", {}, l))), why,
     el("div", { class: "buttons" }, yes,
        el("button", { type: "button", on: { click: () => { box.hidden = true; } } }, "Cancel")));
   box.hidden = false;
   yes.focus();
 }
 
-function preview(command, text, done) {
+function preview(command, text, done, asksWhy) {
   api("/api/encounters/" + encodeURIComponent(encounter) + "/commands", { ...command, dry_run: true }).then(
-    (answer) => confirmFirst(text, answer.preview || [], command, done), (err) => say(err.message, "error"));
+    (answer) => confirmFirst(text, answer.preview || [], command, done, asksWhy), (err) => say(err.message, "error"));
+}
+
+function retract(line) {
+  // a mistake noticed later: what the retraction would change first (retract --dry-run)
+  const command = { command: "retract", seq: line.seq };
+  const path = "/api/encounters/" + encodeURIComponent(encounter) + "/commands";
+  api(path, { ...command, dry_run: true }).then(
+    (answer) => confirmFirst("Retract seq " + line.seq, answer.preview || [], command, "✓ retracted seq " + line.seq, true),
+    (err) => {
+      say(err.message, "error");
+      preview({ ...command, cascade: true }, "Retract seq " + line.seq + " and what falls with it",
+              "✓ retracted seq " + line.seq + " with its cascade", true);
+    });
 }
 
 function gmButtons() {
@@ -118,7 +133,10 @@ function refreshLog() {
   logTimer = setTimeout(() => {
     api("/api/encounters/" + encodeURIComponent(encounter) + "/lines?last=12").then((lines) => {
       $("log").replaceChildren(...lines.reverse().map((line) =>
-        el("li", { class: line.fate ? "undone" : "", value: String(line.seq) }, summary(line))));
+        el("li", { class: line.fate ? "undone" : "", value: String(line.seq) }, summary(line), " ",
+           line.fate || line.batch !== line.seq || /^(Undo|Redo|Retraction|Amendment|Encounter .* created)/.test(line.text) ? null
+             : el("button", { type: "button", class: "small", "aria-label": "retract seq " + line.seq,
+                              on: { click: () => retract(line) } }, "Retract…"))));
     }, () => {});
   }, 50);
 }
