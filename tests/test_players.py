@@ -161,6 +161,10 @@ def test_join_requests_are_no_tokens_until_approved(tmp_path):
         me = waiting.get("/api/me").json()
         assert (me["role"], me["owns"], me["encounter"]) == ("player", ["bo"], E)
         assert waiting.get(f"/api/encounters/{E}/status").json()["mine"] == {"bo": {"may": ["roll"]}}
+        joined = gm.get("/api/joins?kind=joined").json()
+        assert [(j["name"], j["owns"]) for j in joined] == [("ana", ["ash"]), ("ben", ["bo"])]
+        assert gm.post("/api/players/ben/revoke").status_code == 200
+        assert waiting.get("/api/me").status_code == 401  # shut out at once
         for n in range(8):  # one device asks at most 5 times a minute
             last = anyone.post("/api/join", json={"name": f"x{n}", "pc": "nobody"})
         assert last.status_code == 429

@@ -35,6 +35,7 @@ ROUTES = [
     Route("/api/join", table.join, methods=["GET", "POST"]),
     Route("/api/joins", table.joins),
     Route("/api/joins/{name}", table.answer, methods=["POST"]),
+    Route("/api/players/{name}/revoke", table.revoke, methods=["POST"]),
     Route("/join", table.join_page),
     Route("/join/qr.svg", table.qr),
     Route("/manifest.webmanifest", reads.manifest),

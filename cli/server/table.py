@@ -102,11 +102,30 @@ async def join(request: Request):
 
 @guarded
 async def joins(request: Request):
-    """The GM's list of waiting requests."""
+    """The GM's list of waiting requests, and of the players' tokens (joined)."""
     _gm(await token_of(request))
-    waiting = await run(lambda: joining.pending(ledger(request).store))
+    tokens = await run(lambda: ledger(request).store.tokens())
+    kinds = {"waiting": joining.JOIN, "joined": "player"}
+    if request.query_params.get("kind", "waiting") not in kinds:
+        raise BadInput("?kind= is waiting or joined")
+    role = kinds[request.query_params.get("kind", "waiting")]
     return JSON([{"name": t.name, "owns": list(t.owns), "encounter": t.encounter,
-                  "since": t.created_at} for t in waiting])
+                  "since": t.created_at} for t in tokens if t.role == role])
+
+
+@guarded
+async def revoke(request: Request):
+    """The GM ends a player's token at once (a phone that should not be here)."""
+    _gm(await token_of(request))
+    name = request.path_params["name"]
+
+    def revoked():
+        store = ledger(request).store
+        if not any(t.name == name and t.role == "player" for t in store.tokens()):
+            raise LedgerError(f"no player token named {name!r}")
+        store.revoke_token(name)
+    await run(revoked)
+    return JSON({"name": name, "revoked": True})
 
 
 @guarded

@@ -79,7 +79,8 @@ window.gmStart = function (list) {
       (err) => say(err.message, "error"));
   });
   joins();
-  setInterval(joins, 2000);
+  joined();
+  setInterval(() => { joins(); joined(); }, 2000);
 };
 
 window.gmPicked = function (next) { $("encounter").value = next; };
@@ -99,6 +100,20 @@ window.gmCard = function (c, label) {
 };
 
 // -- players asking to join -------------------------------------------------
+
+let joinedSeen = "";
+function joined() {
+  api("/api/joins?kind=joined").then((players) => {
+    const key = JSON.stringify(players);
+    if (key === joinedSeen) return;
+    joinedSeen = key;
+    $("joined").replaceChildren(...(players.length ? players.map((p) => el("li", { data: { player: p.name } },
+      p.name + " plays " + p.owns.join(", ") + " in " + p.encounter + " ",
+      el("button", { type: "button", on: { click: () => api("/api/players/" + encodeURIComponent(p.name) + "/revoke", {}).then(
+        () => { say("✓ " + p.name + "'s phone is shut out", "ok"); joined(); }, (err) => say(err.message, "error")) } },
+        "Revoke " + p.name))) : [el("li", {}, "no player tokens")]));
+  }, () => {});
+}
 
 let joinsSeen = "";
 function joins() {
