@@ -189,3 +189,12 @@ def test_a_players_prefix_never_finds_a_hidden_combatant(tmp_path):
             refused = post(ana, command)
             said = refused.json()["error"]
             assert refused.status_code == 409 and "NPC" not in said and "niper" not in said
+
+
+def test_the_players_report_shows_no_hidden_combatant(combat):
+    for args in (["new", "x"], ["add", "Ash", "--pc"], ["add", "Lurker", "--hidden"],
+                 ["add", "Boss"], ["roll", "ash", "--die", "9"], ["roll", "boss", "--die", "5"],
+                 ["roll", "lurker", "--die", "1"], ["round"], ["act", "ash", "2", "shoots"]):
+        combat(*args)
+    assert "Lurker" in combat("report").stdout
+    assert "Lurker" not in combat("report", "--for", "players").stdout
