@@ -5,6 +5,7 @@ succeeds, whatever happens to its output (cli/output.py)."""
 from __future__ import annotations
 
 import os
+import re
 
 from eventlog.errors import LedgerError
 
@@ -29,11 +30,18 @@ def damage(session) -> str | None:
             f"{verdict.problem} (R30)")
 
 
+CASUALTY = re.compile(r"  (seq \d+: |and \d+ more$)")  # R28c's lines (correcting.listing)
+
+
 def said(session, exc: Exception) -> str:
     """What went wrong, in one line of the table's language."""
     if isinstance(exc, (LedgerError, UnicodeEncodeError, OverflowError)):  # not UTF-8, not int64
-        # one line, but a correction's casualties: a line each (R28c)
-        return "\n".join(line.rstrip() for line in str(exc).strip().splitlines())
+        # one line, but a correction's casualties: a line each (R28c); a line
+        # break typed into a value (an id, a name) stays inside the one line
+        lines = str(exc).strip().splitlines()
+        if any(CASUALTY.match(line) for line in lines[1:]):
+            return "\n".join(line.rstrip() for line in lines)
+        return " ".join(lines)
     if isinstance(exc, RecursionError):
         return ("nested too deeply to be read (a file or script that refers to "
                 "itself, or a damaged store)")
