@@ -3,6 +3,13 @@ thread over a SQLite file, its tokens, and an httpx client per token."""
 from __future__ import annotations
 
 from contextlib import contextmanager
+import os
+import re
+import resource
+import select
+import signal
+import subprocess
+import sys
 from pathlib import Path
 
 import httpx
@@ -73,3 +80,38 @@ def messages(source):
     for message in source.iter_sse():
         if message.data or message.event not in ("message", ""):
             yield message
+
+
+# -- combat serve in a process of its own (tests of its limits) ----------------
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _low_file_limit() -> None:
+    hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
+    resource.setrlimit(resource.RLIMIT_NOFILE, (min(1024, hard), hard))
+
+
+@contextmanager
+def serving(db: Path, with_pid: bool = False):
+    """`combat serve --port 0` in its own process, with a 1,024-file soft limit."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("COMBAT_")}
+    proc = subprocess.Popen([sys.executable, "-m", "cli", "--db", str(db), "serve", "--port", "0"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+                            cwd=ROOT, preexec_fn=_low_file_limit)
+    try:
+        ready, _, _ = select.select([proc.stdout], [], [], 60)
+        assert ready, "the server did not start within 60 s"
+        line = proc.stdout.readline()
+        url = re.search(r"at (http://\S+?)/? ", line)
+        assert url, (line, proc.poll())
+        yield (url.group(1), proc.pid) if with_pid else url.group(1)
+    finally:
+        proc.send_signal(signal.SIGINT)
+        try:
+            proc.wait(15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(5)
+
+

@@ -34,7 +34,8 @@ def test_ten_tables_of_six_players_and_a_hundred_listeners(tmp_path):
     tables(db)
     start = 2  # created, then one batch of six joins: head seq 7
     final = {f"t{t}": 1 + PLAYERS + PLAYERS * EACH for t in range(TABLES)}
-    view = token(db, "tv", "view")
+    views = {t: token(db, f"tv{t}", "view", encounter=f"t{t}")  # (one encounter each)
+             for t in range(TABLES)}
     players = {(t, p): token(db, f"t{t}-p{p}", "player", f"p{p}", encounter=f"t{t}")
                for t in range(TABLES) for p in range(PLAYERS)}
     acknowledged: list[tuple[str, str]] = []
@@ -45,7 +46,7 @@ def test_ten_tables_of_six_players_and_a_hundred_listeners(tmp_path):
         def listen(n: int) -> None:
             table = f"t{n % TABLES}"
             got = heard.setdefault(n, [])
-            with client(running, view) as http, connect_sse(
+            with client(running, views[n % TABLES]) as http, connect_sse(
                     http, "GET", f"/api/encounters/{table}/stream",
                     timeout=httpx.Timeout(60)) as source:
                 for message in messages(source):
@@ -73,8 +74,10 @@ def test_ten_tables_of_six_players_and_a_hundred_listeners(tmp_path):
             thread.start()
         for thread in writers + listeners:
             thread.join(120)
-        with client(running, view) as http:
-            statuses = {t: http.get(f"/api/encounters/{t}/status").json() for t in final}
+        statuses = {}
+        for t in range(TABLES):
+            with client(running, views[t]) as http:
+                statuses[f"t{t}"] = http.get(f"/api/encounters/t{t}/status").json()
     assert len(acknowledged) == TABLES * PLAYERS * EACH
     ledger = Ledger(open_store(db))
     for table in final:

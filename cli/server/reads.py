@@ -11,6 +11,7 @@ from starlette.responses import FileResponse
 from projections import access
 
 from cli.server import auth
+from cli.server.bounded import bounded_log
 from cli.server.replies import JSON, encounter_of, guarded, ledger, number, run
 from cli.server.views import sees_all, status_for
 
@@ -83,17 +84,7 @@ async def status_of(request: Request):
 async def log_of(request: Request):
     token, encounter = await reading(request)
     after = number(request, "after", 0, "a seq (a whole number of 0 or more)")
-
-    def events():
-        lg = ledger(request)
-        lg.store.head(encounter)  # (an unknown encounter: 404)
-        if sees_all(token):
-            return lg.event_dicts(encounter, after)
-        from projections.visible import log_for_players, secret
-        hidden = secret(lg.state(encounter))
-        return [e for e in log_for_players(lg.event_dicts(encounter), hidden)
-                if e["seq"] > after]
-    return JSON(await run(events))
+    return await bounded_log(request, token, encounter, after, players=not sees_all(token))
 
 
 @guarded

@@ -28,8 +28,17 @@ class Slow(LedgerError):
     """Too many requests of one kind from one address (429)."""
 
 
+class TooBusy(LedgerError):
+    """Too many long reads under way, of the token or the server (429)."""
+
+
+class TooSlow(LedgerError):
+    """A request body that did not arrive in time (408)."""
+
+
 CODES = ((access.Unauthorized, 401), (access.Forbidden, 403), (UnknownEncounter, 404),
-         (TooLarge, 413), (Slow, 429), (BadInput, 422), (Refusal, 409), (Conflict, 409),
+         (TooSlow, 408), (TooLarge, 413), (Slow, 429), (TooBusy, 429), (BadInput, 422),
+         (Refusal, 409), (Conflict, 409),
          (StoreError, 503), (LedgerError, 409))
 # A store's own failure (a driver's message, a lock, a lost connection) names
 # where the store lives: the client is told this, the server's terminal the
@@ -112,10 +121,17 @@ async def body_of(request: Request) -> bytes:
     declared = request.headers.get("content-length", "")
     if declared.isdigit() and int(declared) > MAX_BODY:
         raise TooLarge(f"a request holds at most {MAX_BODY // 1024} KiB")
+    import asyncio
+
+    from cli.server.limits import BODY_S
     chunks, size = [], 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > MAX_BODY:
-            raise TooLarge(f"a request holds at most {MAX_BODY // 1024} KiB")
-        chunks.append(chunk)
+    try:
+        async with asyncio.timeout(BODY_S):  # (a body sent a byte a minute)
+            async for chunk in request.stream():
+                size += len(chunk)
+                if size > MAX_BODY:
+                    raise TooLarge(f"a request holds at most {MAX_BODY // 1024} KiB")
+                chunks.append(chunk)
+    except TimeoutError:
+        raise TooSlow(f"a request's body arrives within {BODY_S:g} s") from None
     return b"".join(chunks)

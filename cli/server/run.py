@@ -30,9 +30,12 @@ def address(sock: socket.socket) -> str:
 def server_for(app):
     """uvicorn serving the ASGI `app` as `combat serve` does."""
     import uvicorn
+
+    from cli.server.limits import guarded_protocol, raise_file_limit
+    raise_file_limit()  # (before it accepts: a thousand idle sockets must not starve it)
     config = uvicorn.Config(app, access_log=False, log_level="warning",
                             timeout_graceful_shutdown=1, lifespan="on",
-                            limit_concurrency=4096, backlog=2048)
+                            limit_concurrency=4096, backlog=2048, http=guarded_protocol())
     return uvicorn.Server(config)
 
 

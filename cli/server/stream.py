@@ -10,6 +10,7 @@ from starlette.requests import Request
 
 from eventlog.errors import LedgerError
 
+from cli.server.bounded import gate_of
 from cli.server.hub import TICK_S, Listener, batch_statuses
 from cli.server.views import TABLE_SEQ, Message, data_for, encode, message
 from cli.server.reads import reading, token_of
@@ -46,7 +47,11 @@ async def stream(request: Request):
     hub.subscribe(listener)
     owned = hub.owned(encounter) | frozenset(token.owns)
     try:
-        backlog = await run(missed, request, encounter, last, owned)
+        if last is None:
+            backlog = await run(missed, request, encounter, last, owned)
+        else:  # (a catch-up folds the log: a long read, counted)
+            async with gate_of(request.app).enter(token.digest):
+                backlog = await run(missed, request, encounter, last, owned)
     except BaseException:
         hub.unsubscribe(listener)
         raise
