@@ -5,9 +5,9 @@ succeeds, whatever happens to its output (cli/output.py)."""
 from __future__ import annotations
 
 import os
-import re
 
 from eventlog.errors import LedgerError
+from eventlog.text import neutral
 
 from cli import output
 
@@ -30,18 +30,13 @@ def damage(session) -> str | None:
             f"{verdict.problem} (R30)")
 
 
-CASUALTY = re.compile(r"  (seq \d+: |and \d+ more$)")  # R28c's lines (correcting.listing)
-
-
 def said(session, exc: Exception) -> str:
     """What went wrong, in one line of the table's language."""
     if isinstance(exc, (LedgerError, UnicodeEncodeError, OverflowError)):  # not UTF-8, not int64
-        # one line, but a correction's casualties: a line each (R28c); a line
-        # break typed into a value (an id, a name) stays inside the one line
-        lines = str(exc).strip().splitlines()
-        if any(CASUALTY.match(line) for line in lines[1:]):
-            return "\n".join(line.rstrip() for line in lines)
-        return " ".join(lines)
+        lines = getattr(exc, "lines", None)  # a correction's casualties: a line each (R28c)
+        if lines:
+            return "\n".join(neutral(line) for line in lines)
+        return " ".join(str(exc).splitlines())
     if isinstance(exc, RecursionError):
         return ("nested too deeply to be read (a file or script that refers to "
                 "itself, or a damaged store)")
@@ -64,5 +59,5 @@ def failed(session, exc: Exception, committed: bool, nested: bool = False) -> in
     if committed and not isinstance(exc, LedgerError):  # (a demo that stopped: 1)
         output.say(f"warning: the declaration was recorded, but {what}")
         return 0
-    output.say(f"error: {what}", keep="\n")
+    output.say(f"error: {what}", keep="\n" if getattr(exc, "lines", None) else "")
     return 1

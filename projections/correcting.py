@@ -41,14 +41,21 @@ class Casualty:
         return f"seq {self.env.seq}: {describe(self.payload)} ({self.why})"
 
 
-def listing(lost: list[Casualty]) -> str:
-    """`3 later declarations illegal:` and one line each, naming at most
-    SHOWN of them and how many more there are (R28, R28c)."""
-    lines = [f"\n  {x}" for x in lost[:SHOWN]]
-    if len(lost) > SHOWN:
-        lines.append(f"\n  and {len(lost) - SHOWN} more")
-    return (f"{len(lost)} later declaration{'s' if len(lost) != 1 else ''} "
-            f"illegal:{''.join(lines)}\n")
+class Casualties(Refusal):
+    """A correction refused for what it would make illegal: the message,
+    and its `lines` (what, each casualty, what to do) for a terminal to
+    print one a line (R28c)."""
+
+    def __init__(self, head: str, lost: list[Casualty], tail: str):
+        self.lines = [f"{head} {_count(lost)}:", *(f"  {x}" for x in lost[:SHOWN])]
+        if len(lost) > SHOWN:
+            self.lines.append(f"  and {len(lost) - SHOWN} more")
+        self.lines.append(tail)
+        super().__init__("\n".join(self.lines))
+
+
+def _count(lost: list[Casualty]) -> str:
+    return f"{len(lost)} later declaration{'s' if len(lost) != 1 else ''} illegal"
 
 
 class Trial(NamedTuple):
@@ -189,7 +196,7 @@ def decide_correction(command: c.Command, book: UndoBook, head: int, state: Stat
         marker: Payload = Undone([target], "undo", command.reason)
         if book.kind(target) in ("Undone", "Amended"):  # the past changes again
             _refuse_casualties(log, _with(book, head, marker), encounter,
-                               f"undoing seq {target}", "")
+                               f"undoing seq {target}")
         return marker
     if isinstance(command, c.Redo):
         target = book.redo_target()
@@ -199,7 +206,7 @@ def decide_correction(command: c.Command, book: UndoBook, head: int, state: Stat
         marker = Redone(target)
         if book.kind(target) in ("Undone", "Amended"):
             _refuse_casualties(log, _with(book, head, marker), encounter,
-                               f"redoing seq {target}", "")
+                               f"redoing seq {target}")
         else:
             trial = _clone(state)
             for p in [e.data for e in batch_of(target)]:
@@ -211,8 +218,8 @@ def decide_correction(command: c.Command, book: UndoBook, head: int, state: Stat
         marker = Undone([target], "retract", command.reason)
         lost, kept = rejudge(log(), book, _with(book, head, marker), encounter, end=head + 1)
         if lost and not command.cascade:
-            raise Refusal(f"retracting seq {target} would make {listing(lost)}"
-                          "Retract them too with --cascade (R28)")
+            raise Casualties(f"retracting seq {target} would make", lost,
+                             "Retract them too with --cascade (R28)")
         return Undone([target, *(x.env.batch for x in lost)], "retract", command.reason,
                       kept)
     if isinstance(command, c.Amend):
@@ -221,10 +228,12 @@ def decide_correction(command: c.Command, book: UndoBook, head: int, state: Stat
     raise Refusal(f"`{command.__struct_config__.tag}` is not a correction")
 
 
-def _refuse_casualties(log, fixes: Corrections, encounter: str, doing: str, hint: str) -> None:
+def _refuse_casualties(log, fixes: Corrections, encounter: str, doing: str) -> None:
     lost = casualties(log(), fixes, encounter)
     if lost:
-        raise Refusal(f"{doing} would make {listing(lost)}{hint} (R26, R28)")
+        raise Casualties(f"{doing} would make", lost,
+                         "undo and redo take no --cascade: retract or amend those first "
+                         "(R26, R28)")
 
 
 def _amendment(command: c.Amend, book: UndoBook, head: int, log, batch_of,
@@ -249,8 +258,8 @@ def _amendment(command: c.Amend, book: UndoBook, head: int, log, batch_of,
     lost, kept = rejudge(log(), book, _with(book, head, amendment), encounter,
                          {target, *(b for b, _ in also)}, head + 1, moving)
     if lost and not command.cascade:
-        raise Refusal(f"amending seq {command.seq} would make {listing(lost)}Retract "
-                      "them with --cascade, or amend those first (R28)")
+        raise Casualties(f"amending seq {command.seq} would make", lost,
+                         "Retract them with --cascade, or amend those first (R28)")
     return msgspec.structs.replace(amendment, retracted=[x.env.batch for x in lost],
                                    kept=kept)
 

@@ -335,4 +335,5 @@ def _touched(marker: Payload) -> list[int]:
     batches = getattr(marker, "batches", None)
     if batches is not None:
         return list(batches)
-    return [marker.batch, *getattr(marker, "retracted", ())]
+    return [marker.batch, *getattr(marker, "retracted", ()),
+            *(b for b, _ in getattr(marker, "also", ()))]  # a moved turn (R28b)

@@ -257,3 +257,28 @@ def test_r28c_the_terminal_prints_each_casualty_on_its_own_line(combat):
     assert err[1].startswith("  seq 7: ash spends 1 AP (minor) (")
     assert err[2].startswith("  seq 8: ash ends their turn (")
     assert err[3] == "Retract them too with --cascade (R28)"
+
+
+def test_r28b_the_terminal_says_every_line_the_moved_turn_now_reads(combat):
+    for args in (["new", "x"], ["add", "Hound", "--count", "2", "--group", "h"],
+                 ["roll", "h", "--die", "3"], ["round"], ["act", "hound-1", "minor"],
+                 ["end-turn"]):
+        combat(*args)
+    out = combat("amend", "6", "--who", "hound-2").stdout
+    assert "✎ seq 6 now reads: hound-2 spends 1 AP (minor)" in out
+    assert "✎ seq 7 now reads: hound-2 ends their turn" in out
+
+
+def test_r28c_a_casualty_list_never_carries_a_raw_line_break_of_its_own(combat):
+    import sqlite3
+    for args in (["new", "x"], ["add", "Ash", "--pc"], ["roll", "ash", "--die", "9"],
+                 ["round"], ["act", "ash", "minor", "aims"]):
+        combat(*args)
+    con = sqlite3.connect(combat.db)  # a label forged behind the ledger's back
+    con.execute("UPDATE events SET data = replace(data, 'aims', 'ai' || char(92) || 'nms') "
+                "WHERE seq = 5")  # (the JSON escape of a line break)
+    con.commit()
+    con.close()
+    err = combat("retract", 4, code=1).stderr.splitlines()
+    assert err[1].startswith("  seq 5: ash spends 1 AP (minor): ai\\x0ams")
+    assert len(err) == 3

@@ -117,7 +117,7 @@ _MADE = {
         "FOREIGN KEY (encounter) REFERENCES encounters(id)",
     ("constraint", "tokens_pkey"): "PRIMARY KEY (name)",
     ("constraint", "tokens_digest_key"): "UNIQUE (digest)",
-    ("relation", "archived"): "r: encounter text not null",  # (schema 4: archive)
+    ("relation", "archived"): "r: encounter text not null",  # (schema 4)
     ("relation", "archived_pkey"):
         "i: CREATE UNIQUE INDEX archived_pkey ON archived USING btree (encounter)",
     ("constraint", "archived_pkey"): "PRIMARY KEY (encounter)",

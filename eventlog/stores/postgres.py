@@ -392,7 +392,7 @@ class PostgresStore(Duties):
 
     def delete(self, encounter: str) -> None:
         self.head(encounter)
-        def work(db):  # noqa: E306 (the module keeps under 400 lines)
+        def work(db):
             for table, column in (("events", "encounter"), ("snapshots", "encounter"),
                                   ("archived", "encounter"), ("encounters", "id")):
                 db.execute(f"DELETE FROM {table} WHERE {column} = %s", (encounter,))

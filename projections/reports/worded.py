@@ -42,6 +42,8 @@ def _lines(env: Envelope, batch_of: BatchOf) -> list[Said]:
                    if len(was) != len(data.events) or p != was[i]]
         lines = [Said(f"✎ seq {seq} now reads:", p, False)
                  for seq, p in changed or enumerate(data.events, data.batch)]
+        lines += [Said(f"✎ seq {b + i} now reads:", p, False)  # the turn moves with it (R28b)
+                  for b, events in data.also for i, p in enumerate(events)]
         return lines + [Said(f"✗ retracted (seq {e.seq}):", e.data, False)
                         for batch in data.retracted for e in batch_of(batch)]
     return [Said("✓", data, True)]
