@@ -175,10 +175,11 @@ def write_md(ledger: Ledger, encounter: str, out: TextIO, track: Track = no_trac
     """The encounter told round by round, then the stats. The headline needs
     the whole walk, so the chapters wait in a temporary file as they are
     told (memory holds one chapter, never the story)."""
-    head, _ = ledger.store.head(encounter)
-    reasons = {r.seq: decode_data(r.type, r.data).reason
-               for r in ledger.store.markers(encounter, head) if r.type == "Amended"}
-    with tempfile.TemporaryFile("w+", encoding="utf-8", newline="") as told:
+    with ledger.store.reading(), tempfile.TemporaryFile(
+            "w+", encoding="utf-8", newline="") as told:  # (reasons and walk: one snapshot)
+        head, _ = ledger.store.head(encounter)
+        reasons = {r.seq: decode_data(r.type, r.data).reason
+                   for r in ledger.store.markers(encounter, head) if r.type == "Amended"}
         def tell(chapter: Chapter) -> None:
             told.write(_md_lines(chapter_markdown(chapter)))
         tally, teller, state = Stats(), Story(tell, reasons), None

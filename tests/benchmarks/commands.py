@@ -87,6 +87,10 @@ def cli_figures(db: Path, root: Path, small: str, large: str, repeat: int) -> di
             for name, args in COMMANDS.items():
                 times.setdefault(f"{name}@{encounter}", []).append(
                     run_ms(COMBAT + ["--encounter", encounter] + args, env))
+        # the same command twice as two series: how far apart this machine
+        # puts two runs of one thing (the noise under the ratios above)
+        times.setdefault("status_json_again", []).append(
+            run_ms(COMBAT + ["--encounter", small] + COMMANDS["status_json"], env))
     return {name: round(statistics.median(v), 1) for name, v in times.items()}
 
 
@@ -134,6 +138,9 @@ def show(cli: dict, export: dict, small: str, large: str) -> None:
         a, b = cli[f"{name}@{small}"], cli[f"{name}@{large}"]
         print(f"{name:<16} {a:>11} ms {b:>13} ms {b / a:>6.2f}   {floor} {cli[floor]} ms "
               f"(x{a / cli[floor]:.2f} at {small})")
+    again = cli["status_json_again"]
+    print(f"noise: status_json@{small} again {again} ms "
+          f"(x{again / cli[f'status_json@{small}']:.2f} of the same command)")
     e = export
     print(f"\nexport --format json of {e['events']} events: -o FILE {e['json_file_s']} s, "
           f"stdout {e['json_stdout_s']} s (x{e['file_over_stdout']}; same bytes: {e['same_bytes']})")

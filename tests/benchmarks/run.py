@@ -116,6 +116,7 @@ def measure(work: Path, sizes: list[int], repeat: int, cli_repeat: int) -> dict:
 
     small, large = "bench-1000", f"bench-{sizes[-1]}"
     results["cli"] = commands.cli_figures(db, ROOT, small, large, cli_repeat)
+    results["core"] = core_figures(ledger, small, large)
     exported = 100_000 if sizes[-1] >= 1_000_000 else 10_000
     results["exports"] = commands.export_figures(
         db, ROOT, work, f"bench-{exported}", results["sizes"][exported]["events"],
@@ -129,6 +130,24 @@ def measure(work: Path, sizes: list[int], repeat: int, cli_repeat: int) -> dict:
         "peak rss <= 200 MB": results["peak_rss_mb"] <= 200,
     }
     return results
+
+
+def core_figures(ledger: Ledger, small: str, large: str) -> dict:
+    """In process, without the interpreter's start: the state a command
+    starts from (snapshot and the markers since it) and a declaration
+    judged and appended, on `large` beside `small`."""
+    def timed(fn) -> float:
+        start = time.perf_counter()
+        fn()
+        return (time.perf_counter() - start) * 1000
+    out: dict[str, float] = {}
+    for encounter in (small, large):
+        out[f"state_ms@{encounter}"] = round(median_of(
+            lambda: timed(lambda: ledger.state(encounter)), 21), 2)
+        out[f"declare_ms@{encounter}"] = round(median_of(lambda: timed(
+            lambda: ledger.declare(encounter, lambda s: [
+                FreeActionTaken(combatant="rook", label="x")], "gm")), 21), 2)
+    return out
 
 
 def export_seconds(store: Store, work: Path, env: dict, repeat: int) -> dict:
@@ -172,6 +191,7 @@ def main() -> None:
     print(f"\nappend_ms (10k encounter): {results['append_ms']}")
     print(f"peak_rss_mb folding {results['peak_rss_events']} events: {results['peak_rss_mb']}\n")
     commands.show(results["cli"], results["exports"], "bench-1000", f"bench-{sizes[-1]}")
+    print("in process: " + ", ".join(f"{k} {v} ms" for k, v in results["core"].items()))
     e = results["export"]
     print(f"\nexport of {e['events']} events: json {e['export_json_s']} s, html "
           f"{e['export_html_s']} s ({e['html_over_json']}x json; retired as a target: matplotlib's "
