@@ -8,7 +8,7 @@ MODULES = {
     "declare_cmds": ("new", "add", "group", "roll", "order", "load", "round", "seize",
                      "act", "interrupt", "end-turn", "leave", "rejoin", "max-ap",
                      "adjust-ap", "grit", "set-initiative", "note", "end", "undo", "redo",
-                     "retract", "amend", "effect", "end-effect", "track"),
+                     "retract", "amend", "effect", "end-effect", "track", "hide", "reveal"),
     "record_cmds": ("status", "log", "verify", "head", "export", "import", "demo"),
     "review_cmds": ("stats", "report", "replay", "schema"),
     "store_cmds": ("copy",),
@@ -20,6 +20,6 @@ MODULES = {
 }
 COMMANDS = {name: module for module, names in MODULES.items() for name in names}
 # The order `--help` lists them in: the table's evening, from setting up to the review.
-HELP_ORDER = ("new", "use", "list", *MODULES["declare_cmds"][1:],
+HELP_ORDER = ("new", *MODULES["setup_cmds"], *MODULES["declare_cmds"][1:],
               *(name for module, names in MODULES.items()
                 if module not in ("setup_cmds", "declare_cmds") for name in names))

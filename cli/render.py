@@ -97,6 +97,8 @@ def _state_word(s: State, cid: str) -> str:
         words.append("[yellow]seized[/yellow]")
     if s.initiative_of(cid) is None:
         words.append("[red]no initiative[/red]")
+    if cid in s.hidden:  # (the players do not see it yet)
+        words.append("[dim]hidden[/dim]")
     for e in s.effects_on(cid):
         when = ("until ended" if e.until_ended else "this round" if e.last == s.round
                 else f"to round {e.last}") \
@@ -224,6 +226,11 @@ def show_outcome(command, outcome) -> None:
             console.print(f"  {escape(line)}")
         return
     from projections.reports.worded import from_touched, worded
+    if outcome.preview is not None:  # --dry-run: what it would change, nothing appended
+        console.print("dry run, nothing appended:")
+        for line in outcome.preview:
+            console.print(f"  {escape(line)}")
+        return
     lines = worded(outcome.events, from_touched(outcome.touched))
     flow = []
     if outcome.before is not None:

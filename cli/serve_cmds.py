@@ -1,5 +1,6 @@
 """`combat serve`: the store on the table's network (docs/server.md, "Table
 server"). The server's libraries are imported here only, when it starts."""
+
 import typer
 
 from cli.base import app
@@ -7,16 +8,18 @@ from cli.base import app
 
 @app.command()
 def serve(ctx: typer.Context,
-          host: str = typer.Option("127.0.0.1", "--host", help="The address to listen on; 0.0.0.0 opens it to the table's network (see docs/guide.md)."),
+          host: str | None = typer.Option(None, "--host", help="The address to listen on (default 127.0.0.1; with --lan this machine's network address); 0.0.0.0 opens it to every network (see docs/guide.md)."),
           port: int = typer.Option(8000, "--port", min=0, max=65535, help="The port (0: any free one)."),
           root_path: str = typer.Option("", "--root-path", metavar="PATH", help="Behind a reverse proxy that serves it under PATH (e.g. /combat) and strips PATH before passing a request on."),
           forwarded_allow_ips: str = typer.Option("", "--forwarded-allow-ips", metavar="IPS", help="Proxies (comma-separated addresses or networks, * any) whose X-Forwarded-For names the client; never read otherwise."),
-          pool: int = typer.Option(10, "--pool", min=1, max=1000, metavar="N", help="PostgreSQL: at most N connections for requests (one more listens for other processes' appends).")) -> None:
+          pool: int = typer.Option(10, "--pool", min=1, max=1000, metavar="N", help="PostgreSQL: at most N connections for requests (one more listens for other processes' appends)."),
+          lan: bool = typer.Option(False, "--lan", help="Listen on this machine's network address and print the join page's address with a QR code to scan."),
+          encounter: str | None = typer.Option(None, "--encounter", help="Put this encounter on the table: every page follows it.")) -> None:
     """Serve the store to browsers and scripts until interrupted: players
     follow the order and declare for their own combatants, by token.
 
     \b
-    Example: combat serve        combat serve --host 0.0.0.0 --port 8000
+    Example: combat serve        combat serve --lan --encounter warehouse
     """
     from eventlog.errors import LedgerError
     from eventlog.stores import open_store
@@ -24,6 +27,8 @@ def serve(ctx: typer.Context,
     from cli.session import default_db
     if root_path and (not root_path.startswith("/") or root_path.endswith("/")):
         raise LedgerError(f"--root-path is a path such as /combat, not {root_path!r}")
+    if host is None:
+        host = lan_address() if lan else "127.0.0.1"
     if not host.strip():
         raise LedgerError("--host is empty: give the address to listen on, e.g. "
                           "127.0.0.1 (this machine) or 0.0.0.0 (the table's network)")
@@ -32,6 +37,9 @@ def serve(ctx: typer.Context,
     try:
         from eventlog.stores.writable import read_only_why
         why = read_only_why(store)
+        if not why and encounter is not None:
+            from projections.joining import put_on_table
+            put_on_table(store, encounter)
     finally:
         store.close()
     if why:  # (issue 24, item 8: live updates would stop silently)
@@ -39,9 +47,38 @@ def serve(ctx: typer.Context,
         raise LedgerError(f"{neutral(shown(target))} is read-only here ({why}): combat serve "
                           "records declarations and tokens; make it writable, or serve a copy")
     from cli.server.run import serve as run
+
+    def announce(url: str) -> None:
+        print(neutral(f"serving {target} at {url} (Ctrl-C stops)"), flush=True)
+        if lan:
+            print(neutral(f"players join at {url}join: scan it"), flush=True)
+            print(qr_text(f"{url}join"), flush=True)
     try:
-        run(lambda: open_store(target, pool=pool), host, port,
-            lambda url: print(neutral(f"serving {target} at {url} (Ctrl-C stops)"), flush=True),
+        run(lambda: open_store(target, pool=pool), host, port, announce,
             root_path=root_path, forwarded_allow_ips=forwarded_allow_ips.strip() or None)
     except OSError as exc:
         raise LedgerError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+
+
+def lan_address() -> str:
+    """This machine's address on its network, found without sending a packet
+    (a UDP socket's connect only picks the route); 127.0.0.1 when it has none."""
+    import socket
+    probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try:
+        probe.connect(("192.0.2.1", 9))  # TEST-NET-1: never reached, only routed
+        return probe.getsockname()[0]
+    except OSError:
+        return "127.0.0.1"
+    finally:
+        probe.close()
+
+
+def qr_text(url: str) -> str:
+    """The QR code of `url` in text a terminal shows (half blocks, two rows a line)."""
+    import io
+
+    import segno
+    out = io.StringIO()
+    segno.make(url, error="m").terminal(out=out, compact=True, border=2)
+    return out.getvalue().rstrip("\n")

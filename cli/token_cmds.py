@@ -87,6 +87,22 @@ def list_(ctx: typer.Context) -> None:
               f"encounter {t.encounter or '*'}\tsince {t.created_at}\n")
 
 
+@token_app.command("approve")
+def approve(ctx: typer.Context, name: str = typer.Argument(..., help="The name a player gave on the join page.")) -> None:
+    """Let a player in: their join request becomes a player token for the PC
+    they picked, on the phone that asked (`combat token list` shows requests
+    as role join; `combat token revoke NAME` denies one).
+
+    Example: combat token approve ana
+    """
+    from cli.output import write
+    from eventlog.text import neutral
+    from projections.joining import approve as let_in
+    token = let_in(session(ctx).store, name)
+    write(f"approved {neutral(token.name)}: player, owns {', '.join(token.owns)}, "
+          f"encounter {token.encounter}\n")
+
+
 @token_app.command("revoke")
 def revoke(ctx: typer.Context, name: str = typer.Argument(..., help="The token's name.")) -> None:
     """End a token at once: its pages and streams are refused from now on.

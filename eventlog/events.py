@@ -126,6 +126,16 @@ class EncounterEnded(Payload):
     pass
 
 
+class CombatantHidden(Payload):
+    """The players do not see this combatant (INTERFACE.md, "What the players
+    see") until it is revealed, or reveals itself (derived by the fold)."""
+    combatant: str
+
+
+class CombatantRevealed(Payload):
+    combatant: str
+
+
 class EncounterRenamed(Payload):
     """A new title for the encounter (`rename ID --title T`)."""
     title: str
@@ -204,6 +214,7 @@ Event = Union[  # noqa: UP007 (one Union of the tagged structs, as msgspec's doc
     CombatantRejoined, MaxAPChanged, APAdjusted, GritAdjusted, NoteAdded,
     EncounterEnded, Undone, Redone, Amended, EffectApplied, EffectEnded, EncounterRenamed,
     TrackChanged,
+    CombatantHidden, CombatantRevealed,
 ]
 
 EVENT_TYPES: dict[str, type[Payload]] = {cls.__name__: cls for cls in Event.__args__}

@@ -100,6 +100,8 @@ def identify(store, secret: str | None) -> Token:
     found = store.token(wanted)
     if found is None or not same(found.digest, wanted):
         raise Unauthorized("unknown or revoked token: ask the GM for a new link")
+    if found.role not in ROLES:  # a join request is no token until approved
+        raise Unauthorized(f"waiting for the GM to let {neutral(found.name)} in")
     return found
 
 
@@ -159,9 +161,13 @@ def permit_for(token: Token):
         return None
 
     def permit(state: State, command: c.Command) -> None:
+        from projections.visible import secret
+        ids = who(state, command)
+        hidden = [x for x in ids if x in secret(state)]
+        if hidden:  # (a prefix must not find out a combatant the players cannot see)
+            raise Refusal("no such combatant or slot here (see the order)")
         if isinstance(command, c.Order):
             return  # among PC slots, any player's (R3c, judged by the core)
-        ids = who(state, command)
         others = [x for x in ids if x not in token.owns]
         name = neutral(token.name)
         if others:

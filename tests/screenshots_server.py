@@ -16,6 +16,7 @@ from serverkit import client, post, served, table, token  # noqa: E402
 
 PAGES = {"player": ("ana", "player", "ash"), "view": ("tv", "view", None), "gm": ("gm", "gm", None)}
 WIDTHS = {390: 844, 1280: 800}
+HEIGHTS = {("view", 1280): 720}  # a TV is 16:9
 
 
 def shoot(folder: Path) -> list[Path]:
@@ -37,9 +38,10 @@ def shoot(folder: Path) -> list[Path]:
         with chromium() as browser:
             for kind, secret in secrets.items():
                 for width, height in WIDTHS.items():
-                    opened = page(browser, f"{running.url}/?token={secret}", width, height)
+                    opened = page(browser, f"{running.url}/?token={secret}", width,
+                                  HEIGHTS.get((kind, width), height))
                     opened.wait_for_selector("#order > li")
-                    opened.wait_for_timeout(200)
+                    opened.wait_for_timeout(1200)  # (the turn timer has ticked)
                     shot = folder / f"{kind}-{width}.png"
                     opened.screenshot(path=str(shot))
                     opened.context.close()

@@ -751,6 +751,7 @@ LINES = {
     "token": ["token", "add", "zed", "--gm"],
     "hook": ["hook", "list"],
     "copy": ["copy", "--to", "copy.db"],
+    "hide": ["hide", "boss"], "reveal": ["reveal", "boss"],
     "archive": ["archive", "other"], "unarchive": ["unarchive", "other"],
     "rename": ["rename", "other", "--title", "T"],
     "delete": ["delete", "other", "--confirm", "other"],

@@ -11,6 +11,8 @@ EXAMPLES = {
     "new": ("new docks --title 'The docks'", {"id": "docks", "title": "The docks"}),
     "add": ("add Ganger --count 3 --bonus 1", {"name": "Ganger", "bonus": 1, "count": 3}),
     "group": ("group gangers --bonus 2", {"id": "gangers", "bonus": 2}),
+    "hide": ("hide sniper", {"id": "sniper"}),
+    "reveal": ("reveal sniper", {"id": "sniper"}),
     "leave": ("leave rook", {"id": "rook"}),
     "rejoin": ("rejoin rook", {"id": "rook"}),
     "roll": ("roll rook --die 7", {"slots": ["rook"], "die": 7}),

@@ -54,13 +54,16 @@ def status_at(db, seq: int) -> dict:
 
 
 def read(http, until: int, headers=None, seen=None, limit: float = 15) -> list:
-    """(id, status) of each message until one with id >= `until`."""
+    """(id, status) of each message until one with id >= `until` (a player's
+    `mine`, INTERFACE.md "Table server", set aside: test_players checks it)."""
     got = [] if seen is None else seen
     with connect_sse(http, "GET", STREAM, headers=headers or {},
                      timeout=httpx.Timeout(limit)) as source:
         for message in messages(source):
             assert message.event == "status"
-            got.append((int(message.id), json.loads(message.data)))
+            view = json.loads(message.data)
+            view.pop("mine", None)
+            got.append((int(message.id), view))
             if int(message.id) >= until:
                 break
     return got

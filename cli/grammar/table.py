@@ -71,7 +71,9 @@ SPECS: tuple[Spec, ...] = (
           Opt("ap", "--ap", "Maximum AP (R14).", int, 3),
           Opt("grit", "--grit", "Grit pool.", int, 0),
           Opt("group", "--group", "Join this group (R7).", complete="groups"),
-          Opt("count", "--count", "Add K of them: ID-1..ID-K.", int, 1, metavar="K"))),
+          Opt("count", "--count", "Add K of them: ID-1..ID-K.", int, 1, metavar="K"),
+          Opt("hidden", "--hidden", "The players do not see it until it is revealed.",
+              bool, False))),
     Spec("group", c.Group, "Set a group's initiative bonus (R7).",
          "combat group gangers --bonus 1",
          (Arg("id", "G", "The group's id.", complete="groups"),
@@ -192,6 +194,14 @@ SPECS: tuple[Spec, ...] = (
           Opt("public", "--public", "Players see this NPC track's value.", bool, False),
           Opt("private", "--private", "Players no longer see it.", bool, False)),
          build=_track),
+    Spec("hide", c.Hide, "Hide a combatant from the players' and the TV's pages until "
+         "it is revealed.", "combat hide sniper",
+         (Arg("id", "ID", "Who is hidden.", complete="combatants"),),
+         details="It plays by every rule; it reveals itself when its first turn starts "
+                 "or it interrupts or seizes. The GM and the CLI always see it."),
+    Spec("reveal", c.Reveal, "Reveal a hidden combatant: the players see it and its "
+         "whole past.", "combat reveal sniper",
+         (Arg("id", "ID", "Who is revealed.", complete="combatants"),)),
     Spec("end-effect", c.EndEffect, "End an effect before it runs out (R14).",
          'combat end-effect stunned --reason "a medkit"',
          (Arg("effect", "EFFECT", "The effect's id (see status)."), MAY_REASON)),

@@ -13,7 +13,7 @@ from starlette.requests import Request
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from cli.server import declare, reads, rules
+from cli.server import declare, reads, rules, table
 from cli.server.health import health
 from cli.server.metrics import Metrics, metrics
 from cli.server.handles import Handles
@@ -36,6 +36,14 @@ ROUTES = [
     Route(f"{API}/line", declare.line, methods=["POST"]),
     Route(f"{API}/stream", stream),
     Route("/api/schema", reads.schema),
+    Route("/api/table", table.table, methods=["GET", "PUT"]),
+    Route("/api/join", table.join, methods=["GET", "POST"]),
+    Route("/api/joins", table.joins),
+    Route("/api/joins/{name}", table.answer, methods=["POST"]),
+    Route("/api/players/{name}/revoke", table.revoke, methods=["POST"]),
+    Route("/join", table.join_page),
+    Route("/join/qr.svg", table.qr),
+    Route("/manifest.webmanifest", reads.manifest),
     Route("/rules/{rule}", rules.rule_page),
     Mount("/static", StaticFiles(directory=reads.STATIC), name="static"),
 ]

@@ -13,7 +13,6 @@ import msgspec
 from eventlog.codec import envelope_dict
 from eventlog.events import MARKERS
 from projections.history import envelope
-from projections.reports.views import hides, unseen_tracks
 
 from cli.server.replies import TooBusy, ledger, run
 
@@ -64,10 +63,11 @@ def log_start(ledger, encounter: str) -> tuple[int, frozenset]:
 
 
 def log_page(ledger, encounter: str, after: int, head: int, undone,
-             unseen=frozenset()) -> tuple[bytes, int]:
+             sieve=None, shown_after: int = 0) -> tuple[bytes, int]:
     """The events after `after` up to `head`, at most PAGE of them, as JSON
     array items (each led by a comma); the last seq read (`head`: done).
-    `unseen`: tracks whose changes the reader does not see (views.unseen_tracks)."""
+    `sieve` (a player's or view's read, projections/visible.py) reads every
+    event and keeps those it allows after `shown_after`."""
     rows = ledger.store.rows(encounter, after=after, upto=head)
     try:
         page = list(islice(rows, PAGE))
@@ -78,16 +78,20 @@ def log_page(ledger, encounter: str, after: int, head: int, undone,
     out = bytearray()
     for row in page:
         env = envelope(row)
-        if unseen and hides(unseen, env.type, env.data):
+        said = envelope_dict(env, env.batch in undone and env.type not in MARKERS)
+        if sieve is not None and not (sieve.keeps(said["type"], said["batch"], said["data"])
+                                      and env.seq > shown_after):
             continue
-        out += b"," + msgspec.json.encode(envelope_dict(
-            env, env.batch in undone and env.type not in MARKERS))
+        out += b"," + msgspec.json.encode(said)
     return bytes(out), page[-1].seq if len(page) == PAGE else head
 
 
-async def bounded_log(request, token, encounter: str, after: int):
+async def bounded_log(request, token, encounter: str, after: int, players: bool = False):
     """`log --json` of the encounter after seq `after`, in pages, as the
-    client reads (a 404 before the first byte for an unknown encounter)."""
+    client reads (a 404 before the first byte for an unknown encounter).
+    `players`: what a player or a view may read (no hidden combatant): the
+    log is read from its start, so a correction of a batch they saw is kept."""
+    from projections.visible import Sieve
     from starlette.responses import StreamingResponse
 
     gate = gate_of(request.app)
@@ -95,21 +99,20 @@ async def bounded_log(request, token, encounter: str, after: int):
     await entered.__aenter__()
     try:
         head, undone = await run(lambda: log_start(ledger(request), encounter))
-        unseen = frozenset() if token.role == "gm" else await run(
-            lambda: unseen_tracks(ledger(request).state(encounter)))
+        sieve = Sieve.of(await run(lambda: ledger(request).state(encounter))) \
+            if players else None
     except BaseException:
         await entered.__aexit__(None, None, None)
         raise
 
     async def pieces():
         try:
-            sent, first = after, True
+            sent, first = (0 if sieve else after), True
             while True:
                 if sent >= head:
                     break
-                body, sent = await run(
-                    lambda at=sent: log_page(ledger(request), encounter, at, head, undone,
-                                             unseen))
+                body, sent = await run(lambda at=sent: log_page(
+                    ledger(request), encounter, at, head, undone, sieve, after))
                 if body:
                     yield (b"[" + body[1:]) if first else body
                     first = False

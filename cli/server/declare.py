@@ -12,11 +12,9 @@ from starlette.requests import Request
 from eventlog.codec import envelope_dict
 from projections import access
 from projections.domain import commands as c
-from projections.reports.views import for_players, status
-
 from cli.grammar import BadLine, parse_line
 from cli.server import auth
-from cli.server.hub import encode
+from cli.server.views import encode, message, sees_all, status_for
 from cli.server.replies import (
     JSON, BadInput, body_of, encounter_of, guarded, ledger, one_line, run)
 
@@ -68,17 +66,19 @@ def declare(request: Request, raw: bytes, read, typed: bool) -> bytes:
     out = lg.execute(None if isinstance(command, c.New) else encounter, command,
                      token.name, permit=access.permit_for(token), gm=token.role == "gm")
     committed = time.perf_counter()
+    hub = request.app.state.hub
     shown = out.state if out.preview is None else out.before  # a dry run changed nothing
-    full = status(shown)
-    view = encode(full)
+    made = message(shown, hub.owned(encounter))
     if out.events:
-        request.app.state.hub.appended(encounter, out.events[0].seq - 1,
-                                       out.events[-1].seq, view, committed)
+        hub.appended(encounter, out.events[0].seq - 1, out.events[-1].seq, made, committed)
         request.app.state.metrics.declared(encounter, token.name, out.events[-1].seq,
                                            len(out.events), started, committed)
     events = [envelope_dict(e, False) for e in out.events]
-    answer = view if token.role == "gm" else encode(for_players(full))
-    return msgspec.json.encode(Declared(shown.seq, events, msgspec.Raw(answer.encode()),
+    if sees_all(token):
+        view = made.data
+    else:  # (a player's own declarations name no hidden combatant)
+        view = encode(status_for(shown, token))
+    return msgspec.json.encode(Declared(shown.seq, events, msgspec.Raw(view.encode()),
                                         out.preview))
 
 

@@ -16,31 +16,23 @@ from __future__ import annotations
 import asyncio
 import threading
 import time
-from typing import NamedTuple
-
-import msgspec
 
 from eventlog.errors import UnknownEncounter
 from eventlog.events import CORRECTIONS
 from projections import snapshot as snapshots
 from projections.history import fold
-from projections.reports.views import status
+
+from cli.server.views import Message, message, table_message
+
+__all__ = ["Hub", "Listener", "Message", "batch_statuses"]
 
 TICK_S = 1.0  # a stream rechecks its token at least this often
 WATCH_S = 0.25  # the watcher looks at the store at least this often (and stops within it)
 FULL_S = 2.0  # and at every encounter's head at least this often (a lost notification)
 
 
-class Message(NamedTuple):
-    seq: int
-    data: str  # the status JSON after the batch ending at seq
-
-
-def encode(view: dict) -> str:
-    return msgspec.json.encode(view).decode()
-
-
-def batch_statuses(ledger, encounter: str, after: int) -> list[Message]:
+def batch_statuses(ledger, encounter: str, after: int,
+                   owned: frozenset[str] = frozenset()) -> list[Message]:
     """The status after each batch that ends after seq `after`, in order,
     read in one snapshot. Folds forward batch by batch; a correction (undo,
     redo, amend) refolds, as its effect reaches back."""
@@ -76,7 +68,7 @@ def batch_statuses(ledger, encounter: str, after: int) -> list[Message]:
                 state = fold(store, encounter, ledger.corrections(encounter, end, prev),
                              snapshots.clone(state), upto=end, after=prev)
                 state.seq = end
-            out.append(Message(end, encode(status(state))))
+            out.append(message(state, owned))
             prev = end
     return out
 
@@ -89,8 +81,9 @@ class Listener:
 
     BACKLOG = 1000
 
-    def __init__(self, encounter: str, digest: str):
-        self.encounter, self.digest = encounter, digest
+    def __init__(self, encounter: str, token):
+        self.encounter, self.token = encounter, token
+        self.digest = getattr(token, "digest", token)
         self.loop = asyncio.get_running_loop()
         self.queue: asyncio.Queue[Message | None] = asyncio.Queue()
         self.behind = False
@@ -111,6 +104,9 @@ class Hub:
         self.locks: dict[str, threading.Lock] = {}
         self.listeners: dict[str, set[Listener]] = {}
         self.digests: frozenset[str] = frozenset()
+        self.owners: dict[str, frozenset[str]] = {}  # encounter -> ids player tokens own
+        self.seen_tokens: frozenset = frozenset()
+        self.table: str | None = None  # the encounter on the table (projections/joining.py)
         self.guard = threading.Lock()
         self.stopping = threading.Event()
         self.thread: threading.Thread | None = None
@@ -137,6 +133,32 @@ class Hub:
     def valid(self, digest: str) -> bool:
         return digest in self.digests
 
+    def owned(self, encounter: str) -> frozenset[str]:
+        """The combatants of `encounter` some player token owns (their `may`
+        goes out with each message)."""
+        return self.owners.get(encounter, frozenset())
+
+    def _tokens(self, tokens) -> None:
+        owners: dict[str, set[str]] = {}
+        for t in tokens:
+            if t.role == "player" and t.encounter is not None:
+                owners.setdefault(t.encounter, set()).update(t.owns)
+        self.owners = {e: frozenset(ids) for e, ids in owners.items()}
+        self.seen_tokens = frozenset(tokens)
+        self.digests = frozenset(t.digest for t in tokens)
+        table = next((t.encounter for t in tokens if t.role == "table"), None)
+        if table is not None and table != self.table:  # (None: a choice being replaced)
+            self.table = table
+            self._announce_table(table)
+
+    def _announce_table(self, encounter: str | None) -> None:
+        """Every open stream hears that the GM put another encounter on the table."""
+        with self.guard:
+            everyone = [x for group in self.listeners.values() for x in group]
+        note = table_message(encounter)
+        for listener in everyone:
+            listener.send(note)
+
     # -- publishing --------------------------------------------------------
 
     def _lock(self, encounter: str) -> threading.Lock:
@@ -146,14 +168,14 @@ class Hub:
     def _fan_out(self, encounter: str, messages: list[Message]) -> None:
         with self.guard:
             targets = list(self.listeners.get(encounter, ()))
-        for message in messages:
+        for made in messages:
             for listener in targets:
-                listener.send(message)
+                listener.send(made)
 
-    def appended(self, encounter: str, before: int, seq: int, view: str,
+    def appended(self, encounter: str, before: int, seq: int, view: Message,
                  committed: float | None = None) -> None:
         """The server appended the batch (before, seq] and knows the status
-        after it (as JSON): out at once (earlier unseen batches first).
+        after it (a Message): out at once (earlier unseen batches first).
         `committed`: when (time.perf_counter), for the fan-out metric."""
         with self._lock(encounter):
             known = self.published.get(encounter)
@@ -163,10 +185,11 @@ class Hub:
                 self.published[encounter] = max(known, seq)
                 return  # (out already, or nobody can have listened)
             if known == before:
-                messages = [Message(seq, view)]
+                messages = [view]
             else:
-                messages = [m for m in batch_statuses(self.handles.ledger(), encounter, known)
-                            if m.seq <= seq] or [Message(seq, view)]
+                messages = [m for m in batch_statuses(self.handles.ledger(), encounter, known,
+                                                      self.owned(encounter))
+                            if m.seq <= seq] or [view]
             self.published[encounter] = messages[-1].seq
             self._fan_out(encounter, messages)
         self._took("here", committed)
@@ -183,7 +206,8 @@ class Hub:
             if not self.listeners.get(encounter):  # (nobody here to tell: no fold)
                 self.published[encounter] = head
                 return
-            messages = [m for m in batch_statuses(ledger, encounter, known) if m.seq <= head]
+            messages = [m for m in batch_statuses(ledger, encounter, known, self.owned(encounter))
+                        if m.seq <= head]
             if messages:
                 self.published[encounter] = messages[-1].seq
                 self._fan_out(encounter, messages)
@@ -195,7 +219,7 @@ class Hub:
     def start(self) -> None:
         ledger = self.handles.ledger()  # (the heads before any request)
         self.published = {e.id: e.events for e in ledger.store.encounters()}
-        self.digests = frozenset(t.digest for t in ledger.store.tokens())
+        self._tokens(ledger.store.tokens())
         self.thread = threading.Thread(target=self._watch, name="combat-hub", daemon=True)
         self.thread.start()
 
@@ -224,10 +248,10 @@ class Hub:
         last seq published here."""
         store = ledger.store
         woke = time.perf_counter()
-        digests = frozenset(t.digest for t in store.tokens())
-        if digests != self.digests:
-            gone = self.digests - digests
-            self.digests = digests
+        tokens = store.tokens()
+        if frozenset(tokens) != self.seen_tokens:  # (an approval keeps its digest)
+            gone = self.digests - frozenset(t.digest for t in tokens)
+            self._tokens(tokens)
             if gone:  # every listener rechecks its token at once
                 with self.guard:
                     everyone = [x for group in self.listeners.values() for x in group]

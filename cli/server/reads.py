@@ -9,11 +9,11 @@ from starlette.requests import Request
 from starlette.responses import FileResponse
 
 from projections import access
-from projections.reports.views import for_players, hides, status, unseen_tracks
 
 from cli.server import auth
 from cli.server.bounded import bounded_log
 from cli.server.replies import JSON, encounter_of, guarded, ledger, number, run
+from cli.server.views import sees_all, status_for
 
 STATIC = Path(__file__).parent / "static"
 LINES, MAX_LINES = 12, 500  # lines of the log the GM page shows, and the most asked for
@@ -44,6 +44,12 @@ async def page(request: Request):
     return FileResponse(STATIC / "index.html", headers=PAGE_HEADERS)
 
 
+async def manifest(request: Request):
+    """The web app manifest: a phone may keep the page on its home screen."""
+    return FileResponse(STATIC / "manifest.webmanifest",
+                        media_type="application/manifest+json")
+
+
 @guarded
 async def me(request: Request):
     token = await token_of(request)
@@ -68,22 +74,17 @@ async def encounters(request: Request):
     return JSON(await run(listed))
 
 
-def shown_to(token, view: dict) -> dict:
-    """A status as `token` reads it: the GM all, others what the core leaves them."""
-    return view if token.role == "gm" else for_players(view)
-
-
 @guarded
 async def status_of(request: Request):
     token, encounter = await reading(request)
-    return JSON(await run(lambda: shown_to(token, status(ledger(request).state(encounter)))))
+    return JSON(await run(lambda: status_for(ledger(request).state(encounter), token)))
 
 
 @guarded
 async def log_of(request: Request):
     token, encounter = await reading(request)
     after = number(request, "after", 0, "a seq (a whole number of 0 or more)")
-    return await bounded_log(request, token, encounter, after)
+    return await bounded_log(request, token, encounter, after, players=not sees_all(token))
 
 
 @guarded
@@ -97,9 +98,9 @@ async def lines_of(request: Request):
         from projections.reports.timeline import said, timeline
         lg = ledger(request)
         entries = timeline(lg, encounter)
-        if token.role != "gm":
-            unseen = unseen_tracks(lg.state(encounter))
-            entries = (e for e in entries if not hides(unseen, e.env.type, e.env.data))
+        if not sees_all(token):
+            from projections.visible import Sieve, entries_for_players
+            entries = entries_for_players(entries, Sieve.of(lg.state(encounter)))
         return [said(e) for e in deque(entries, maxlen=last)]
     return JSON(await run(lines))
 

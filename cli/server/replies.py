@@ -24,6 +24,10 @@ class TooLarge(LedgerError):
     """A request body over MAX_BODY (413)."""
 
 
+class Slow(LedgerError):
+    """Too many requests of one kind from one address (429)."""
+
+
 class TooBusy(LedgerError):
     """Too many long reads under way, of the token or the server (429)."""
 
@@ -33,7 +37,8 @@ class TooSlow(LedgerError):
 
 
 CODES = ((access.Unauthorized, 401), (access.Forbidden, 403), (UnknownEncounter, 404),
-         (TooSlow, 408), (TooLarge, 413), (TooBusy, 429), (BadInput, 422), (Refusal, 409), (Conflict, 409),
+         (TooSlow, 408), (TooLarge, 413), (Slow, 429), (TooBusy, 429), (BadInput, 422),
+         (Refusal, 409), (Conflict, 409),
          (StoreError, 503), (LedgerError, 409))
 # A store's own failure (a driver's message, a lock, a lost connection) names
 # where the store lives: the client is told this, the server's terminal the

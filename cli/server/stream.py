@@ -6,16 +6,15 @@ from __future__ import annotations
 
 import asyncio
 
-import msgspec
 
 from starlette.requests import Request
 
 from eventlog.errors import LedgerError
-from projections.reports.views import status
 
 from cli.server.bounded import gate_of
-from cli.server.hub import TICK_S, Listener, Message, batch_statuses, encode
-from cli.server.reads import reading, shown_to, token_of
+from cli.server.hub import TICK_S, Listener, batch_statuses
+from cli.server.views import TABLE_SEQ, Message, data_for, encode, message
+from cli.server.reads import reading, token_of
 from cli.server.replies import DIGITS, BadInput, guarded, ledger, run
 
 PING_S = 15  # a keep-alive comment on an idle stream (proxies, phones' NAT)
@@ -31,13 +30,12 @@ def last_seen(request: Request) -> int | None:
     return int(last) if last is not None else None
 
 
-def missed(request: Request, encounter: str, last: int | None) -> list[Message]:
+def missed(request: Request, encounter: str, last: int | None, owned) -> list[Message]:
     """What the client has not seen: the current status, or every batch after `last`."""
     lg = ledger(request)
     if last is None:
-        state = lg.state(encounter)
-        return [Message(state.seq, encode(status(state)))]
-    return batch_statuses(lg, encounter, last)
+        return [message(lg.state(encounter), owned)]
+    return batch_statuses(lg, encounter, last, owned)
 
 
 @guarded
@@ -46,14 +44,15 @@ async def stream(request: Request):
     token, encounter = await reading(request)
     last = last_seen(request)
     hub = request.app.state.hub
-    listener = Listener(encounter, token.digest)
+    listener = Listener(encounter, token)
     hub.subscribe(listener)
+    owned = hub.owned(encounter) | frozenset(token.owns)
     try:
         if last is None:
-            backlog = await run(missed, request, encounter, last)
+            backlog = await run(missed, request, encounter, last, owned)
         else:  # (a catch-up folds the log: a long read, counted)
             async with gate_of(request.app).enter(token.digest):
-                backlog = await run(missed, request, encounter, last)
+                backlog = await run(missed, request, encounter, last, owned)
     except BaseException:
         hub.unsubscribe(listener)
         raise
@@ -67,31 +66,29 @@ async def stream(request: Request):
             return False
         return True
 
-    def shown(data: str) -> str:  # what this token reads of the status (reads.shown_to)
-        if token.role == "gm":
-            return data
-        return encode(shown_to(token, msgspec.json.decode(data)))
-
     async def messages():
         sent = last or 0
         try:
-            for message in backlog:
-                yield {"id": str(message.seq), "event": "status", "data": shown(message.data)}
-                sent = message.seq
+            for msg in backlog:
+                yield {"id": str(msg.seq), "event": "status",
+                       "data": data_for(msg, token)}
+                sent = msg.seq
             while True:
                 try:
-                    message = await asyncio.wait_for(listener.queue.get(), TICK_S)
+                    msg = await asyncio.wait_for(listener.queue.get(), TICK_S)
                 except TimeoutError:
-                    message = None
+                    msg = None
                 if not await still_valid():
                     yield REFUSED
                     return
                 if listener.behind:
                     return  # (the browser reconnects with Last-Event-ID and catches up)
-                if message is not None and message.seq > sent:
-                    yield {"id": str(message.seq), "event": "status",
-                           "data": shown(message.data)}
-                    sent = message.seq
+                if msg is not None and msg.seq == TABLE_SEQ:
+                    yield {"event": "table", "data": msg.data}
+                elif msg is not None and msg.seq > sent:
+                    yield {"id": str(msg.seq), "event": "status",
+                           "data": data_for(msg, token)}
+                    sent = msg.seq
         finally:
             hub.unsubscribe(listener)
 

@@ -73,6 +73,15 @@ class Add(Command, tag="add"):
     grit: int = 0
     group: str | None = None
     count: int = 1
+    hidden: bool = False  # the players do not see it yet (`hide`)
+
+
+class Hide(Command, tag="hide"):
+    id: str
+
+
+class Reveal(Command, tag="reveal"):
+    id: str
 
 
 class Group(Command, tag="group"):
@@ -221,7 +230,7 @@ class Amend(Command, tag="amend"):
 AnyCommand = Union[  # noqa: UP007 (as Event in eventlog/events.py)
     New, Add, Load, Group, Roll, Order, Round, Seize, Act, Interrupt,
     EndTurn, Leave, Rejoin, MaxAP, AdjustAP, Grit, SetInitiative, Note, End, Rename,
-    Effect, EndEffect, Undo, Redo, Retract, Amend, Track,
+    Effect, EndEffect, Undo, Redo, Retract, Amend, Track, Hide, Reveal,
 ]
 COMMANDS: dict[str, type[Command]] = {
     cls.__struct_config__.tag: cls for cls in AnyCommand.__args__}

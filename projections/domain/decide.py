@@ -15,8 +15,9 @@ from collections.abc import Callable
 
 from eventlog.errors import Refusal
 from eventlog.events import (
-    APAdjusted, CombatantJoined, CombatantLeft, CombatantRejoined, EffectApplied,
-    EffectEnded, EncounterCreated, EncounterEnded, EncounterRenamed, GritAdjusted, GroupBonusSet,
+    APAdjusted, CombatantHidden, CombatantJoined, CombatantRevealed, CombatantLeft,
+    CombatantRejoined, EffectApplied, EffectEnded, EncounterCreated, EncounterEnded,
+    EncounterRenamed, GritAdjusted, GroupBonusSet,
     InitiativeOverridden, InitiativeRolled, MaxAPChanged, MomentSeized, NoteAdded,
     Payload, RoundStarted, TrackChanged,
 )
@@ -60,7 +61,7 @@ def who(state: State, command: c.Command) -> list[str]:
         case c.SetInitiative():
             return [command.slot]
         case c.Act() | c.Interrupt() | c.Seize() | c.Leave() | c.Rejoin() | c.MaxAP() \
-                | c.AdjustAP() | c.Grit() | c.Effect() | c.Track():
+                | c.AdjustAP() | c.Grit() | c.Effect() | c.Track() | c.Hide() | c.Reveal():
             return [command.id]
     return []
 
@@ -80,8 +81,10 @@ def _add(s: State, cmd: c.Add, dice: Dice) -> list[Payload]:
     people = [(base, name)] if cmd.count == 1 else [
         (f"{base}-{i}", f"{cmd.name} {i}") for i in range(1, cmd.count + 1)]
     side = "pc" if cmd.pc else "npc"
-    return [CombatantJoined(id=i, name=n, side=side, bonus=cmd.bonus, max_ap=cmd.ap,
-                            grit=cmd.grit, group=cmd.group) for i, n in people]
+    joined: list[Payload] = [CombatantJoined(id=i, name=n, side=side, bonus=cmd.bonus,
+                                             max_ap=cmd.ap, grit=cmd.grit, group=cmd.group)
+                             for i, n in people]
+    return joined + [CombatantHidden(combatant=i) for i, _ in people if cmd.hidden]
 
 
 def _taken(s: State, cid: str) -> bool:
@@ -206,4 +209,6 @@ _DECIDERS: dict[type, Callable[[State, c.Command, Dice], list[Payload]]] = {
     c.Effect: _effect,
     c.EndEffect: lambda s, cmd, d: [EffectEnded(effect=cmd.effect, reason=cmd.reason)],
     c.Track: _track,
+    c.Hide: lambda s, cmd, d: [CombatantHidden(combatant=cmd.id)],
+    c.Reveal: lambda s, cmd, d: [CombatantRevealed(combatant=cmd.id)],
 }

@@ -3,7 +3,8 @@ a step only sets fields; it never judges, because the judge saw the event)."""
 from __future__ import annotations
 
 from eventlog.events import (
-    APAdjusted, APSpent, CombatantJoined, CombatantLeft, CombatantRejoined,
+    APAdjusted, APSpent, CombatantHidden, CombatantJoined, CombatantRevealed, CombatantLeft,
+    CombatantRejoined,
     EffectApplied, EffectEnded, EncounterCreated, EncounterEnded, FreeActionTaken, GritAdjusted,
     GroupBonusSet, InitiativeOverridden, InitiativeRolled, InterruptTaken,
     EncounterRenamed, MaxAPChanged, MomentSeized, NoteAdded, OrderDeclared, Payload,
@@ -195,6 +196,14 @@ def _effect_ended(s: State, e: EffectEnded) -> None:
     s.effects[e.effect].ended = True
 
 
+def _hidden(s: State, e: CombatantHidden) -> None:
+    s.hidden.add(e.combatant)
+
+
+def _revealed(s: State, e: CombatantRevealed) -> None:
+    s.hidden.discard(e.combatant)
+
+
 def _renamed(s: State, e: EncounterRenamed) -> None:
     s.title = e.title
 
@@ -214,6 +223,7 @@ STEPS = {
     NoteAdded: _nothing, EncounterEnded: _ended,
     EffectApplied: _effect, EffectEnded: _effect_ended, EncounterRenamed: _renamed,
     TrackChanged: tracks.step,
+    CombatantHidden: _hidden, CombatantRevealed: _revealed,
 }
 # By event type name, for the fold: types missing here change nothing.
 HANDLERS = {cls.__name__: handler for cls, handler in STEPS.items()
@@ -225,3 +235,14 @@ def evolve(state: State, e: Payload) -> None:
     step = STEPS.get(type(e))
     if step is not None:
         step(state, e)
+        if state.hidden:
+            _shown_by_itself(state, e)
+
+
+def _shown_by_itself(s: State, e: Payload) -> None:
+    """A hidden combatant shows itself when its turn starts, or when it
+    interrupts or seizes (INTERFACE.md, "What the players see")."""
+    if isinstance(e, (InterruptTaken, MomentSeized)):
+        s.hidden.discard(e.combatant)
+    if s.turn is not None and s.running:
+        s.hidden.discard(s.turn)

@@ -18,7 +18,8 @@ from projections.domain.state import State
 ID_FIELDS: dict[type, tuple[str, ...]] = {
     c.Act: ("id",), c.Interrupt: ("id",), c.Seize: ("id",), c.EndTurn: ("id",),
     c.Leave: ("id",), c.Rejoin: ("id",), c.MaxAP: ("id",), c.AdjustAP: ("id",),
-    c.Grit: ("id",), c.Effect: ("id",), c.Track: ("id", "by"), c.SetInitiative: ("slot",),
+    c.Grit: ("id",), c.Effect: ("id",), c.Track: ("id", "by"), c.Hide: ("id",),
+    c.Reveal: ("id",), c.SetInitiative: ("slot",),
     c.Roll: ("slots",), c.Order: ("slots",), c.Amend: ("who",),
 }
 

@@ -8,13 +8,11 @@ import re
 
 from eventlog.errors import Refusal
 from eventlog.events import (
-    APAdjusted, APSpent, CombatantJoined, CombatantLeft, CombatantRejoined,
-    EffectApplied, EffectEnded, EncounterCreated, EncounterEnded, FreeActionTaken,
-    GritAdjusted,
-    GroupBonusSet, InitiativeOverridden, InitiativeRolled, InterruptTaken,
-    EncounterRenamed, MaxAPChanged, MomentSeized, NoteAdded, OrderDeclared, Payload,
-    RoundStarted, TrackChanged, TurnEnded,
-)
+    APAdjusted, APSpent, CombatantHidden, CombatantJoined, CombatantLeft, CombatantRejoined,
+    CombatantRevealed, EffectApplied, EffectEnded, EncounterCreated, EncounterEnded,
+    EncounterRenamed, FreeActionTaken, GritAdjusted, GroupBonusSet, InitiativeOverridden,
+    InitiativeRolled, InterruptTaken, MaxAPChanged, MomentSeized, NoteAdded, OrderDeclared,
+    Payload, RoundStarted, TrackChanged, TurnEnded)
 
 from projections.domain import tracks
 from projections.domain.names import did_you_mean
@@ -361,9 +359,8 @@ def _effect_ended(s: State, e: EffectEnded) -> None:
 
 
 def _track(s: State, e: TrackChanged) -> None:
-    _combatant(s, e.combatant)  # (one who left may still be hurt or healed)
-    if e.by is not None:
-        _combatant(s, e.by)
+    for cid in filter(None, (e.combatant, e.by)):  # (one who left may still be hurt or healed)
+        _combatant(s, cid)
     tracks.check(s, e)
 
 
@@ -381,7 +378,13 @@ def _ended(s: State, e: EncounterEnded) -> None:
     pass  # judge() already refuses a second end (R25)
 
 
-# -- what a command declares, from the state (the CLI's `decide` calls these) --
+def _secret(s: State, e: CombatantHidden | CombatantRevealed) -> None:
+    c, hiding = _combatant(s, e.combatant), isinstance(e, CombatantHidden)
+    if hiding == (c.id in s.hidden):
+        raise Refusal(f"{c.id} is {'hidden already' if hiding else 'not hidden: the players see it'}")
+    if hiding and s.running and s.turn == c.id:
+        raise Refusal(f"it is {c.id}'s turn: the players see it act")
+
 
 _CHECKS = {
     EncounterCreated: _created, CombatantJoined: _joined,
@@ -393,4 +396,5 @@ _CHECKS = {
     MaxAPChanged: _max_ap, APAdjusted: _adjusted, GritAdjusted: _grit,
     NoteAdded: _note, EncounterEnded: _ended, EncounterRenamed: _renamed,
     EffectApplied: _effect, EffectEnded: _effect_ended, TrackChanged: _track,
+    CombatantHidden: _secret, CombatantRevealed: _secret,
 }

@@ -108,6 +108,7 @@ class State(msgspec.Struct, dict=True):
     current: str | None = None      # the slot key the pass has reached
     spent_in_pass: int = 0          # AP spent in turns this pass (R23a)
     keys: int = 0                   # the last join/seize order key handed out
+    hidden: set[str] = set()        # combatants the players do not see yet
 
     auto_ended: str | None = None   # whose turn ended by itself (R21), until the next turn action
 

@@ -5,7 +5,7 @@ from collections.abc import Callable
 
 from eventlog.events import (
     Amended, APAdjusted, APSpent, EffectApplied, EffectEnded, CombatantJoined, CombatantLeft,
-    CombatantRejoined,
+    CombatantRejoined, CombatantHidden, CombatantRevealed,
     EncounterCreated, EncounterEnded, FreeActionTaken, GritAdjusted,
     GroupBonusSet, InitiativeOverridden, InitiativeRolled, InterruptTaken,
     EncounterRenamed, MaxAPChanged, MomentSeized, NoteAdded, OrderDeclared, Payload, Redone,
@@ -64,6 +64,10 @@ def describe(e: Payload, who: Callable[[str], str] = str) -> str:
             return f"{who(cid)} leaves the encounter{_because(reason)}"
         case CombatantRejoined(combatant=cid):
             return f"{who(cid)} rejoins the encounter"
+        case CombatantHidden(combatant=cid):
+            return f"{who(cid)} is hidden from the players"
+        case CombatantRevealed(combatant=cid):
+            return f"{who(cid)} is revealed to the players"
         case MaxAPChanged(combatant=cid, max_ap=n, reason=reason):
             return f"GM sets {who(cid)}'s maximum AP to {n}{_because(reason)}"
         case APAdjusted(combatant=cid, delta=d, reason=reason):

@@ -41,6 +41,7 @@ def status(s: State) -> dict:
             "grit": c.grit, "seized": c.seized and s.round > 0,
             "effects": [effect_view(s, e) for e in s.effects_on(c.id)],
             "tracks": tracks_view(s, c.id),
+            "hidden": c.id in s.hidden,  # (the GM's; players never see a hidden one)
         })
     groups = []
     for g in s.groups.values():

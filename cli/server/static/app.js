@@ -1,14 +1,22 @@
 // The table server's pages: one script for the player's page, the view (a TV)
-// and the GM's console, chosen by the token's role (/api/me). The order comes
-// live from the stream (EventSource); declarations go to the API as command
-// JSON, and a refusal shows the CLI's own line. Text from the store is only
-// ever set as textContent, never parsed as HTML.
+// and the GM's console (gm.js adds its tools), chosen by the token's role
+// (/api/me). The order comes live from the stream (EventSource, which resumes
+// by Last-Event-ID); declarations go to the API as command JSON. What a
+// player may do now is the core's answer (status.mine[id].may): the page
+// only enables those buttons. Text from the store is only ever set as
+// textContent, never parsed as HTML.
 "use strict";
 
 const params = new URLSearchParams(location.search);
-const token = params.get("token") || "";
+const overlay = params.get("overlay") === "1";
+let token = params.get("token") || "";
+try {  // the phone keeps its token (a join approved, or a link once opened)
+  if (token) localStorage.setItem("combat-token", token);
+  else token = localStorage.getItem("combat-token") || "";
+} catch (e) { /* (storage off: the link's token only) */ }
 const $ = (id) => document.getElementById(id);
-let me = null, encounter = null, status = null, source = null, logAfter = 0;
+let me = null, encounter = null, status = null, source = null;
+let turnKey = "", turnStart = Date.now(), sayTimer = null;
 
 function el(tag, props, ...children) {
   const node = document.createElement(tag);
@@ -16,6 +24,7 @@ function el(tag, props, ...children) {
     if (key === "on") for (const [ev, fn] of Object.entries(value)) node.addEventListener(ev, fn);
     else if (key === "class") node.className = value;
     else if (key === "data") Object.assign(node.dataset, value);
+    else if (key === "disabled") node.disabled = !!value;
     else node.setAttribute(key, value);
   }
   for (const child of children) {
@@ -25,10 +34,10 @@ function el(tag, props, ...children) {
   return node;
 }
 
-function api(path, body) {
+function api(path, body, method) {
   const init = { headers: { Authorization: "Bearer " + token } };
   if (body !== undefined) {
-    init.method = "POST";
+    init.method = method || "POST";
     init.headers["Content-Type"] = "application/json";
     init.body = JSON.stringify(body);
   }
@@ -37,40 +46,66 @@ function api(path, body) {
     const data = await r.json().catch(() => ({ error: "the server answered " + r.status }));
     if (!r.ok) throw new Error(data.error || ("the server answered " + r.status));
     return data;
-  });
+  }, () => { throw new Error("offline: the server cannot be reached, nothing was sent"); });
+}
+
+// -- words for people: names, not ids; rule ids linked to their text --------
+
+function nameOf(id) {
+  const c = status && status.combatants.find((x) => x.id === id);
+  return c ? c.name : id;
+}
+
+function named(text) {
+  // ids become names, except inside `a command to type`
+  if (!status) return text;
+  const ids = status.combatants.map((c) => c.id).sort((a, b) => b.length - a.length);
+  return text.replace(/^error: /, "").split("`").map((part, i) => {
+    if (i % 2) return part;
+    for (const id of ids) {
+      const c = status.combatants.find((x) => x.id === id);
+      part = part.replace(new RegExp("(^|[^a-z0-9-])" + id.replace(/[-]/g, "\\-") + "(?![a-z0-9-])", "g"),
+                          (m, before) => before + c.name);
+    }
+    return part;
+  }).join("`");
 }
 
 // A refusal's rule ids, such as (R17, R19), link to the rule's text on this server.
-const RULE_ID = /\bR(?:[1-9]|[12][0-9]|3[01])[a-z]?\b/g;
+const RULE_ID = /\b(R(?:[1-9]|[12][0-9]|3[01])[a-z]?)\b/;
 
-function say(text) {
-  const box = $("message");
-  box.replaceChildren();
-  box.hidden = !text;
-  if (!text) return;
-  const line = "error: " + text;
-  let at = 0;
-  for (const m of line.matchAll(RULE_ID)) {
-    box.append(line.slice(at, m.index),
-               el("a", { href: "/rules/" + m[0], target: "_blank", rel: "noopener noreferrer" }, m[0]));
-    at = m.index + m[0].length;
-  }
-  box.append(line.slice(at));
+function withRules(text) {
+  const parts = text.split(RULE_ID);
+  return parts.map((part, i) => i % 2 ? el("a", { href: "./rules/" + part, target: "_blank", rel: "noopener noreferrer" }, part) : part);
 }
 
-function declare(command) {
-  const path = "/api/encounters/" + encodeURIComponent(encounter) + "/commands";
-  return api(path, command).then((answer) => { say(""); render(answer.status); return answer; },
-                                  (err) => { say(err.message); });
+function say(text, kind) {
+  // The fixed-height status area: a message never moves the buttons.
+  const box = $("message");
+  clearTimeout(sayTimer);
+  box.className = "message" + (kind ? " " + kind : "");
+  box.replaceChildren(...(text ? withRules(kind === "error" ? named(text) : text) : []));
+  if (text && kind === "ok") sayTimer = setTimeout(() => say(""), 4000);
+}
+
+function declare(command, done) {
+  const path = "./api/encounters/" + encodeURIComponent(encounter) + "/commands";
+  return api(path, command).then((answer) => {
+    render(answer.status);
+    say(done || "✓ declared", "ok");
+    return answer;
+  }, (err) => { say(err.message, "error"); });
 }
 
 // -- the board ------------------------------------------------------------
 
 function pips(c) {
   const max = Math.max(c.max_ap, c.ap);
-  return el("span", { class: "pips", title: c.ap + " of " + c.max_ap + " AP" },
-            "●".repeat(c.ap), el("span", { class: "spent" }, "○".repeat(max - c.ap)));
+  return el("span", { class: "pips", title: c.ap + " of " + c.max_ap + " AP", "aria-label": c.ap + " of " + c.max_ap + " AP" },
+            "●".repeat(c.ap), el("span", { class: "spent", "aria-hidden": "true" }, "○".repeat(max - c.ap)));
 }
+
+function owned(id) { return me.role === "player" && me.owns.includes(id); }
 
 function combatantLine(c, cls) {
   const tags = [];
@@ -78,9 +113,11 @@ function combatantLine(c, cls) {
   else if (status.up.includes(c.id)) tags.push("up");
   if (c.seized) tags.push("seized");
   if (!c.active) tags.push("left");
+  if (c.hidden) tags.push("hidden");
+  if (owned(c.id)) tags.push("you");
   for (const e of c.effects || []) tags.push(e.name);  // conditions and effects
-  return el("div", { class: cls + (status.up.includes(c.id) ? " up" : ""), data: { id: c.id } },
-            el("span", { class: "who" }, c.name, ...tags.map((t) => el("span", { class: "tag" }, t))),
+  return el("div", { class: cls + (status.up.includes(c.id) ? " up" : "") + (owned(c.id) ? " own" : ""), data: { id: c.id } },
+            el("span", { class: "who" }, c.name, ...tags.map((t) => el("span", { class: "tag " + t }, t))),
             el("span", { class: "ap" }, pips(c), " ", el("span", { class: "init" }, "grit " + c.grit),
                " ", el("span", { class: "init tracks" }, trackText(c))));
 }
@@ -91,177 +128,249 @@ function trackText(c) {
     .map(([name, t]) => name + " " + t.value + (t.max === null ? "" : "/" + t.max)).join(" · ");
 }
 
+function sideBadge(side) {
+  return el("span", { class: "side " + side, title: side === "pc" ? "player character" : "NPC" }, side.toUpperCase());
+}
+
+function slotItem(slot, byId, groups) {
+  const group = groups[slot], lone = byId[slot];
+  const side = lone ? lone.side : (group && group.members.length ? byId[group.members[0]].side : "npc");
+  const init = lone ? lone.initiative : group && group.initiative;
+  const members = group ? group.members.filter((m) => byId[m] && byId[m].active && !status.order.includes(m)) : [];
+  const up = status.up.includes(slot) || members.some((m) => status.up.includes(m));
+  const mine = owned(slot) || members.some(owned);
+  const item = el("li", { class: side + (up ? " up" : "") + (mine ? " own" : ""), data: { slot } });
+  if (lone) {
+    item.append(el("div", { class: "slot-head" + (up ? " up" : "") }, sideBadge(side),
+      el("span", { class: "init" }, init === null ? "–" : String(init)), combatantLine(lone, "member")));
+  } else {
+    item.append(el("div", { class: "slot-head" }, sideBadge(side), el("span", { class: "init" }, String(init)),
+                   el("span", { class: "who" }, slot + " (group)")));
+    for (const m of members) item.append(combatantLine(byId[m], "member"));
+  }
+  return item;
+}
+
+function phaseText() {
+  if (status.phase === "setup") return "setting up";
+  if (status.phase === "ended") return "the encounter has ended";
+  return "round " + status.round + " · pass " + status.pass + (status.round_complete ? " · round complete" : "");
+}
+
 function render(next) {
   if (!next || (status && next.encounter === status.encounter && next.seq < status.seq)) return;
+  if (me.role === "player" && !next.mine && status && status.mine) next.mine = status.mine;
   status = next;
   const byId = Object.fromEntries(status.combatants.map((c) => [c.id, c]));
   const groups = Object.fromEntries(status.groups.map((g) => [g.id, g]));
+  document.body.dataset.seq = String(status.seq);
   $("title").textContent = status.title || status.encounter;
-  $("where").textContent = status.encounter + " · seq " + status.seq;
-  const phase = status.phase === "setup" ? "setting up"
-    : status.phase === "ended" ? "the encounter has ended"
-    : "round " + status.round + " · pass " + status.pass
-      + (status.round_complete ? " · round complete" : "");
-  $("state").textContent = phase + (status.up.length ? " · up: " + status.up.join(", ") : "");
+  $("where").textContent = me.role === "gm" ? status.encounter + " · seq " + status.seq : "";
+  const up = status.up.map(nameOf).join(", ");
+  $("state").textContent = phaseText() + (up ? " · up: " + up : "");
   $("window").hidden = !status.seize_window;
-  const ties = $("ties");
-  ties.replaceChildren(...status.ties.map((tie) => el("p", {}, "tie: " + tie.join(", ") + " ",
+  $("ties").replaceChildren(...status.ties.map((tie) => el("p", {}, "tie: " + tie.map(nameOf).join(", ") + " ",
     me.role === "view" ? null : tie.map((slot) => el("button", {
-      on: { click: () => declare({ command: "order", slots: [slot, ...tie.filter((x) => x !== slot)] }) },
-      data: { order: slot } }, slot + " first")))));
-  const order = $("order");
-  order.replaceChildren(...status.order.map((slot) => {
-    const group = groups[slot], lone = byId[slot];
-    const side = lone ? lone.side : (group && group.members.length ? byId[group.members[0]].side : "npc");
-    const init = (lone ? lone.initiative : group && group.initiative);
-    const up = status.up.includes(slot) || (group && group.members.some((m) => status.up.includes(m)));
-    const item = el("li", { class: side + (up ? " up" : ""), data: { slot } });
-    if (lone) {
-      item.append(el("div", { class: "slot-head" + (up ? " up" : "") },
-        el("span", { class: "init" }, init === null ? "–" : String(init)), combatantLine(lone, "member")));
-    } else {
-      item.append(el("div", { class: "slot-head" }, el("span", { class: "init" }, String(init)),
-                     el("span", { class: "who" }, slot + " (group)")));
-      for (const m of group.members) if (byId[m] && byId[m].active && !status.order.includes(m))
-        item.append(combatantLine(byId[m], "member"));
-    }
-    return item;
-  }));
+      on: { click: () => declare({ command: "order", slots: [slot, ...tie.filter((x) => x !== slot)] }, "✓ " + nameOf(slot) + " goes first") },
+      disabled: me.role === "player" && !mayOrder(tie),
+      data: { order: slot } }, nameOf(slot) + " first")))));
+  $("order").replaceChildren(...status.order.map((slot) => slotItem(slot, byId, groups)));
+  followTurn();
   renderMine(byId);
-  if (me.role === "gm") refreshLog();
+  if (window.gmRendered) window.gmRendered(status);
+}
+
+function mayOrder(tie) {
+  return me.owns.some((id) => status.mine && status.mine[id] && status.mine[id].may.includes("order")
+                             && tie.includes(id));
+}
+
+// -- the turn: announced, timed, and a player's cue ----------------------------
+
+function followTurn() {
+  const key = [status.encounter, status.round, status.pass, status.acting, status.up.join(",")].join("|");
+  if (key === turnKey) return;
+  const first = turnKey === "";
+  turnKey = key;
+  if (!first) turnStart = Date.now();
+  else startTimer(status.seq);
+  const who = status.up.map(nameOf).join(", ");
+  $("announce").textContent = status.phase !== "combat" ? phaseText()
+    : who ? "Round " + status.round + ", pass " + status.pass + ": " + who + " is up" : phaseText();
+  if (me.role === "player") cue();
+}
+
+function onDeck() {
+  // the next slot in the order after the one that is up holds one of mine
+  const at = status.order.findIndex((slot) => status.up.includes(slot) ||
+    (status.groups.find((g) => g.id === slot) || { members: [] }).members.some((m) => status.up.includes(m)));
+  if (at < 0 || at + 1 >= status.order.length) return [];
+  const next = status.order[at + 1];
+  const group = status.groups.find((g) => g.id === next);
+  return (group ? group.members : [next]).filter(owned);
+}
+
+function cue() {
+  // Always one line (it never appears or goes, so the card below never moves).
+  const banner = $("banner");
+  const mineUp = me.owns.filter((id) => status.up.includes(id));
+  const deck = onDeck();
+  let text, kind = "";
+  if (mineUp.length) { text = "Your turn: " + mineUp.map(nameOf).join(", "); kind = "turn"; }
+  else if (deck.length) { text = "On deck: " + deck.map(nameOf).join(", ") + " is next"; kind = "deck"; }
+  else if (status.up.length) text = "Waiting: " + status.up.map(nameOf).join(", ") + " is up";
+  else text = phaseText();
+  banner.hidden = false;
+  banner.textContent = text;
+  banner.className = "banner " + kind;
+  if (kind && navigator.vibrate) navigator.vibrate(kind === "turn" ? [200, 100, 200] : 100);
+}
+
+function tick() {
+  const timer = $("timer");
+  timer.hidden = !(status && status.phase === "combat" && status.up.length);
+  if (timer.hidden) return;
+  const s = Math.max(0, Math.floor((Date.now() - turnStart) / 1000));
+  timer.textContent = "this turn: " + Math.floor(s / 60) + ":" + String(s % 60).padStart(2, "0");
 }
 
 // -- a player's own combatants (the GM gets a card for each) ----------------
 
 function card(c) {
   const id = c.id;
-  const label = el("input", { class: "label", placeholder: "what it does (optional)", "aria-label": "label" });
-  const act = (cost) => declare({ command: "act", id, cost, label: label.value }).then(() => { label.value = ""; });
+  const may = me.role === "gm" ? null : ((status.mine || {})[id] || { may: [] }).may;
+  const can = (what) => may === null || may.includes(what);
+  const label = el("input", { class: "label", placeholder: "what it does (optional)", "aria-label": "what " + c.name + " does" });
+  const act = (cost, words) => declare({ command: "act", id, cost, label: label.value }, "✓ " + c.name + ": " + words)
+    .then((a) => { if (a) label.value = ""; });
   const cost = el("select", { "aria-label": "interrupt cost" },
                   el("option", { value: "minor" }, "minor (1)"), el("option", { value: "major" }, "major (2)"),
                   el("option", { value: "3" }, "3 AP"), el("option", { value: "4" }, "4 AP"));
-  const body = [el("h2", {}, c.name, " ", pips(c))];
+  const big = (text, what, fn) => el("button", { class: "big", type: "button", disabled: !can(what), on: { click: fn } }, text);
+  const body = [el("h2", {}, c.name, " ", pips(c), owned(id) ? el("span", { class: "tag you" }, "you") : null,
+                         c.hidden ? el("span", { class: "tag hidden" }, "hidden") : null)];
   if (c.initiative === null && !c.group) {
     const die = el("input", { class: "die", type: "number", min: "1", max: "10", placeholder: "d10",
-                              "aria-label": "die" });
+                              "aria-label": "the die " + c.name + " rolled" });
     body.push(el("div", { class: "buttons" }, die,
-      el("button", { on: { click: () => declare({ command: "roll", slots: [id], die: Number(die.value) }) } }, "Enter roll"),
-      el("button", { on: { click: () => declare({ command: "roll", slots: [id] }) } }, "Roll for me")));
+      big("Enter roll", "roll", () => declare({ command: "roll", slots: [id], die: Number(die.value) }, "✓ " + c.name + " rolled " + die.value)),
+      big("Roll for me", "roll", () => declare({ command: "roll", slots: [id] }, "✓ " + c.name + " rolled"))));
   }
   body.push(el("div", { class: "buttons" },
-    el("button", { class: "big", on: { click: () => act("minor") } }, "Minor · 1 AP"),
-    el("button", { class: "big", on: { click: () => act("major") } }, "Major · 2 AP"),
-    el("button", { class: "big", on: { click: () => act("free") } }, "Free"),
-    el("button", { class: "big", on: { click: () => declare({ command: "end-turn", id }) } }, "End turn")),
+    big("Minor · 1 AP", "act", () => act("minor", "minor action")),
+    big("Major · 2 AP", "act", () => act("major", "major action")),
+    el("button", { class: "big", type: "button", disabled: status.phase === "ended", on: { click: () => act("free", "free action") } }, "Free"),
+    big("End turn", "end-turn", () => declare({ command: "end-turn", id }, "✓ " + c.name + "'s turn ended"))),
     el("div", { class: "buttons" },
-      el("button", { class: "big", on: { click: () => declare({ command: "seize", id }) } }, "Seize · 1 Grit"),
-      el("button", { class: "big", on: { click: () => declare({ command: "interrupt", id, cost: isNaN(cost.value) ? cost.value : Number(cost.value), label: label.value }) } }, "Interrupt"),
+      big("Seize · 1 Grit", "seize", () => declare({ command: "seize", id }, "✓ " + c.name + " seizes the moment")),
+      big("Interrupt", "interrupt", () => declare({ command: "interrupt", id, cost: isNaN(cost.value) ? cost.value : Number(cost.value), label: label.value }, "✓ " + c.name + " interrupts")),
       cost),
     el("div", { class: "buttons" }, label));
-  if (me.role === "gm") body.push(el("div", { class: "buttons" },
-    el("button", { on: { click: () => declare({ command: "grit", id, delta: 1 }) } }, "Grit +1"),
-    el("button", { on: { click: () => declare({ command: "grit", id, delta: -1 }) } }, "Grit −1"),
-    ...Object.keys(c.tracks || {}).slice(0, 3).flatMap((name) => [
-      el("button", { on: { click: () => declare({ command: "track", id, name, delta: -1 }) } }, name + " −1"),
-      el("button", { on: { click: () => declare({ command: "track", id, name, delta: 1 }) } }, name + " +1")]),
-    c.active ? el("button", { on: { click: () => declare({ command: "leave", id, reason: label.value }) } }, "Leaves")
-             : el("button", { on: { click: () => declare({ command: "rejoin", id }) } }, "Rejoins")));
-  return el("article", { class: "card" + (status.up.includes(id) ? " up" : ""), data: { card: id } }, ...body);
+  if (me.role === "gm" && window.gmCard) body.push(window.gmCard(c, label));
+  const up = status.up.includes(id);
+  return el("article", { class: "card" + (up ? " up" : "") + (owned(id) ? " own" : ""), data: { card: id },
+                         "aria-label": c.name + (up ? ", up now" : "") }, ...body);
+}
+
+function gmOrder() {
+  // The GM's cards follow the order: who is up first, then the order, then the rest.
+  const place = (c) => {
+    if (status.up.includes(c.id)) return -1;
+    const at = status.order.findIndex((slot) => slot === c.id || slot === c.group);
+    return at < 0 ? status.order.length : at;
+  };
+  return status.combatants.map((c, i) => [place(c), i, c.id]).sort((a, b) => a[0] - b[0] || a[1] - b[1]).map((x) => x[2]);
 }
 
 function renderMine(byId) {
   const mine = $("mine");
-  const ids = me.role === "gm" ? status.combatants.map((c) => c.id) : me.role === "player" ? me.owns : [];
+  const ids = me.role === "gm" ? gmOrder() : me.role === "player" ? me.owns : [];
   const open = document.activeElement && mine.contains(document.activeElement) ? document.activeElement : null;
   if (open && open.tagName === "INPUT" && open.value) return; // (keep what is being typed)
+  const focused = open && open.closest("[data-card]") ? [open.closest("[data-card]").dataset.card, open.textContent] : null;
   mine.replaceChildren(...ids.filter((id) => byId[id]).map((id) => card(byId[id])));
   mine.hidden = ids.length === 0;
+  if (focused) {  // keyboard users keep their place after the card is redrawn
+    const again = [...mine.querySelectorAll('[data-card="' + focused[0] + '"] button')].find((b) => b.textContent === focused[1]);
+    if (again && !again.disabled) again.focus();
+  }
 }
 
-// -- the GM's console --------------------------------------------------------
+// -- the stream: live, reconnecting, offline ----------------------------------
 
-function gmButtons() {
-  const simple = [["Roll all", { command: "roll" }], ["Next round", { command: "round" }],
-                  ["End turn", { command: "end-turn" }], ["Undo", { command: "undo" }],
-                  ["Redo", { command: "redo" }], ["End encounter", { command: "end" }]];
-  $("gm-buttons").replaceChildren(...simple.map(([text, command]) =>
-    el("button", { on: { click: () => declare(command) } }, text)));
-  $("line-form").addEventListener("submit", (ev) => {
-    ev.preventDefault();
-    const line = $("line").value.trim();
-    if (!line) return;
-    const path = "/api/encounters/" + encodeURIComponent(encounter) + "/line";
-    api(path, { line }).then((answer) => {
-      say("");
-      $("line").value = "";
-      if (answer.status.encounter !== encounter) { // (`new ID`: the GM goes there)
-        encounter = answer.status.encounter;
-        const pick = $("encounter");
-        pick.append(el("option", { value: encounter }, encounter));
-        pick.value = encounter;
-        listen();
-      }
-      render(answer.status);
-    }, (err) => say(err.message));
-  });
+function badge(state) {
+  const words = { live: "live", reconnecting: "reconnecting…", offline: "offline" };
+  $("live").textContent = words[state];
+  $("live").className = "live " + state;
 }
-
-function summary(line) {
-  // As `combat log` words it: who, where in the round, what; and what undid it.
-  return line.actor + " · " + line.context + " · " + (line.batch !== line.seq ? "+ " : "") +
-    line.text + (line.fate ? " (" + line.fate + ")" : "");
-}
-
-let logTimer = null;
-function refreshLog() {
-  clearTimeout(logTimer);
-  logTimer = setTimeout(() => {
-    api("/api/encounters/" + encodeURIComponent(encounter) + "/lines?last=12").then((lines) => {
-      $("log").replaceChildren(...lines.reverse().map((line) =>
-        el("li", { class: line.fate ? "undone" : "", value: String(line.seq) }, summary(line))));
-    }, () => {});
-  }, 50);
-}
-
-// -- start -------------------------------------------------------------------
 
 function listen() {
   if (source) source.close();
   status = null;
+  turnKey = "";
   const url = "./api/encounters/" + encodeURIComponent(encounter) + "/stream?token=" + encodeURIComponent(token);
-  source = new EventSource(url);
-  source.addEventListener("status", (ev) => { render(JSON.parse(ev.data)); $("live").textContent = "live"; $("live").className = "live on"; });
-  source.addEventListener("refused", (ev) => { say(JSON.parse(ev.data).error); source.close(); $("live").textContent = "stopped"; $("live").className = "live"; });
+  source = new EventSource(url);  // (it resumes by Last-Event-ID by itself)
+  source.addEventListener("status", (ev) => { render(JSON.parse(ev.data)); badge("live"); });
+  source.addEventListener("table", (ev) => followTable(JSON.parse(ev.data).encounter));
+  source.addEventListener("refused", (ev) => { say(JSON.parse(ev.data).error, "error"); source.close(); badge("offline"); });
   source.onerror = () => {
-    $("live").textContent = "reconnecting…"; $("live").className = "live";
-    // (a refused reconnection, e.g. the next server behind the proxy busy: the
-    // browser gives up on its own, so the page opens a new stream itself)
-    if (source.readyState === EventSource.CLOSED) setTimeout(listen, 1000 + Math.random() * 2000);
+    if (source.readyState === EventSource.CLOSED) { badge("offline"); setTimeout(listen, 3000); }
+    else badge(navigator.onLine === false ? "offline" : "reconnecting");
   };
 }
 
+function startTimer(seq) {
+  // on a fresh page the turn has run since the last declaration
+  api("./api/encounters/" + encodeURIComponent(encounter) + "/log?after=" + Math.max(0, seq - 1)).then((events) => {
+    if (events.length) turnStart = Date.parse(events[events.length - 1].at);
+  }, () => {});
+}
+
+function followTable(next) {
+  if (!next || next === encounter) return;
+  if (me.encounter && me.encounter !== next) {
+    say("the GM put " + next + " on the table; this link reaches " + me.encounter + " only", "note");
+    return;
+  }
+  encounter = next;
+  if (window.gmPicked) window.gmPicked(next);
+  listen();
+}
+
 function start() {
-  if (!token) { say("no token: open the link `combat token add` printed"); return; }
-  api("/api/me").then((who) => {
+  if (overlay) document.body.classList.add("overlay");
+  if (!token) { location.replace("./join"); return; }
+  api("./api/me").then((who) => {
     me = who;
     document.body.classList.add(me.role);
     document.title = "combat-ledger · " + me.name;
-    return api("/api/encounters");
+    return api("./api/table");
+  }).then((table) => {
+    me.table = table.encounter;
+    return api("./api/encounters");
   }).then((list) => {
-    if (!list.length) { say("no encounter yet: the GM starts one with `combat new ID`"); return; }
+    if (!list) return;
+    if (!list.length) { say("no encounter yet: the GM starts one with `combat new ID`", "note"); return; }
     const wanted = params.get("encounter");
     const live = list.filter((e) => e.phase !== "ended");
-    encounter = (list.find((e) => e.id === wanted) || live[live.length - 1] || list[list.length - 1]).id;
-    if (me.role === "gm") {
-      $("gm").hidden = false;
-      gmButtons();
-      const pick = $("encounter");
-      pick.replaceChildren(...list.map((e) => el("option", { value: e.id }, e.id + (e.title ? " · " + e.title : ""))));
-      pick.value = encounter;
-      pick.addEventListener("change", () => { encounter = pick.value; listen(); });
+    const pick = list.find((e) => e.id === wanted) || list.find((e) => e.id === me.encounter)
+      || list.find((e) => e.id === me.table) || live[live.length - 1] || list[list.length - 1];
+    encounter = pick.id;
+    $("legend").hidden = me.role !== "view";
+    if (me.role === "view" && !overlay) {
+      $("join").prepend(el("img", { src: "./join/qr.svg", alt: "QR code: scan it to join this table", width: "160", height: "160" }));
+      $("join").hidden = false;
     }
+    if (me.role === "gm" && window.gmStart) window.gmStart(list);
     listen();
-  }).catch((err) => say(err.message));
+    setInterval(tick, 1000);
+  }).catch((err) => {
+    if (/unknown or revoked|waiting/.test(err.message) && !params.get("token")) {
+      try { localStorage.removeItem("combat-token"); } catch (e) { /* */ }
+    }
+    say(err.message, "error");
+  });
+  addEventListener("offline", () => badge("offline"));
 }
 
 start();

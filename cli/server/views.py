@@ -1,0 +1,74 @@
+"""What each token reads of a status: the GM everything; a view and a player
+what projections/visible.py leaves them (no hidden combatant before its
+reveal); a player also `mine`, what the core says each owned combatant may
+declare now (projections/domain/may.py). A stream message is made once per
+batch with all three, and each listener takes its own."""
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import msgspec
+
+from eventlog.stores.contract import Token
+from projections.domain.may import may, mine
+from projections.reports.views import status
+from projections.visible import secret, status_for_players
+
+
+class Message(NamedTuple):
+    seq: int
+    data: str  # the status JSON after the batch ending at seq (the GM's)
+    shown: str = ""  # what a player or a view reads of it ("": the same as data)
+    may: dict = {}  # combatant id -> what a player may declare for it now
+
+
+TABLE_SEQ = -1  # a message that is no batch: the encounter on the table changed
+
+
+def table_message(encounter: str | None) -> Message:
+    return Message(TABLE_SEQ, encode({"encounter": encounter}))
+
+
+def encode(view: dict) -> str:
+    return msgspec.json.encode(view).decode()
+
+
+def message(state, owned: frozenset[str] | set[str] = frozenset()) -> Message:
+    """The status after a batch, for every kind of reader; `owned`: the
+    combatants some player token owns (their `may` is worked out)."""
+    full = status(state)
+    hidden = secret(state)
+    seen = status_for_players(full, hidden)
+    shown = "" if seen is full or seen == full else encode(seen)
+    return Message(state.seq, encode(full), shown,
+                   {cid: may(state, cid) for cid in owned if cid in state.combatants})
+
+
+def sees_all(token: Token) -> bool:
+    return token.role == "gm"
+
+
+def data_for(msg: Message, token: Token) -> str:
+    """The stream's `data:` for `token`: the player's `mine` spliced in."""
+    if sees_all(token):
+        return msg.data
+    text = msg.shown or msg.data
+    if token.role != "player":
+        return text
+    own = {cid: {"may": msg.may[cid]} for cid in token.owns if cid in msg.may}
+    return text[:-1] + ',"mine":' + encode(own) + "}"
+
+
+def status_for(state, token: Token) -> dict:
+    """A status answer (GET status, a declaration's answer) for `token`."""
+    view = status(state)
+    if sees_all(token):
+        return view
+    view = status_for_players(view, secret(state))
+    if token.role == "player":
+        view = {**view, "mine": mine(state, token.owns, token.name)}
+    return view
+
+
+__all__ = ["Message", "TABLE_SEQ", "data_for", "encode", "may", "message", "sees_all",
+           "status_for", "table_message"]

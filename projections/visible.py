@@ -1,0 +1,113 @@
+"""What a player's or a view's token may read (INTERFACE.md, "What the
+players see"): every read with no trace of a hidden combatant, until it is
+revealed; from then on it and its whole past are there. The GM and the CLI
+read everything; the table server passes its reads through here for the
+other roles.
+
+Which combatants are secret is the state's to say (`State.hidden`, folded:
+`hide`, `reveal`, and the reveal by itself when its turn starts or it
+interrupts or seizes); a group all of whose members are secret is secret
+too, so its slot gives nothing away."""
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+
+import msgspec
+
+from projections.domain.state import State
+from projections.reports.views import for_players, hides, unseen_tracks
+
+
+def secret(state: State) -> frozenset[str]:
+    """The ids a player may not read now: hidden combatants, and groups
+    with no member the players see."""
+    if not state.hidden:
+        return frozenset()
+    groups = {g.id for g in state.groups.values()
+              if g.members and all(m in state.hidden for m in g.members)}
+    return frozenset(state.hidden | groups)
+
+
+def status_for_players(view: dict, hidden: frozenset[str]) -> dict:
+    """`status --json` (views.status) without the secret combatants, their
+    group slots, or their place in the order, the tie lists and who is up;
+    and without NPC tracks the GM keeps to the table (views.for_players)."""
+    view = for_players(view)
+    if not hidden:
+        return view
+    shown = dict(view)
+    shown["combatants"] = [c for c in view["combatants"] if c["id"] not in hidden]
+    shown["groups"] = [{**g, "members": [m for m in g["members"] if m not in hidden]}
+                       for g in view["groups"] if g["id"] not in hidden]
+    shown["order"] = [x for x in view["order"] if x not in hidden]
+    shown["up"] = [x for x in view["up"] if x not in hidden]
+    shown["acting"] = None if view["acting"] in hidden else view["acting"]
+    ties = ([x for x in tie if x not in hidden] for tie in view["ties"])
+    shown["ties"] = [tie for tie in ties if len(tie) > 1]
+    return shown
+
+
+def _mentions(data) -> Iterator[str]:
+    """Every combatant, group or slot id an event's data names."""
+    if isinstance(data, dict):
+        for key, value in data.items():
+            if key in ("combatant", "id", "slot", "group") and isinstance(value, str):
+                yield value
+            elif key == "slots" and isinstance(value, list):
+                yield from (v for v in value if isinstance(v, str))
+            elif key in ("events", "also"):
+                yield from _mentions(value)
+    elif isinstance(data, (list, tuple)):
+        for item in data:
+            yield from _mentions(item)
+
+
+def _cited(data: dict) -> list[int]:
+    """The batches a correction marker acts on."""
+    if "batches" in data:
+        return list(data["batches"])
+    return [data["batch"]] if isinstance(data.get("batch"), int) else []
+
+
+class Sieve:
+    """Walks a log in order and says which events a player may read: those
+    naming no secret id, and markers that correct a batch the players saw."""
+
+    def __init__(self, hidden: frozenset[str], unseen: frozenset = frozenset()):
+        self.hidden, self.unseen = hidden, unseen  # unseen: (combatant, track) pairs
+        self.seen: set[int] = set()  # batches with an event the players read
+
+    @classmethod
+    def of(cls, state: State) -> Sieve:
+        """What a player or view may read of `state`'s log."""
+        return cls(secret(state), frozenset(unseen_tracks(state)))
+
+    def keeps(self, type_name: str, batch: int, data: dict) -> bool:
+        if self.unseen and hides(self.unseen, type_name, data):
+            return False
+        if not self.hidden:
+            return True
+        if type_name in ("Undone", "Redone"):
+            keep = any(b in self.seen for b in _cited(data))
+        elif type_name == "Amended":
+            keep = data.get("batch") in self.seen and not any(
+                x in self.hidden for x in _mentions(data))
+        else:
+            keep = not any(x in self.hidden for x in _mentions(data))
+        if keep:
+            self.seen.add(batch)
+        return keep
+
+
+def log_for_players(events: Iterable[dict], sieve: Sieve) -> list[dict]:
+    """`log --json` events (as dicts) a player may read."""
+    return [e for e in events if sieve.keeps(e["type"], e["batch"], e["data"])]
+
+
+def entries_for_players(entries: Iterable, sieve: Sieve) -> Iterator:
+    """Timeline entries (projections/reports/timeline.py) a player may read."""
+    for entry in entries:
+        env = entry.env
+        data = msgspec.to_builtins(env.data)
+        if sieve.keeps(type(env.data).__name__, env.batch, data):
+            yield entry
