@@ -95,6 +95,8 @@ def test_import_streams_a_large_export_and_reproduces_status_and_log(big, tmp_pa
     read = files.Bounded.read
     monkeypatch.setattr(files.Bounded, "read",
                         lambda self, n=-1: reads.append(n) or read(self, n))
+    with open_export(GOLDEN / "v1-alley.json") as small:  # the import path's modules
+        import_log(Ledger(Store(tmp_path / "warm.db")), small, None)  # loaded: not traced
     store = Store(tmp_path / "copy.db")
     ledger = Ledger(store)
     tracemalloc.start()

@@ -373,4 +373,6 @@ function start() {
   addEventListener("offline", () => badge("offline"));
 }
 
-start();
+// (after every deferred script, gm.js included: its hooks must be there
+// before the first answer comes back, however slowly a script loads)
+document.addEventListener("DOMContentLoaded", start, { once: true });
