@@ -135,3 +135,25 @@ def test_no_test_imports_from_conftest():
              if isinstance(node, ast.ImportFrom) and node.module == "conftest"
              or isinstance(node, ast.Import) and any(a.name == "conftest" for a in node.names)]
     assert found == []
+
+
+def test_no_module_calls_a_private_method_defined_in_another():
+    """The fold's steps call State's own public methods, not its private ones."""
+    known = modules()
+    defined: dict[str, set[str]] = {}
+    for name, path in known.items():
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and \
+                    node.name.startswith("_") and not node.name.startswith("__"):
+                defined.setdefault(node.name, set()).add(name)
+    found = []
+    for name, path in known.items():
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                    and isinstance(node.func.value, ast.Name) \
+                    and node.func.value.id not in ("self", "cls"):
+                attr = node.func.attr
+                owners = defined.get(attr, set())
+                if attr.startswith("_") and owners and name not in owners:
+                    found.append(f"{path.name}:{node.lineno} {node.func.value.id}.{attr}")
+    assert found == []

@@ -161,6 +161,11 @@ class PostgresStore(Duties, HooksMixin):
                 self._listener = None
         self._local = threading.local()
 
+    def refuses_writes(self) -> bool:
+        """A read-only session or standby, or a role that may not write the log."""
+        from eventlog.stores.writable import PG_READ_ONLY
+        return bool(self._query(PG_READ_ONLY)[0][0])
+
     def _query(self, sql: str, args: Sequence = (), binary: bool = False) -> list:
         try:
             with self._held() as db:

@@ -7,7 +7,7 @@ import os
 
 # (PostgreSQL: a read-only session or a standby, or a role that may not
 # append to the log or keep tokens.)
-_PG_READ_ONLY = """SELECT current_setting('transaction_read_only') = 'on'
+PG_READ_ONLY = """SELECT current_setting('transaction_read_only') = 'on'
     OR pg_is_in_recovery()
     OR NOT has_table_privilege('events', 'INSERT')
     OR NOT has_table_privilege('encounters', 'UPDATE')
@@ -18,7 +18,7 @@ def read_only_why(store) -> str | None:
     """Why `store` cannot be written here, in a few words; None if it can."""
     path = getattr(store, "path", None)
     if path is None:
-        return "a read-only session or role" if store._query(_PG_READ_ONLY)[0][0] else None
+        return "a read-only session or role" if store.refuses_writes() else None
     if not os.access(path, os.W_OK):
         return "its file may not be written"
     if not os.access(path.parent, os.W_OK):

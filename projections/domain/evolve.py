@@ -20,24 +20,24 @@ def _created(s: State, e: EncounterCreated) -> None:
 
 
 def _joined(s: State, e: CombatantJoined) -> None:
-    entering = e.group is not None and e.group in s.slots and not s._in_order(e.group)
+    entering = e.group is not None and e.group in s.slots and not s.in_order(e.group)
     s.combatants[e.id] = Combatant(e.id, e.name, e.side, e.bonus, e.max_ap, e.max_ap,
-                                   e.grit, e.group, s._next_key(), in_force=e.max_ap)
+                                   e.grit, e.group, s.next_key(), in_force=e.max_ap)
     if e.group is not None:
         group = s.groups.get(e.group)
         if group is None:
-            group = s.groups[e.group] = Group(e.group, s._next_key())
+            group = s.groups[e.group] = Group(e.group, s.next_key())
         group.members.append(e.id)
-    s._reorder()
+    s.reorder()
     if entering:  # its rolled group enters the order: above the cursor, it waits (R23b)
-        s._place(e.group)
-    s._advance()
+        s.place(e.group)
+    s.advance()
 
 
 def _group_bonus(s: State, e: GroupBonusSet) -> None:
     group = s.groups.get(e.group)
     if group is None:
-        group = s.groups[e.group] = Group(e.group, s._next_key())
+        group = s.groups[e.group] = Group(e.group, s.next_key())
     group.bonus = e.bonus
 
 
@@ -45,9 +45,9 @@ def _rolled(s: State, e: InitiativeRolled) -> None:
     joined = (s.groups[e.slot] if e.slot in s.groups else s.combatants[e.slot]).joined
     s.slots[e.slot] = Slot(e.slot, e.die, e.bonus, e.total, e.manual, joined,
                            s.side_of(e.slot))
-    s._reorder()
-    s._place(e.slot)
-    s._advance()
+    s.reorder()
+    s.place(e.slot)
+    s.advance()
 
 
 def _overridden(s: State, e: InitiativeOverridden) -> None:
@@ -58,10 +58,10 @@ def _overridden(s: State, e: InitiativeOverridden) -> None:
         slot = s.slots[e.slot] = Slot(e.slot, None, None, e.total, False, joined,
                                       s.side_of(e.slot))
     slot.total = e.total
-    s._reorder()
+    s.reorder()
     if entering:  # it enters the order: above the cursor, it waits (R23b)
-        s._place(e.slot)
-    s._advance()
+        s.place(e.slot)
+    s.advance()
 
 
 def _order_declared(s: State, e: OrderDeclared) -> None:
@@ -71,8 +71,8 @@ def _order_declared(s: State, e: OrderDeclared) -> None:
             s.seizers[cid] = key
     else:
         s.tie_rules = ties.declare(s.tie_rules, e.slots)
-    s._reorder(initiative=e.context == "tie")
-    s._advance()
+    s.reorder(initiative=e.context == "tie")
+    s.advance()
 
 
 def _round_started(s: State, e: RoundStarted) -> None:
@@ -85,23 +85,23 @@ def _round_started(s: State, e: RoundStarted) -> None:
             c.ap = c.in_force = s.max_ap_of(c.id)  # R15, with this round's effects (R14)
     if s.seizers:  # last round's seizers go back to their places (R11)
         s.seizers.clear()
-        s._reorder(initiative=False)
+        s.reorder(initiative=False)
     s.passed.clear()
     s.done.clear()
     s.turn, s.turn_started, s.current = None, False, None
     s.spent_in_pass = 0
     s.auto_ended = None
-    s._advance()
+    s.advance()
 
 
 def _seized(s: State, e: MomentSeized) -> None:
     c = s.combatants[e.combatant]
     c.grit -= 1
     c.seized = True
-    s.seizers[c.id] = s._next_key()
+    s.seizers[c.id] = s.next_key()
     s.passed.discard(c.id)  # no turn action yet this round: the seizer goes first
-    s._reorder(initiative=False)
-    s._advance()
+    s.reorder(initiative=False)
+    s.advance()
 
 
 def _spent(s: State, e: APSpent) -> None:
@@ -120,38 +120,38 @@ def _spent(s: State, e: APSpent) -> None:
         c.spent_this_turn = 0
         s.turn, s.turn_started = None, False
         s.auto_ended = c.id
-        s._advance()
+        s.advance()
 
 
 def _interrupted(s: State, e: InterruptTaken) -> None:
     s.combatants[e.combatant].ap -= e.cost  # R19: not toward the turn limit
     if s.turn is None:  # an open group slot may have nobody left to act
-        s._advance()
+        s.advance()
 
 
 def _turn_ended(s: State, e: TurnEnded) -> None:
     s.window = False
     s.auto_ended = None
-    s._end_turn(e.combatant)
-    s._advance()
+    s.end_turn(e.combatant)
+    s.advance()
 
 
 def _left(s: State, e: CombatantLeft) -> None:
     s.combatants[e.combatant].active = False
     if s.turn == e.combatant:  # R22: if it was their turn, it ends
-        s._end_turn(e.combatant)
-    s._reorder()
-    s._advance()
+        s.end_turn(e.combatant)
+    s.reorder()
+    s.advance()
 
 
 def _rejoined(s: State, e: CombatantRejoined) -> None:
     key = s.slot_of(e.combatant)
-    entering = not s._in_order(key)  # a group with members still in keeps its turn (R23b)
+    entering = not s.in_order(key)  # a group with members still in keeps its turn (R23b)
     s.combatants[e.combatant].active = True
-    s._reorder()
+    s.reorder()
     if entering:
-        s._place(key)
-    s._advance()
+        s.place(key)
+    s.advance()
 
 
 def _max_ap(s: State, e: MaxAPChanged) -> None:
@@ -162,9 +162,9 @@ def _adjusted(s: State, e: APAdjusted) -> None:
     c = s.combatants[e.combatant]
     c.ap += e.delta
     if s.turn == c.id and c.ap == 0:  # R21
-        s._end_turn(c.id)
+        s.end_turn(c.id)
         s.auto_ended = c.id
-    s._advance()
+    s.advance()
 
 
 def _grit(s: State, e: GritAdjusted) -> None:
@@ -187,9 +187,9 @@ def _effect(s: State, e: EffectApplied) -> None:
         c.in_force = max(0, c.in_force + e.max_ap)
         c.ap = min(max(0, c.ap + e.max_ap), s.max_ap_of(c.id))
         if s.turn == c.id and c.ap == 0:  # R21
-            s._end_turn(c.id)
+            s.end_turn(c.id)
             s.auto_ended = c.id
-        s._advance()
+        s.advance()
 
 
 def _effect_ended(s: State, e: EffectEnded) -> None:

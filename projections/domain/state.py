@@ -195,7 +195,7 @@ class State(msgspec.Struct, dict=True):
 
     def _runs(self) -> list[tuple[list[str], bool]]:
         """Active slots by total, PCs first, as runs of tied slots (R2-R3)."""
-        slots = [s for s in self.slots.values() if self._in_order(s.id)]
+        slots = [s for s in self.slots.values() if self.in_order(s.id)]
         slots.sort(key=lambda s: (-s.total, SIDE_RANK[s.side], s.joined))
         runs = []
         for slot in slots:
@@ -206,7 +206,7 @@ class State(msgspec.Struct, dict=True):
         return [ties.arrange([s.id for s in run], self.tie_rules) if len(run) > 1
                 else ([run[0].id], True) for run in runs]
 
-    def _in_order(self, key: str) -> bool:
+    def in_order(self, key: str) -> bool:
         group = self.groups.get(key)
         if group is None:
             return self.combatants[key].active
@@ -228,11 +228,11 @@ class State(msgspec.Struct, dict=True):
 
     # -- the fold --------------------------------------------------------
 
-    def _next_key(self) -> int:
+    def next_key(self) -> int:
         self.keys += 1
         return self.keys
 
-    def _end_turn(self, cid: str) -> None:
+    def end_turn(self, cid: str) -> None:
         self.done.add(cid)
         if self.turn == cid:
             self.combatants[cid].spent_this_turn = 0
@@ -250,16 +250,16 @@ class State(msgspec.Struct, dict=True):
                 self.passed.clear()
                 self.done.clear()
                 self.spent_in_pass = 0
-                self._advance()
+                self.advance()
                 return True
             return False
         if self.running and cid in self.up():
-            self._end_turn(cid)
-            self._advance()
+            self.end_turn(cid)
+            self.advance()
             return True
         return False
 
-    def _place(self, key: str) -> None:
+    def place(self, key: str) -> None:
         """A slot placed above the cursor mid-pass waits for the next pass (R23)."""
         if not self.running or self.current is None or key == self.current:
             return
@@ -273,14 +273,14 @@ class State(msgspec.Struct, dict=True):
         return any(c.active and c.ap > 0 and (c.group or c.id) in slots
                    for c in self.combatants.values())
 
-    def _reorder(self, initiative: bool = True) -> None:
+    def reorder(self, initiative: bool = True) -> None:
         """The order or who stands in a slot may have changed; `initiative`:
         the order by initiative too, not only the seizes."""
         self._order = self._lineup = None
         if initiative:
             self._regular = None
 
-    def _advance(self) -> None:
+    def advance(self) -> None:
         """Move the cursor to whoever is up; start a pass or complete the round.
         The hot path of a fold: `running` is spelled out, slot members cached."""
         if self.round_complete or self.ended or not self.round or self.turn_started:
