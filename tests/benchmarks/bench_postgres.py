@@ -47,9 +47,13 @@ def _floor_rows(encounter: str, start: int, payloads) -> list[tuple]:
 
 
 def append_figures(store, raw, repeat: int) -> dict:
-    raw.execute("CREATE TABLE floor_events (encounter text, seq bigint, batch bigint, "
-                "type text, at text, actor text, data bytea, prev_hash text, hash text, "
-                "version integer, PRIMARY KEY (encounter, seq))")
+    # The floor's table in a schema of its own: the store's schema holds only
+    # what the program makes (a store with a stranger's table is not opened).
+    floor_schema = raw.execute("SELECT current_schema()").fetchone()[0] + "_floor"
+    raw.execute(f'CREATE SCHEMA "{floor_schema}"')
+    raw.execute(f'CREATE TABLE "{floor_schema}".floor_events (encounter text, seq bigint, '
+                "batch bigint, type text, at text, actor text, data bytea, prev_hash text, "
+                "hash text, version integer, PRIMARY KEY (encounter, seq))")
     out = {}
     for n in (1, 5, 100):
         eid = f"append-{n}"
@@ -66,7 +70,8 @@ def append_figures(store, raw, repeat: int) -> dict:
             t = time.perf_counter()
             with raw.transaction():
                 raw.cursor().executemany(
-                    "INSERT INTO floor_events VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
+                    f'INSERT INTO "{floor_schema}".floor_events '
+                    "VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
                     rows)
             floor.append(time.perf_counter() - t)
             floor_seq += n

@@ -204,7 +204,7 @@ def measure(work: Path, quick: bool) -> dict:
     db = work / "server.db"
     _setup(db, 10, 1_000)
     gm = token(db, "gm", "gm")
-    view = token(db, "tv", "view")
+    view = token(db, "tv", "view", encounter="t1")  # (a view reaches one encounter)
     repeat, rounds, each = (20, 20, 10) if quick else (100, 100, 40)
     from cli.server.run import Running
     with served(db) as running, Running(app=_bare_app()) as bare:
