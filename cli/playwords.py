@@ -52,7 +52,7 @@ def expand(words: list[str], state: State | None) -> list[str]:
             raise LedgerError("no current encounter: start one with `new ID`")
         from projections.domain.ids import candidates
         found = candidates(state, rest[0]) if rest else []
-        if len(found) == 1:  # an id, its unique prefix or a name (INTERFACE.md)
+        if len(found) == 1:  # an id, its unique prefix or a name (the docs)
             cid, rest = found[0], rest[1:]
         else:
             if rest:  # `m kia shoots`: a slip for kai, never a label (issue 14)

@@ -127,7 +127,7 @@ class EncounterEnded(Payload):
 
 
 class CombatantHidden(Payload):
-    """The players do not see this combatant (INTERFACE.md, "What the players
+    """The players do not see this combatant (docs/server.md, "What the players
     see") until it is revealed, or reveals itself (derived by the fold)."""
     combatant: str
 

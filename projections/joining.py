@@ -1,4 +1,4 @@
-"""The encounter on the table and joining by the join page (INTERFACE.md,
+"""The encounter on the table and joining by the join page (the docs,
 "Table server"), kept in the store so that every server over it agrees.
 
 Both live beside the tokens, as rows a token check never accepts:

@@ -255,7 +255,7 @@ class Ledger:
                 envs += grit
         return Outcome(state, envs, [])
 
-    # -- keeping the store tidy (INTERFACE.md) -----------------------------
+    # -- keeping the store tidy (the docs) -----------------------------
 
     def set_archived(self, encounter: str, archived: bool) -> None:
         """`archive ID` / `unarchive ID`: out of `list`, the pages' pickers and

@@ -1,4 +1,4 @@
-"""What a player's or a view's token may read (INTERFACE.md, "What the
+"""What a player's or a view's token may read (the docs, "What the
 players see"): every read with no trace of a hidden combatant, until it is
 revealed; from then on it and its whole past are there. The GM and the CLI
 read everything; the table server passes its reads through here for the

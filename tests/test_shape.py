@@ -157,3 +157,14 @@ def test_no_module_calls_a_private_method_defined_in_another():
                 if attr.startswith("_") and owners and name not in owners:
                     found.append(f"{path.name}:{node.lineno} {node.func.value.id}.{attr}")
     assert found == []
+
+
+def test_nothing_a_user_sees_names_a_file_outside_the_repository():
+    """Users have the project, not the documents it was built from."""
+    outside = ("INTERFACE" + ".md", "RULES" + ".md", "shared" + "/")
+    places = [ROOT / "README.md", *(ROOT / "docs").rglob("*"), *(ROOT / "examples").rglob("*"),
+              *(p for k in PACKAGES for p in (ROOT / k).rglob("*"))]
+    found = [f"{p.relative_to(ROOT)}: {word}" for p in places
+             if p.is_file() and "__pycache__" not in p.parts and p.suffix != ".png"
+             for word in outside if word in p.read_text(errors="ignore")]
+    assert found == []

@@ -64,7 +64,7 @@ async def encounters(request: Request):
     def listed():
         lg = ledger(request)
         out = []
-        archived = lg.store.archived()  # set aside: out of the pickers (INTERFACE.md)
+        archived = lg.store.archived()  # set aside: out of the pickers (the docs)
         for info in lg.store.encounters():
             if info.id not in archived and access.reaches(token, info.id):
                 state = lg.state(info.id)

@@ -1,4 +1,4 @@
-"""The encounter on the table and joining it in one scan (INTERFACE.md,
+"""The encounter on the table and joining it in one scan (the docs,
 "Table server"): `GET|PUT /api/table`, the join page and its API (no
 token: a phone has none yet), the GM's list of waiting requests with
 approve and deny, and the QR code of the join page. What is kept, and

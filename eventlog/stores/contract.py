@@ -199,7 +199,7 @@ class EventStore(Protocol):
         """Append `envelopes` verbatim after the encounter's `head` (seq,
         hash), all or nothing; Conflict if the head is another."""
 
-    # -- keeping the list tidy (INTERFACE.md: archive, rename, delete) ---
+    # -- keeping the list tidy (the docs: archive, rename, delete) ---
 
     def archived(self) -> set[str]:
         """The encounters set aside by `archive` (their logs are kept)."""

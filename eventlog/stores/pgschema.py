@@ -47,7 +47,7 @@ CREATE TABLE tokens (
     (3, """
 ALTER TABLE events DROP CONSTRAINT IF EXISTS events_encounter_fkey;
 """),
-    # Encounters set aside by `archive`: their logs are kept (INTERFACE.md).
+    # Encounters set aside by `archive`: their logs are kept (the docs).
     (4, """
 CREATE TABLE archived (encounter text PRIMARY KEY);
 """),

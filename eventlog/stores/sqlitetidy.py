@@ -1,4 +1,4 @@
-"""The SQLite store's part for keeping the list tidy (INTERFACE.md: archive,
+"""The SQLite store's part for keeping the list tidy (the docs: archive,
 rename, delete), a mixin of sqlite.Store, which keeps the connection,
 `head`, `_query` and `_write`. Archive marks live in `meta` (`archived:ID`):
 no new table, so no new schema version."""

@@ -35,7 +35,7 @@ MAX_COUNT = 100  # `add --count 100000` is a typo, not a squad
 def decide(state: State, command: c.Command, dice: Dice, actor: str = "gm") -> list[Payload]:
     """The events `command`, given by `actor`, declares on `state` (not yet
     judged)."""
-    command = resolved(state, command)  # prefixes and names of ids (INTERFACE.md)
+    command = resolved(state, command)  # prefixes and names of ids (the docs)
     if isinstance(command, c.Order):  # who may order what depends on who asks (R3c)
         return [declared_order(state, list(command.slots), actor)]
     handler = _DECIDERS.get(type(command))

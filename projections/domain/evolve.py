@@ -241,7 +241,7 @@ def evolve(state: State, e: Payload) -> None:
 
 def _shown_by_itself(s: State, e: Payload) -> None:
     """A hidden combatant shows itself when its turn starts, or when it
-    interrupts or seizes (INTERFACE.md, "What the players see")."""
+    interrupts or seizes (docs/server.md, "What the players see")."""
     if isinstance(e, (InterruptTaken, MomentSeized)):
         s.hidden.discard(e.combatant)
     if s.turn is not None and s.running:

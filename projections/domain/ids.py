@@ -1,4 +1,4 @@
-"""Ids as a GM types them (INTERFACE.md, Commands): wherever a command takes
+"""Ids as a GM types them (docs/commands.md): wherever a command takes
 a combatant or slot id, a unique prefix of an id (`oka` for `okafor-dibe`)
 or a combatant's exact name in any case (`"Okafor Dibe"`) stands for it; an
 ambiguous one is refused naming the candidates. Resolved here, in the core,

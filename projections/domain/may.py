@@ -1,5 +1,5 @@
 """What a player may declare for one of their combatants now (the `mine`
-of a player's status, INTERFACE.md "Table server"): each command is
+of a player's status, docs/server.md): each command is
 decided and judged on the state exactly as the core would, without
 appending anything. The pages enable their buttons from this and never
 work the rules out themselves."""

@@ -1,5 +1,5 @@
 """What a command given with `--dry-run` would change, in the table's words
-(INTERFACE.md): who gets AP back or loses it, whose turn moves, what AP a new
+(the docs): who gets AP back or loses it, whose turn moves, what AP a new
 round throws away, which later declarations would fall. Nothing is
 appended; the core judged the command exactly as it would have executed it.
 """

@@ -166,7 +166,7 @@ def render_html(numbers: dict, chapters: list[Chapter], head_hash: str,
 def write_html(ledger: Ledger, encounter: str, out: TextIO, track: Track = no_track,
                audience: str = "gm") -> int:
     numbers, chapters = review(ledger, encounter, track)
-    if audience == "players":  # no trace of a hidden combatant (INTERFACE.md, What the players see)
+    if audience == "players":  # no trace of a hidden combatant (docs/server.md, what the players see)
         from projections.visible import secret
         hidden = secret(ledger.state(encounter))
         numbers = {**numbers, "combatants": [c for c in numbers["combatants"]

@@ -63,7 +63,7 @@ def status(s: State) -> dict:
     }
 
 
-# -- what a player's or view's token reads of tracks (INTERFACE.md, "What the
+# -- what a player's or view's token reads of tracks (the docs, "What the
 # players see"): a PC's tracks, and an NPC's only where the GM made them public
 # (`track ID NAME VALUE --public`). Conditions are seen by everyone. The GM and
 # the CLI see everything.
