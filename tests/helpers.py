@@ -108,6 +108,20 @@ def acting(state: State) -> str | None:
     return status(state)["acting"]
 
 
+def ties(s) -> list[list[str]]:
+    return status(s)["ties"]
+
+
+def turn(s, cid: str, cost: int = 1):
+    """`cid` spends `cost` AP in its turn, then ends the turn if still in it."""
+    assert acting(s) == cid, status(s)
+    if cost:
+        s = when(s, spend(cid, cost))
+    if acting(s) == cid:
+        s = when(s, end(cid))
+    return s
+
+
 def said_at_the_table(ledger: Ledger, title: str, label: str) -> None:
     """Encounter `raid` titled `title`, where rook spends 1 AP labelled
     `label`: what people typed, for the exports to escape."""

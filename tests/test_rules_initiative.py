@@ -11,25 +11,12 @@ from eventlog.events import (
 from projections.reports.views import status
 
 from helpers import (  # noqa: F401
-    acting, end, given, npc, order, pc, refused, rolled, row, spend, up, when,
+    acting, end, given, npc, order, pc, refused, rolled, row, spend, ties, turn, up,
+    when,
 )
 
 
 # -- helpers -------------------------------------------------------------
-
-def ties(s) -> list[list[str]]:
-    return status(s)["ties"]
-
-
-def turn(s, cid: str, cost: int = 1):
-    """`cid` spends `cost` AP in its turn, then ends the turn if still in it."""
-    assert acting(s) == cid, status(s)
-    if cost:
-        s = when(s, spend(cid, cost))
-    if acting(s) == cid:
-        s = when(s, end(cid))
-    return s
-
 
 def override(slot: str, total: int, reason: str = "blessed by the GM") -> InitiativeOverridden:
     return InitiativeOverridden(slot=slot, total=total, reason=reason)

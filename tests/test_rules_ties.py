@@ -16,25 +16,11 @@ from projections.reports.flow import tie_hint
 from projections.reports.views import status
 
 from helpers import (
-    acting, end, given, npc, order, pc, refused, rolled, spend, when,
+    acting, end, given, npc, order, pc, refused, rolled, spend, ties, turn, when,
 )
 
 
 # -- helpers -------------------------------------------------------------
-
-def ties(s) -> list[list[str]]:
-    return status(s)["ties"]
-
-
-def turn(s, cid: str, cost: int = 1):
-    """`cid` spends `cost` AP in its turn, then ends the turn if still in it."""
-    assert acting(s) == cid, status(s)
-    if cost:
-        s = when(s, spend(cid, cost))
-    if acting(s) == cid:
-        s = when(s, end(cid))
-    return s
-
 
 def three_npcs_tied():
     return given(npc("a"), npc("b"), npc("c"),
