@@ -256,7 +256,8 @@ def clock(at: str, utc: bool = False) -> str:
 def log_table(encounter: str, entries, audit: bool = False, utc: bool = False) -> Table:
     """The log for people: seq, time (local, or UTC with `utc`), actor,
     context, the declaration (under NARROW columns: seq, actor and the
-    declaration, which matters most)."""
+    declaration, which matters most). An imported entry's actor says so:
+    it is what the file claimed, not a declaration this store witnessed."""
     narrow = console.width < NARROW
     table = Table(show_edge=False, pad_edge=False,
                   title=f"{'audit trail' if audit else 'log'} of {encounter}",
@@ -272,9 +273,9 @@ def log_table(encounter: str, entries, audit: bool = False, utc: bool = False) -
             text = f"[strike]{text}[/strike] [dim]({escape(e.fate)})[/dim]"
         if e.env.seq != e.env.batch:  # the rest of one command's batch
             text = f"[dim]+[/dim] {text}"
+        actor = escape(e.env.actor) + (" [dim](imported)[/dim]" if e.imported else "")
         if narrow:
-            table.add_row(str(e.env.seq), escape(e.env.actor), text)
+            table.add_row(str(e.env.seq), actor, text)
         else:
-            table.add_row(str(e.env.seq), clock(e.env.at, utc), escape(e.env.actor),
-                          e.context, text)
+            table.add_row(str(e.env.seq), clock(e.env.at, utc), actor, e.context, text)
     return table

@@ -39,7 +39,7 @@ def copy_store(source: EventStore, target: EventStore, where: str) -> Iterator[C
                 if theirs is None:
                     rows = source.rows(info.id, upto=head[0])
                     target.import_log(info.id, info.title, _checked(info.id, rows),
-                                      lambda staged: None)
+                                      lambda staged: None, source.imported(info.id))
                 else:
                     rows = source.rows(info.id, after=theirs[0], upto=head[0])
                     target.extend_log(info.id, theirs, _checked(info.id, rows, theirs))
