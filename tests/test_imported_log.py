@@ -98,3 +98,15 @@ def test_contract_an_import_mark_is_kept_with_the_log_and_dropped_with_it(tmp_pa
         assert store.imported("a") == 1
     finally:
         store.close()
+
+
+def test_r29_the_gm_pages_lines_say_which_entries_were_imported(tmp_path, export_file):
+    from serverkit import client, served, token
+    db = tmp_path / "table.db"
+    assert real(db, "import", str(export_file)).returncode == 0
+    assert real(db, "--encounter", "alley", "note", "said here").returncode == 0
+    gm = token(db, "gm", "gm")
+    with served(db) as running, client(running, gm) as http:
+        lines = http.get("/api/encounters/alley/lines", params={"last": 10}).json()
+    assert [(x["actor"], x["imported"]) for x in lines] == [
+        ("gm", True), ("gm", True), ("alice", True), ("gm", False)]

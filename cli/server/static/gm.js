@@ -137,8 +137,9 @@ function joins() {
 // -- the last declarations --------------------------------------------------
 
 function summary(line) {
-  // As `combat log` words it: who, where in the round, what; and what undid it.
-  return line.actor + " · " + line.context + " · " + (line.batch !== line.seq ? "+ " : "") +
+  // As `combat log` words it: who (an imported entry's actor is the file's
+  // claim), where in the round, what; and what undid it.
+  return line.actor + (line.imported ? " (imported)" : "") + " · " + line.context + " · " + (line.batch !== line.seq ? "+ " : "") +
     line.text + (line.fate ? " (" + line.fate + ")" : "");
 }
 
