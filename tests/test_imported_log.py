@@ -110,3 +110,40 @@ def test_r29_the_gm_pages_lines_say_which_entries_were_imported(tmp_path, export
         lines = http.get("/api/encounters/alley/lines", params={"last": 10}).json()
     assert [(x["actor"], x["imported"]) for x in lines] == [
         ("gm", True), ("gm", True), ("alice", True), ("gm", False)]
+
+
+def test_pg_a_store_of_schema_5_opens_migrated_and_a_doctored_import_table_is_refused(tmp_path):
+    """Schema 6 adds the `imported` table: an older store is brought forward
+    when opened (its encounters marked as nothing imported); a store whose
+    `imported` table has another shape is not opened, nothing changed."""
+    import psycopg
+
+    from eventlog.errors import StoreError
+    from eventlog.stores.pgschema import SCHEMA_VERSION
+    from eventlog.stores.postgres import PostgresStore
+    url = pg_server().fresh_url()
+    store = PostgresStore(url)
+    store.create("a", EncounterCreated(encounter="a", title="A"), "gm")
+    store.close()
+    with psycopg.connect(url, autocommit=True) as db:
+        db.execute("DROP TABLE imported")
+        db.execute("UPDATE schema_version SET version = 5")
+    store = PostgresStore(url)
+    try:
+        assert store.imported("a") == 0
+    finally:
+        store.close()
+    with psycopg.connect(url, autocommit=True) as db:
+        assert db.execute("SELECT version FROM schema_version").fetchone() == (SCHEMA_VERSION,)
+        db.execute("DROP TABLE imported")
+        db.execute("CREATE TABLE imported (encounter text PRIMARY KEY, upto text NOT NULL)")
+    with pytest.raises(StoreError, match="did not make; nothing was changed"):
+        PostgresStore(url)
+
+
+def test_a_sqlite_import_mark_that_is_not_a_seq_marks_nothing(tmp_path, export_file):
+    from helpers import damage
+    db = tmp_path / "t.db"
+    assert real(db, "import", str(export_file)).returncode == 0
+    damage(db, "UPDATE meta SET value = '²' WHERE key = 'imported:alley'")
+    assert set(_actors(db, "--encounter", "alley").values()) == {"gm", "alice"}
