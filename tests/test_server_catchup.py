@@ -13,10 +13,11 @@ import socket
 import time
 
 import httpx
+import pytest
 from httpx_sse import connect_sse
 
 from cli.server.bounded import PER_SERVER, PER_TOKEN
-from cli.server.catchup import PAGE_BATCHES
+from cli.server.catchup import PAGE_BATCHES, PAGE_SPAN
 from eventlog.events import NoteAdded
 from eventlog.stores import open_store
 from projections.domain import commands as c
@@ -87,12 +88,19 @@ def _batch_ends(db) -> list[int]:
             if i + 1 == len(events) or events[i + 1]["batch"] != e["batch"]]
 
 
-def test_a_catch_up_of_many_pages_sends_every_batch_once_in_order(tmp_path):
-    db = tmp_path / "ledger.db"
+@pytest.mark.parametrize("kind", ["sqlite", "postgres"])
+def test_a_catch_up_of_many_pages_sends_every_batch_once_in_order(tmp_path, kind):
+    if kind == "postgres":
+        from helpers import pg_server
+        db = pg_server().fresh_url()
+    else:
+        db = tmp_path / "ledger.db"
     _long_table(db, PAGE_BATCHES * 2)
     ledger = Ledger(open_store(db))
     ledger.execute(E, c.Add(name="Drone", count=3), "gm")  # one batch of three
     ledger.execute(E, c.Undo(), "gm")  # a correction mid-way: the fold reaches back (R26)
+    ledger.store.append_batches(E, ledger.store.head(E)[0], [[  # one longer than a span
+        NoteAdded(text=f"long {i}") for i in range(PAGE_SPAN + 5)]], "gm")
     ledger.store.append_batches(E, ledger.store.head(E)[0],
                                 [[NoteAdded(text=f"later {i}")] for i in range(PAGE_BATCHES)],
                                 "gm")

@@ -16,6 +16,7 @@ from cli.server.views import Message, message
 
 PAGE_BATCHES = 50  # statuses a page holds at most
 PAGE_BYTES = 256 * 1024  # and its statuses' text at most (one at least)
+PAGE_SPAN = 1000  # events read at most to find a page's batches (PostgreSQL reads by pages)
 
 
 class CatchUp:
@@ -111,7 +112,8 @@ def _batch_ends(store, cu: CatchUp) -> list[tuple[int, str]]:
     """(last seq, first event's type) of the next PAGE_BATCHES batches
     after `cu.sent`, up to the head."""
     ends: list[tuple[int, int, str]] = []  # (batch, last seq seen, first type)
-    rows = store.fold_rows(cu.encounter, after=cu.sent, upto=cu.head)
+    upto = min(cu.head, cu.sent + PAGE_SPAN)  # (the first row after `sent` starts a batch)
+    rows = store.fold_rows(cu.encounter, after=cu.sent, upto=upto)
     full = False
     try:
         for row in rows:
@@ -127,9 +129,9 @@ def _batch_ends(store, cu: CatchUp) -> list[tuple[int, str]]:
         close = getattr(rows, "close", None)
         if close is not None:
             close()
-    # (inert events may be left out of fold_rows: a batch ends where the next begins)
+    # (a batch ends where the next begins: one cut by the span goes on past it)
     found = [(min(store.batch_end(cu.encounter, last), cu.head), t) for _, last, t in ends]
-    if not full and (not found or found[-1][0] < cu.head):
+    if not full and upto == cu.head and (not found or found[-1][0] < cu.head):
         found.append((cu.head, ""))
     return found
 
