@@ -9,6 +9,7 @@ same segments."""
 from __future__ import annotations
 
 from rich.console import Console, ConsoleOptions, RenderResult
+from rich.measure import Measurement
 from rich.segment import Segment
 from rich.table import Table
 
@@ -23,6 +24,10 @@ class Quick:
 
     def __init__(self, table: Table):
         self.table = table
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        """As the table measures (inside a panel, say)."""
+        return Measurement.get(console, options, self.table)
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         lines = _laid_out(self.table, console, options)

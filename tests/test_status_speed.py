@@ -118,3 +118,12 @@ def test_names_wider_than_one_column_each_are_laid_out_as_rich_does():
     for width in (120, 40):
         quick, rich = _both(ledger.state("wide"), width)
         assert quick == rich
+
+
+def test_the_quick_table_measures_as_rich_does_inside_a_panel():
+    from rich.panel import Panel
+    small = Ledger(MemoryStore())
+    small.new("duel", "Duel", "gm")
+    small.declare("duel", lambda s: [pc("ash"), npc("brute")], "gm")
+    table = render.status_table(small.state("duel"))
+    assert _drawn(Panel.fit(table), 100) == _drawn(Panel.fit(table.table), 100)
