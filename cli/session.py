@@ -59,7 +59,7 @@ class Session:
         """The session of the global options `--db`, `--encounter`, `--actor`."""
         from eventlog.stores import is_url
         if db is not None and not is_url(db):
-            from eventlog.stores.sqlitefile import check_path
+            from eventlog.stores.sqlite.connection import check_path
             check_path(Path(db), db)  # `--db ''` is one clear line, not the folder `.`
         return cls((db if is_url(db) else Path(db)) if db else None, encounter, actor)
 
