@@ -11,7 +11,7 @@ import pytest
 
 from accessibility import AXE, violations
 from browser import CHROMIUM, chromium
-from serverkit import E, client, log, post, served, table, token
+from serverkit import E, client, post, served, table, token
 
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no chromium installed (.ci/run installs it)")
 
