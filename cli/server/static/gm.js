@@ -266,6 +266,8 @@ function gmButtons() {
 
 window.gmStart = function () {
   $("gm").hidden = false;
+  $("history").hidden = false;
+  $("evening").hidden = false;
   gmButtons();
   gmEvening();
 };
