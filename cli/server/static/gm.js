@@ -20,10 +20,10 @@ function confirmFirst(text, lines, command, done, asksWhy, extra) {
   const why = asksWhy ? el("input", { class: "label", "aria-label": "why, for the record", placeholder: "why (for the record)" }) : null;
   const go = () => { box.hidden = true; declare(why ? { ...command, reason: why.value } : command, done); };
   const yes = el("button", { type: "button", class: "big", on: { click: go } }, text);
-  box.replaceChildren(el("p", {}, text + "?"), extra || null,
+  box.replaceChildren(...[el("p", {}, text + "?"), extra,
     el("ul", { class: "preview", "aria-label": "what it would change" }, ...lines.map((l) => el("li", {}, l))), why,
     el("div", { class: "buttons" }, yes,
-       el("button", { type: "button", on: { click: closeConfirm } }, "Cancel")));
+       el("button", { type: "button", on: { click: closeConfirm } }, "Cancel"))].filter(Boolean));
   box.hidden = false;
   box.scrollIntoView({ block: "nearest" });
   (why || yes).focus();

@@ -57,7 +57,7 @@ function amend(line) {
     (err) => say(err.message, "error"));
   box.replaceChildren(el("p", {}, "Amend seq " + line.seq + ": " + line.text),
     el("div", { class: "buttons fields" }, field("die", die), field("cost", cost), field("label", label),
-       field("who", who), field("value", value)), why,
+       field("who", who), field("track value", value)), why,
     el("div", { class: "buttons" }, el("button", { type: "button", class: "big", on: { click: look } }, "Preview amendment"),
        el("button", { type: "button", on: { click: closeConfirm } }, "Cancel")));
   box.hidden = false;
