@@ -233,3 +233,42 @@ def test_the_evening_from_the_gm_page(tmp_path):
         expect(gm.locator("#message")).to_contain_text(f"✓ {E} is back")
         assert sorted(e["id"] for e in http.get("/api/encounters").json()) == ["docks", E]
         assert gm.evaluate("document.documentElement.scrollWidth") <= 390
+
+
+def test_the_panel_keeps_what_is_typed_and_the_keys_keep_the_focus(tmp_path):
+    """Another device's declaration redraws the page: the label being typed
+    and the cost chosen stay, and a row with the focus keeps it after a key."""
+    from playwright.sync_api import expect
+    db = tmp_path / "table.db"
+    table(db)
+    secret = token(db, "gm", "gm")
+    with served(db) as running, chromium() as browser, client(running, secret) as http:
+        for slot, die in (("ash", 9), ("bo", 5), ("boss", 3), ("gangers", 2)):
+            assert http.post(f"/api/encounters/{E}/commands",
+                             json={"command": "roll", "slots": [slot], "die": die}).status_code == 200
+        http.post(f"/api/encounters/{E}/commands", json={"command": "round"})
+        gm = opened_gm(browser, f"{running.url}/?token={secret}")
+        expect(gm.locator("#panel h2")).to_contain_text("Ash")
+        gm.fill("#act-label", "dives for cover")
+        gm.select_option("#interrupt-cost", "major")
+        seq = log(db)[-1]["seq"]
+        http.post(f"/api/encounters/{E}/commands", json={"command": "grit", "id": "boss", "delta": 1})
+        gm.wait_for_function("seq => document.body.dataset.seq === String(seq)", arg=seq + 1)
+        expect(gm.locator("#act-label")).to_have_value("dives for cover")
+        expect(gm.locator("#interrupt-cost")).to_have_value("major")
+        panel(gm, "Minor · 1 AP").click()
+        done(gm, "Ash: minor action")
+        assert log(db)[-1]["data"]["label"] == "dives for cover"
+        expect(gm.locator("#act-label")).to_have_value("")  # declared: the box is empty again
+        row = gm.locator('#order .member[data-id="ash"]')
+        row.focus()
+        seq = log(db)[-1]["seq"]
+        gm.keyboard.press("n")
+        gm.wait_for_function("seq => document.body.dataset.seq === String(seq)", arg=seq + 1)
+        expect(row).to_be_focused()  # (the rows were drawn again)
+        before = len(log(db))
+        gm.locator("#line").focus()  # typing in the command box is no key
+        gm.keyboard.press("n")
+        expect(gm.locator("#line")).to_have_value("n")
+        gm.wait_for_timeout(300)
+        assert len(log(db)) == before

@@ -38,7 +38,11 @@ function preview(command, text, done, asksWhy) {
 
 // -- the rows: the order, then who is off it ---------------------------------
 
+let rowFocused = null;
+
 window.gmSlots = function (s) {
+  const at = document.activeElement;  // (app.js redraws the rows next: the focus comes back after)
+  rowFocused = at && at.matches && at.matches("#order .member[data-id]") ? at.dataset.id : null;
   // the current order (seizers first: the core's), then the slots not in it
   // yet (nothing rolled, a round not started), in join order
   const slots = [...s.order];
@@ -90,10 +94,12 @@ window.gmRendered = function () {
   if (key !== followed || !byId[selected]) {  // a new turn: the acting one is selected
     followed = key;
     selected = status.acting || status.up[0] || (status.combatants[0] || {}).id || null;
-    const row = $("order").querySelector('.member[data-id="' + selected + '"]');
+    const row = $("order").querySelector('.member[data-id="' + CSS.escape(selected) + '"]');
     if (row && status.phase === "combat") row.scrollIntoView({ block: "nearest" });
   }
   pick(selected);
+  const again = rowFocused && $("order").querySelector('.member[data-id="' + CSS.escape(rowFocused) + '"]');
+  if (again) again.focus({ preventScroll: true });
   refreshLog();
 };
 
@@ -151,11 +157,32 @@ function trackRows(c) {
   return rows;
 }
 
+function panelKept(panel) {
+  // what the GM has typed or chosen in the panel, and where the focus is: a
+  // redraw (any device's declaration) keeps them for the same combatant
+  if (panel.dataset.id !== selected) return { values: {}, focus: null };
+  const values = {};
+  for (const box of panel.querySelectorAll("input, select")) values[box.getAttribute("aria-label")] = box.value;
+  const at = document.activeElement && panel.contains(document.activeElement) ? document.activeElement : null;
+  return { values, focus: at && (at.getAttribute("aria-label") || at.textContent) };
+}
+
+function panelRestored(panel, kept) {
+  for (const box of panel.querySelectorAll("input, select")) {
+    const was = kept.values[box.getAttribute("aria-label")];
+    if (was !== undefined) box.value = was;
+  }
+  if (!kept.focus) return;
+  const again = [...panel.querySelectorAll("input, select, button, h2")].find((n) =>
+    (n.getAttribute("aria-label") || n.textContent) === kept.focus);
+  if (again && !again.disabled) again.focus();
+}
+
 function renderPanel() {
   const panel = $("panel");
   const c = status && status.combatants.find((x) => x.id === selected);
-  const keep = document.activeElement && panel.contains(document.activeElement) ? document.activeElement : null;
-  if (keep && keep.tagName === "INPUT" && keep.value) return;  // (keep what is being typed)
+  const kept = panelKept(panel);
+  panel.dataset.id = selected || "";
   if (!c) { panel.replaceChildren(el("p", {}, "add a combatant: `add NAME` in the command box, or a roster below")); return; }
   const label = el("input", { id: "act-label", class: "label", placeholder: "what it does (optional)", "aria-label": "what " + c.name + " does" });
   const cost = el("select", { id: "interrupt-cost", "aria-label": "interrupt cost" },
@@ -184,10 +211,7 @@ function renderPanel() {
                : small("Hide", () => declare({ command: "hide", id: c.id }, "✓ " + c.name + " is hidden from the players")))]
     .filter(Boolean));
   panel.setAttribute("aria-label", "controls for " + c.name);
-  if (keep && keep.textContent) {  // keyboard users keep their place after a redraw
-    const again = [...panel.querySelectorAll("button")].find((b) => b.textContent === keep.textContent);
-    if (again) again.focus();
-  }
+  panelRestored(panel, kept);
 }
 
 // -- what the panel and the keys declare (play mode's aliases) ----------------
@@ -198,7 +222,8 @@ function act(cost) {
   const c = chosen();
   if (!c) return;
   const label = $("act-label") ? $("act-label").value : "";
-  declare({ command: "act", id: c.id, cost, label }, "✓ " + c.name + ": " + cost + " action");
+  declare({ command: "act", id: c.id, cost, label }, "✓ " + c.name + ": " + cost + " action")
+    .then((a) => { if (a && $("act-label")) $("act-label").value = ""; });
 }
 
 function interrupt() {
@@ -206,7 +231,7 @@ function interrupt() {
   if (!c) return;
   const cost = $("interrupt-cost").value;
   declare({ command: "interrupt", id: c.id, cost: isNaN(cost) ? cost : Number(cost), label: $("act-label").value },
-          "✓ " + c.name + " interrupts");
+          "✓ " + c.name + " interrupts").then((a) => { if (a && $("act-label")) $("act-label").value = ""; });
 }
 
 function endTurn() {
@@ -272,4 +297,4 @@ window.gmStart = function () {
   gmEvening();
 };
 
-window.gmPicked = function (next) { $("encounter").value = next; };
+window.gmPicked = function (next) { $("encounter").value = next; archiveWords(); };
