@@ -127,6 +127,11 @@ def test_a_full_round_from_the_gm_page_alone(tmp_path):
         gm.locator('#panel [data-track="hp"]').get_by_role("button", name="set hp").click()
         expect(gm.locator('#order .member[data-id="boss"]')).to_contain_text("hp 7/10")
         set_at = log(db)[-1]["seq"]
+        shown = gm.locator('#panel [data-track="hp"]').get_by_role("button", name="players see hp")
+        expect(shown).to_have_attribute("aria-pressed", "false")
+        shown.click()  # the GM lets the players see the boss's hp (issue 27)
+        expect(shown).to_have_attribute("aria-pressed", "true")
+        assert log(db)[-1]["data"]["public"] is True
         panel(gm, "Major · 2 AP").click()  # the boss's 2 AP left: its turn ends, the gangers' slot
         done(gm, "Boss: major action")
         status = rows_follow_the_order(gm, http)

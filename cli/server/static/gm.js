@@ -147,10 +147,14 @@ function trackRows(c) {
       small("−1", () => change(-1), { "aria-label": name + " −1" }),
       small("+1", () => change(1), { "aria-label": name + " +1" }),
       to, small("Set", () => declare({ command: "track", id: c.id, name, value: Number(to.value) },
-                                     "✓ " + c.name + " " + name + " = " + to.value), { "aria-label": "set " + name }));
+                                     "✓ " + c.name + " " + name + " = " + to.value), { "aria-label": "set " + name }),
+      // (issue 27: the GM chooses per track whether the players see it)
+      small("Players see it", () => declare({ command: "track", id: c.id, name, delta: 0, public: !t.public },
+                                            "✓ the players " + (t.public ? "no longer see " : "see ") + c.name + "'s " + name),
+            { class: "toggle", "aria-pressed": String(!!t.public), "aria-label": "players see " + name }));
   });
   const name = el("input", { class: "word", placeholder: "new track", "aria-label": "a new track on " + c.name });
-  const value = el("input", { class: "die", type: "number", min: "0", placeholder: "value", "aria-label": "its value and maximum" });
+  const value = el("input", { class: "die rounds", type: "number", min: "0", placeholder: "value", "aria-label": "its value and maximum" });
   rows.push(el("div", { class: "buttons" }, name, value,
     small("Add track", () => declare({ command: "track", id: c.id, name: name.value.trim(), value: Number(value.value),
                                        max: Number(value.value) }, "✓ " + c.name + " " + name.value.trim()))));
