@@ -271,6 +271,15 @@ def test_the_panel_keeps_what_is_typed_and_the_keys_keep_the_focus(tmp_path):
         gm.keyboard.press("n")
         gm.wait_for_function("seq => document.body.dataset.seq === String(seq)", arg=seq + 1)
         expect(row).to_be_focused()  # (the rows were drawn again)
+        # Who leaves keeps a row (after the order), to rejoin from.
+        choose(gm, "boss")
+        panel(gm, "Leaves").click()
+        done(gm, "Boss leaves")
+        expect(gm.locator('#order li.off .member[data-id="boss"]')).to_contain_text("left")
+        choose(gm, "boss")
+        panel(gm, "Rejoins").click()
+        done(gm, "Boss rejoins")
+        expect(gm.locator('#order li.off .member[data-id="boss"]')).to_have_count(0)
         before = len(log(db))
         gm.locator("#line").focus()  # typing in the command box is no key
         gm.keyboard.press("n")

@@ -63,6 +63,11 @@ function offOrder() {
 
 const NARROW = window.matchMedia("(max-width: 899px)");
 
+function panelSeen() {
+  const box = $("panel").getBoundingClientRect();
+  return box.height > 0 && box.top < innerHeight && box.bottom > 0;
+}
+
 function pick(id, focus, shown) {
   selected = id;
   for (const row of $("order").querySelectorAll(".member[data-id]")) {
@@ -95,7 +100,8 @@ window.gmRendered = function () {
     followed = key;
     selected = status.acting || status.up[0] || (status.combatants[0] || {}).id || null;
     const row = $("order").querySelector('.member[data-id="' + CSS.escape(selected) + '"]');
-    if (row && status.phase === "combat") row.scrollIntoView({ block: "nearest" });
+    // (on a phone the panel is below the order: a GM working in it stays there)
+    if (row && status.phase === "combat" && !(NARROW.matches && panelSeen())) row.scrollIntoView({ block: "nearest" });
   }
   pick(selected);
   const again = rowFocused && $("order").querySelector('.member[data-id="' + CSS.escape(rowFocused) + '"]');
