@@ -95,3 +95,15 @@ def test_players_and_views_may_not_run_the_evening(tmp_path):
         with client(running, token(db, "gm", "gm")) as gm:
             assert [e["id"] for e in gm.get("/api/encounters").json()] == [E]
     assert len(log(db)) == before
+
+
+def test_a_gm_token_bound_to_one_encounter_starts_and_archives_no_other(tmp_path):
+    db = tmp_path / "table.db"
+    table(db)
+    table(db, "other")
+    with served(db) as running, client(running, token(db, "gm2", "gm", encounter=E)) as gm:
+        made = gm.post("/api/encounters/docks", json={"title": "mine"})
+        assert made.status_code == 403 and "reaches encounter raid only" in made.json()["error"]
+        hid = gm.post("/api/encounters/other/archive", json={"archived": True})
+        assert hid.status_code == 403 and list(hid.json()) == ["error"]
+        assert gm.post(f"/api/encounters/{E}/archive", json={"archived": True}).status_code == 200
