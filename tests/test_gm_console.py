@@ -65,6 +65,12 @@ def done(gm, said: str) -> None:
     expect(gm.locator("#message")).to_contain_text(said)
 
 
+def step(gm, http, said: str) -> None:
+    """The page said `said`, and its rows follow the order (after every declaration)."""
+    done(gm, said)
+    rows_follow_the_order(gm, http)
+
+
 def test_a_full_round_from_the_gm_page_alone(tmp_path):
     from playwright.sync_api import expect
     db = tmp_path / "table.db"
@@ -77,68 +83,72 @@ def test_a_full_round_from_the_gm_page_alone(tmp_path):
             choose(gm, who)
             gm.fill("#panel input.die", str(die))
             panel(gm, "Enter roll").click()
-            done(gm, f"rolled {die}")
+            step(gm, http, f"rolled {die}")
         choose(gm, "boss")  # a track, added from the panel (issue 27)
         gm.fill('#panel input[aria-label^="a new track"]', "hp")
         gm.fill('#panel input[aria-label="its value and maximum"]', "10")
         panel(gm, "Add track").click()
         expect(gm.locator('#order .member[data-id="boss"]')).to_contain_text("hp 10/10")
+        rows_follow_the_order(gm, http)
         gm.get_by_role("button", name="Next round").click()
         expect(gm.locator("#confirm")).to_contain_text("round 1 would start")
         gm.locator("#confirm").get_by_role("button", name="Start the next round").click()
-        done(gm, "✓ a new round")
+        step(gm, http, "✓ a new round")
         assert rows_follow_the_order(gm, http, True)["acting"] == "ash"
 
         # A seize by key (play mode's `s`), for the row chosen: Bo goes first.
         choose(gm, "bo")
         gm.keyboard.press("s")
-        done(gm, "Bo seizes the moment")
+        step(gm, http, "Bo seizes the moment")
         assert rows_follow_the_order(gm, http)["order"][0] == "bo"
         gm.keyboard.press("m")  # Bo is acting, so chosen: a major action
-        done(gm, "Bo: major action")
+        step(gm, http, "Bo: major action")
         rows_follow_the_order(gm, http)
         gm.keyboard.press("e")  # play mode's careful end-turn
-        done(gm, "turn ended")
+        step(gm, http, "turn ended")
         assert rows_follow_the_order(gm, http, True)["acting"] == "ash"
 
         # Ash acts; the boss interrupts (R19) from its row with `i`.
         panel(gm, "Minor · 1 AP").click()
-        done(gm, "Ash: minor action")
+        step(gm, http, "Ash: minor action")
         choose(gm, "boss")
         gm.select_option("#interrupt-cost", "minor")
         gm.locator('#order .member[data-id="boss"]').focus()
         gm.keyboard.press("i")
-        done(gm, "Boss interrupts")
+        step(gm, http, "Boss interrupts")
         rows_follow_the_order(gm, http)
         # Ash spends the rest: the turn ends by itself (R21); End turn is then refused.
         choose(gm, "ash")
         gm.fill("#act-label", "goes all in")
         panel(gm, "Major · 2 AP").click()
-        done(gm, "Ash: major action")
+        step(gm, http, "Ash: major action")
         assert rows_follow_the_order(gm, http, True)["acting"] == "boss"
         gm.locator("#gm-buttons").get_by_role("button", name="End turn").click()
-        done(gm, "Boss has declared nothing yet")
+        step(gm, http, "Boss has declared nothing yet")
         assert rows_follow_the_order(gm, http, True)["acting"] == "boss"
 
         # A track change from the panel, -1 then set.
         gm.locator('#panel [data-track="hp"]').get_by_role("button", name="hp −1").click()
         expect(gm.locator('#order .member[data-id="boss"]')).to_contain_text("hp 9/10")
+        rows_follow_the_order(gm, http)
         gm.fill('#panel [data-track="hp"] input', "7")
         gm.locator('#panel [data-track="hp"]').get_by_role("button", name="set hp").click()
         expect(gm.locator('#order .member[data-id="boss"]')).to_contain_text("hp 7/10")
+        rows_follow_the_order(gm, http)
         set_at = log(db)[-1]["seq"]
         shown = gm.locator('#panel [data-track="hp"]').get_by_role("button", name="players see hp")
         expect(shown).to_have_attribute("aria-pressed", "false")
         shown.click()  # the GM lets the players see the boss's hp (issue 27)
         expect(shown).to_have_attribute("aria-pressed", "true")
         assert log(db)[-1]["data"]["public"] is True
+        rows_follow_the_order(gm, http)
         panel(gm, "Major · 2 AP").click()  # the boss's 2 AP left: its turn ends, the gangers' slot
-        done(gm, "Boss: major action")
+        step(gm, http, "Boss: major action")
         status = rows_follow_the_order(gm, http)
         assert set(status["up"]) == {"ganger-1", "ganger-2"}  # a group slot: both up
         choose(gm, "ganger-2")
         gm.keyboard.press("n")
-        done(gm, "Ganger 2: minor action")
+        step(gm, http, "Ganger 2: minor action")
         rows_follow_the_order(gm, http)
 
         # Next round names the AP it would throw away before it is declared.
@@ -154,7 +164,7 @@ def test_a_full_round_from_the_gm_page_alone(tmp_path):
         expect(gm.locator("#confirm .preview")).to_contain_text(f"seq {set_at} would be retracted")
         gm.fill("#confirm input", "the shot missed")
         gm.locator("#confirm").get_by_role("button", name=f"Retract seq {set_at}").click()
-        done(gm, f"✓ retracted seq {set_at}")
+        step(gm, http, f"✓ retracted seq {set_at}")
         expect(gm.locator('#order .member[data-id="boss"]')).to_contain_text("hp 9/10")
         assert log(db)[-1]["data"]["reason"] == "the shot missed"
         # An amendment of Ash's label, its preview first.
@@ -165,18 +175,18 @@ def test_a_full_round_from_the_gm_page_alone(tmp_path):
         gm.get_by_role("button", name="Preview amendment").click()
         expect(gm.locator("#confirm .preview")).to_contain_text("fires twice")
         gm.locator("#confirm").get_by_role("button", name=f"Amend seq {labelled}").click()
-        done(gm, f"✓ amended seq {labelled}")
+        step(gm, http, f"✓ amended seq {labelled}")
         # Ctrl-Z undoes the latest (the amendment), Ctrl-Y does it again.
         gm.locator("body").press("Control+z")
-        done(gm, "✓ undone")
+        step(gm, http, "✓ undone")
         gm.locator("body").press("Control+y")
-        done(gm, "✓ redone")
+        step(gm, http, "✓ redone")
         rows_follow_the_order(gm, http)
 
         # The round: confirmed with the AP it loses, then round 2.
         gm.get_by_role("button", name="Next round").click()
         gm.locator("#confirm").get_by_role("button", name="Start the next round").click()
-        done(gm, "✓ a new round")
+        step(gm, http, "✓ a new round")
         assert rows_follow_the_order(gm, http)["round"] == 2
 
         # Keyboard: a row chosen with Enter moves the focus to its panel.
