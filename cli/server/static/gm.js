@@ -258,8 +258,8 @@ const KEYS = { m: () => act("major"), n: () => act("minor"), f: () => act("free"
 
 function onKey(ev) {
   const t = ev.target;
+  if (ev.key === "Escape" && !$("confirm").hidden) { closeConfirm(); return; }  // (from its reason box too)
   if (!status || t.closest("input, select, textarea, [contenteditable]")) return;  // typing
-  if (ev.key === "Escape") { closeConfirm(); return; }
   if (!$("confirm").hidden) return;  // a confirmation waits for its answer
   const key = ev.key.toLowerCase();
   if ((ev.ctrlKey || ev.metaKey) && !ev.altKey) {
