@@ -144,6 +144,27 @@ def test_order_per_round_is_the_order_slots_were_visited_html(ledger):
     assert re.findall(r'data-slot="([^"]+)"', block) == ["guards", "lin", "kai"]
 
 
+def test_order_tags_who_left_during_the_round(ledger):
+    """Issue 23: a combatant who left sits at the bottom of its round's order
+    (its turn never came), tagged as having left."""
+    from projections.domain import commands as c
+    ledger.execute(None, c.New(id="r"))
+    for name, die in (("Kai", 9), ("Lin", 5), ("Ganger", 3)):
+        ledger.execute("r", c.Add(name=name, pc=name != "Ganger"))
+        ledger.execute("r", c.Roll(slots=[name.lower()], die=die))
+    ledger.execute("r", c.Round())
+    ledger.execute("r", c.Act(id="kai", cost="major", label="shoots"))
+    ledger.execute("r", c.Leave(id="lin", reason="runs"))
+    ledger.execute("r", c.EndTurn(id="kai"))
+    ledger.execute("r", c.Act(id="ganger", cost="minor", label="swings"))
+    out = io.StringIO()
+    write_html(ledger, "r", out)
+    block = out.getvalue().split('data-round="1"')[1].split("</ol>")[0]
+    items = re.findall(r'<li data-slot="([^"]+)">(.*?)</li>', block, re.S)
+    assert [slot for slot, _ in items] == ["kai", "ganger", "lin"]
+    assert [slot for slot, text in items if 'class="tag left"' in text] == ["lin"]
+
+
 def test_report_is_self_contained(report):
     html = report.read_text(encoding="utf-8")
     page = Page(html)

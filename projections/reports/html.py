@@ -147,8 +147,23 @@ def _environment():
 
 def _marked(chart_list: list) -> list[dict]:
     from markupsafe import Markup
-    return [{"id": c.id, "title": c.title, "caption": c.caption, "svg": Markup(c.svg)}
-            for c in chart_list]
+    return [{"id": c.id, "title": c.title, "caption": c.caption, "svg": Markup(c.svg),
+             **cropped_below(c.width)} for c in chart_list]
+
+
+# The page's frame around a chart's box (main, section and box padding and
+# borders) on a phone (up to 600 px) and wider, and a page scrollbar's room:
+# below these widths a chart is cropped in its box and the page says so.
+PHONE_FRAME, DESK_FRAME, DESK_BOX, SCROLLBAR = 50, 98, 1022, 20
+
+
+def cropped_below(width: float) -> dict:
+    """The viewport widths at which a chart of `width` px is cropped: the
+    phone layout's and the wider one's (`wide_all`: wider than any box)."""
+    from math import ceil
+    return {"phone_below": min(600, ceil(width) + PHONE_FRAME + SCROLLBAR),
+            "desk_below": ceil(width) + DESK_FRAME + SCROLLBAR,
+            "wide_all": width > DESK_BOX}
 
 
 def render_html(numbers: dict, chapters: list[Chapter], head_hash: str,
