@@ -243,6 +243,40 @@ def test_report_command_writes_the_recap_and_refuses_a_campaign_recap(tmp_path):
     assert combat("report", "--encounters", "demo-1,nope", code=1).stderr.startswith("error: ")
 
 
+def test_report_on_a_terminal_writes_a_file_and_says_where(tmp_path):
+    """Issue 23: `combat report` with its output on a terminal does not pour
+    130 KB of html there: it writes ID-report.html and says so in a line."""
+    import os
+    import pty
+
+    from helpers import real
+    db = tmp_path / "ledger.db"
+    for args in (["new", "raid"], ["add", "Rook", "--pc"], ["note", "x"]):
+        assert real(db, *args).returncode == 0
+    here, there = pty.openpty()
+    try:
+        done = real(db, "report", stdout=there, cwd=tmp_path)
+        os.close(there)
+        shown = b""
+        while True:
+            try:
+                chunk = os.read(here, 65536)
+            except OSError:  # (the terminal closed: all is read)
+                break
+            if not chunk:
+                break
+            shown += chunk
+    finally:
+        os.close(here)
+    assert done.returncode == 0, done.stderr
+    said = shown.decode()
+    assert "<html" not in said and len(said) < 400
+    assert "wrote the report of raid to raid-report.html" in " ".join(said.split())
+    assert "<html" in (tmp_path / "raid-report.html").read_text(encoding="utf-8")
+    piped = real(db, "report", cwd=tmp_path)  # not a terminal: stdout, as before
+    assert piped.stdout.startswith("<!doctype html>")
+
+
 def test_campaign_sums_the_encounters_and_reports_them(tmp_path):
     from helpers import EXAMPLES, in_process
     combat = in_process(street_fight(tmp_path))
