@@ -87,9 +87,9 @@ LAYOUT = """() => {
       if (w > 0.5 && h > 0.5) out.overlap.push([svg.id, a, b, w, h]);
     }
   }
-  for (const box of document.querySelectorAll('.scroll')) {
+  for (const box of document.querySelectorAll('.scroll, #stats .tables')) {
     if (box.scrollWidth <= box.clientWidth + 1) continue;
-    const fig = box.closest('figure');
+    const fig = box.closest('figure, section');
     const cue = fig && fig.querySelector('.more');
     const shown = cue && cue.getBoundingClientRect().height > 0 && getComputedStyle(cue).visibility !== 'hidden';
     if (!shown) out.cropped.push(fig ? fig.id : box.className);
