@@ -114,3 +114,9 @@ def test_archived_encounter_answers_404_on_the_server(two):
             assert http.get("/api/encounters/dock/log?archived=1").status_code == 200
             assert http.put("/api/table", json={"encounter": "dock"}).status_code == 404
     assert real(two, "--encounter", "dock", "log", "--json").stdout == before
+
+
+def test_serve_refuses_to_put_an_archived_encounter_on_the_table(two):
+    assert real(two, "archive", "dock").returncode == 0
+    err = one_error_line(real(two, "serve", "--port", "0", "--encounter", "dock", timeout=30))
+    assert "dock is archived" in err and "unarchive dock" in err
