@@ -66,7 +66,7 @@ LAYOUT = """() => {
   for (const th of document.querySelectorAll('th')) {
     const walk = document.createTreeWalker(th, NodeFilter.SHOW_TEXT);
     for (let node = walk.nextNode(); node; node = walk.nextNode()) {
-      for (const m of node.data.matchAll(/\S+/g)) {
+      for (const m of node.data.matchAll(/\\S+/g)) {
         range.setStart(node, m.index); range.setEnd(node, m.index + m[0].length);
         const tops = new Set([...range.getClientRects()].filter(r => r.width > 0).map(r => Math.round(r.top)));
         if (tops.size > 1) out.broken.push(m[0]);
