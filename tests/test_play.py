@@ -498,8 +498,9 @@ def test_after_a_refused_e_the_footer_names_the_turn_to_end_in_console_words(tab
 
 
 def test_errors_in_the_console_use_the_consoles_words(table):
-    played = table(lines("status", "q"))
-    assert "start one with `new ID`" in played.err and "`combat new" not in played.err
+    played = table(lines("status", "--actor bob status", "q"))
+    assert played.err.count("start one with `new ID`") == 2
+    assert "`combat new" not in played.err
 
 
 def test_long_error_lines_wrap_at_word_boundaries(table):
