@@ -145,7 +145,10 @@ def test_condition_needs_exactly_one_duration():
 
 def test_condition_is_worded_in_the_log():
     assert describe(condition("juno", "prone", until_ended=True)) == \
-        "juno is prone (prone) until ended"
+        "juno is prone until ended"
+    # (the id is said where it is not the name: `end-effect` takes it)
+    assert describe(EffectApplied(effect="juno-prone-2", combatant="juno", name="prone",
+                                  max_ap=0, until_ended=True)) == "juno is prone (juno-prone-2) until ended"
 
 
 def test_effect_with_max_ap_still_changes_the_maximum():
