@@ -119,7 +119,7 @@ def test_pg_a_store_of_schema_5_opens_migrated_and_a_doctored_import_table_is_re
     import psycopg
 
     from eventlog.errors import StoreError
-    from eventlog.stores.pgschema import SCHEMA_VERSION
+    from eventlog.stores.postgres.schema import SCHEMA_VERSION
     from eventlog.stores.postgres import PostgresStore
     url = pg_server().fresh_url()
     store = PostgresStore(url)
