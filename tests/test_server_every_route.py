@@ -119,7 +119,8 @@ def send(server, method: str, path: str, role: str, body: bytes = b"",
 def _state(db) -> tuple:
     store = open_store(db)
     try:
-        return (store.head(E), store.head(OTHER), [t.name for t in store.tokens()])
+        return (store.head(E), store.head(OTHER), sorted(store.archived()),
+                [e.id for e in store.encounters()], [t.name for t in store.tokens()])
     finally:
         store.close()
 
@@ -153,8 +154,9 @@ def _variants(method: str):
         yield f"headers {n}", b"", headers, ""
 
 
-def test_every_route_is_enumerated():
+def test_every_route_is_enumerated(server):
     found = routes()
+    assert _state(server.db)[2:4] == ([], ["raid", "other"])  # (what the tests keep as it is)
     assert len({path for _, path in found}) == len(ROUTES)
     assert {"POST", "PUT", "GET", "HEAD"} <= {m for m, _ in found}
 
@@ -173,9 +175,9 @@ def test_every_route_with_every_role_refuses_hostile_requests_cleanly(server, me
                 continue
             after = _state(server.db)
             if answer[0] >= 400 or role not in WRITERS:
-                assert after[:2] == before[:2], what  # nothing appended
-                assert set(after[2]) <= set(before[2]) | {"nobody"} and \
-                    set(before[2]) <= set(after[2]), what  # no token revoked or made
+                assert after[:4] == before[:4], what  # nothing appended, archived or made
+                assert set(after[4]) <= set(before[4]) | {"nobody"} and \
+                    set(before[4]) <= set(after[4]), what  # no token revoked or made
             if role not in WRITERS and path.startswith(f"/api/encounters/{E}/"):
                 assert answer[0] >= 400, what
         if role not in ("none", "forged") and method != "HEAD":  # where a browser puts it
@@ -184,7 +186,7 @@ def test_every_route_with_every_role_refuses_hostile_requests_cleanly(server, me
                           BODIES[2] if writes else b"")
             check(server, answer, method, f"{method} {path} ?token= {role}", path)
             if answer[0] >= 400 or role not in WRITERS:
-                assert _state(server.db)[:2] == before[:2]
+                assert _state(server.db)[:4] == before[:4]
 
 
 @pytest.mark.parametrize("path", sorted({p for _, p in routes()}))
@@ -198,7 +200,7 @@ def test_every_route_refuses_other_methods_with_one_line(server, path):
             answer = send(server, method, path, role, b'{"command": "end"}')
             check(server, answer, method, f"{method} {path} {role}", path)
             assert answer[0] == 405, (method, path, role, answer[0])
-    assert _state(server.db)[:2] == before[:2]
+    assert _state(server.db)[:4] == before[:4]
 
 
 @pytest.mark.parametrize("method, path", [(m, p) for m, p in routes() if "{" not in p
@@ -214,7 +216,15 @@ def test_every_route_with_odd_path_parameters_refuses_cleanly(server, method, pa
                 body = b'{"command": "note", "text": "hi"}' if method in ("POST", "PUT") else b""
                 check(server, send(server, method, odd_path, role, body), method,
                       f"{method} {odd_path} {role}", path)
-    assert _state(server.db)[:2] == before[:2]
+    assert _state(server.db)[:4] == before[:4]
+
+
+def test_after_every_route_nothing_was_archived_made_or_revoked(server):
+    """(Runs after the tests above, on the same server: the hostile requests
+    left the table as it was, so each test saw the table it meant to.)"""
+    state = _state(server.db)
+    assert state[2:4] == ([], ["raid", "other"])
+    assert {"gm", "ana", "tv", "prom", "oli", "gm-other"} <= set(state[4])
 
 
 @pytest.fixture(scope="module")
