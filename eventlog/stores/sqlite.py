@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 from contextlib import contextmanager
-import shutil
 import sqlite3
 from pathlib import Path
 from collections.abc import Iterator, Sequence
@@ -17,7 +16,7 @@ from collections.abc import Iterator, Sequence
 from eventlog.codec import GENESIS, Envelope, encode_data, event_hash, utc_now
 from eventlog.stores.shared import (
     EVENT_VERSION, busy_timeout, count_commit, judged_head, not_text as _not_text)
-from eventlog.stores.contract import EncounterInfo, Snapshot, SnapshotMaker, StoredEvent
+from eventlog.stores.records import EncounterInfo, Snapshot, SnapshotMaker, StoredEvent
 from eventlog.errors import Refusal, StoreError, UnknownEncounter
 from eventlog.events import EncounterCreated, Payload
 from eventlog.stores.sqlitefile import (
@@ -100,6 +99,7 @@ class Store(ImportMixin, TokensMixin, TidyMixin, HooksMixin):
     def _disk_full(self) -> bool:
         """SQLite reports a full disk as an I/O error when it cannot even
         size its shared-memory file: ask the file system."""
+        import shutil  # here: only a failed write asks (bz2, lzma: ~3 ms of every command)
         try:
             return shutil.disk_usage(self.path.parent).free < DISK_FULL_BELOW
         except OSError:

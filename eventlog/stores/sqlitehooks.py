@@ -4,7 +4,7 @@ encounter the last seq delivered. Schema step 3 (sqlitetokens.MIGRATIONS)."""
 from __future__ import annotations
 
 from eventlog.errors import Refusal
-from eventlog.stores.contract import Hook
+from eventlog.stores.records import Hook
 
 HOOKS_TABLES = (
     "CREATE TABLE hooks (id TEXT PRIMARY KEY, url TEXT NOT NULL UNIQUE, "

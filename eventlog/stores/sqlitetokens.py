@@ -11,11 +11,10 @@ process's alike wake it within one poll.
 from __future__ import annotations
 
 import sqlite3
-import threading
 import time
 
 from eventlog.errors import Refusal
-from eventlog.stores.contract import Token
+from eventlog.stores.records import Token
 from eventlog.stores.sqlitehooks import HOOKS_TABLES
 
 POLL_S = 0.015  # how often wait_changes asks whether the file changed
@@ -104,6 +103,7 @@ class TokensMixin:
     def wait_changes(self, timeout: float) -> None:
         """Return when the file changed since this handle last asked (at
         once if it did meanwhile), or after `timeout` seconds."""
+        import threading  # here: only the table server watches (~2 ms of every command)
         lock = self.__dict__.setdefault("_watch_lock", threading.Lock())
         with lock:
             watch = self.__dict__.get("_watch")
