@@ -57,13 +57,13 @@ def play_by_default(argv: list[str]) -> list[str]:
 
 
 def quick(argv: list[str], at: int):
-    """What a declaration, or `status --json`, does with a session, read
-    without the typer app; None when the typer app should answer instead
-    (help, wrong usage, every other command)."""
+    """What a declaration, or `status --json`, does with a session, read by
+    the grammar without the typer app; None when the typer app should answer
+    instead (help, wrong usage, every other command)."""
+    from cli.grammar import BY_NAME, READ_BY_NAME, BadLine, parse
     words = argv[at:]
-    if words[0] == "status":
-        return _status_json(words[1:])
-    from cli.grammar import BY_NAME, BadLine, parse
+    if words[0] in READ_BY_NAME and "--help" not in words:
+        return _read(words)
     if words[0] not in BY_NAME or "--help" in words:
         return None
     try:
@@ -78,21 +78,16 @@ def quick(argv: list[str], at: int):
     return lambda session: session.run(session.careful_about(command))
 
 
-def _status_json(words: list[str]):
-    """`status --json [--at SEQ]`: the status for scripts and the pages."""
-    at, seen = None, set()
-    rest = iter(words)
-    for word in rest:
-        name, eq, value = word.partition("=")
-        if name in seen or name not in ("--json", "--at") or (name == "--json" and eq):
-            return None
-        seen.add(name)
-        if name == "--at":
-            value = value if eq else next(rest, "")
-            if not value.isascii() or not value.isdigit() or len(value) > 18:
-                return None
-            at = int(value)
-    if "--json" not in seen:
+def _read(words: list[str]):
+    """`status --json [--at SEQ]`: the status for scripts and the pages (its
+    table is rich's: the typer app shows it)."""
+    from cli.grammar import BadLine, parse_read
+    try:
+        _, values = parse_read(words)
+    except BadLine:
+        return None  # said in click's words by the typer app
+    at = values["at"]
+    if not values["as_json"] or (at is not None and not -2**63 <= at < 2**63):
         return None
 
     def show(session) -> None:
