@@ -10,7 +10,6 @@ from __future__ import annotations
 import os
 from contextlib import contextmanager
 import sqlite3
-from pathlib import Path
 from collections.abc import Iterator, Sequence
 
 from eventlog.codec import GENESIS, Envelope, encode_data, event_hash, utc_now
@@ -20,8 +19,8 @@ from eventlog.stores.records import EncounterInfo, Snapshot, SnapshotMaker, Stor
 from eventlog.errors import Refusal, StoreError, UnknownEncounter
 from eventlog.events import EncounterCreated, Payload
 from eventlog.stores.sqlitefile import (
-    APPLICATION_ID, check_path, foreign_object, has_wal, read_only, recognised,
-    schema_objects, schema_version,
+    APPLICATION_ID, check_path, folder_of, foreign_object, has_wal, plain, read_only,
+    recognised, schema_objects, schema_version,
 )
 from eventlog.stores.sqliteimport import ROW as _ROW, ImportMixin
 from eventlog.stores.sqlitehooks import HooksMixin
@@ -59,13 +58,14 @@ class Store(ImportMixin, TokensMixin, TidyMixin, HooksMixin):
     method is one short transaction, or part of the one `reading()` holds."""
 
 
-    def __init__(self, path: str | Path):
-        self.path = Path(path)
-
+    def __init__(self, path: str | os.PathLike):
+        # (a string: pathlib costs every command ~4 ms of start-up; `path`
+        # makes the Path a message or a caller wants)
+        self.file = plain(path)
         self.timeout = busy_timeout()
-        check_path(self.path, str(path))
+        check_path(self.file, str(path))
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+            os.makedirs(folder_of(self.file), exist_ok=True)
             self.db = self._connect()
             self._prepare()
         except sqlite3.DatabaseError as exc:
@@ -73,15 +73,21 @@ class Store(ImportMixin, TokensMixin, TidyMixin, HooksMixin):
         except OSError as exc:
             raise StoreError(f"cannot open {self.path}: {exc.strerror or exc}") from None
 
+    @property
+    def path(self):
+        """The store file as a Path."""
+        from pathlib import Path
+        return Path(self.file)
+
     def _connect(self) -> sqlite3.Connection:
-        if read_only(self.path) and not has_wal(self.path):
+        if read_only(self.file) and not has_wal(self.file):
             # Read it as it is: a normal connection would leave -wal and -shm
             # files beside it, read-only too, that go on refusing every write
             # after the file is made writable again.
             uri = f"{self.path.resolve().as_uri()}?immutable=1"
             return sqlite3.connect(uri, uri=True, timeout=self.timeout,
                                    isolation_level=None)
-        return sqlite3.connect(self.path, timeout=self.timeout, isolation_level=None)
+        return sqlite3.connect(self.file, timeout=self.timeout, isolation_level=None)
 
     def _wrap(self, exc: Exception) -> StoreError:
         text = str(exc)
@@ -150,7 +156,7 @@ class Store(ImportMixin, TokensMixin, TidyMixin, HooksMixin):
         # Names the store for the user's remembered current encounter: its
         # id and where it is (a copy of the file is another store).
         row = self.db.execute("SELECT value FROM meta WHERE key = 'store_id'").fetchone()
-        self.identity = f"sqlite:{row[0] if row else ''}:{self.path.resolve()}"
+        self.identity = f"sqlite:{row[0] if row else ''}:{os.path.realpath(self.file)}"
 
     def close(self) -> None:
         self.close_watch()
@@ -336,7 +342,8 @@ class Store(ImportMixin, TokensMixin, TidyMixin, HooksMixin):
     def _head_as_judged(self, encounter: str, expected_seq: int) -> tuple[int, str]:
         row = self.db.execute("SELECT head_seq, head_hash FROM encounters WHERE id = ?",
                               (encounter,)).fetchone()
-        return judged_head(row, encounter, self.path, expected_seq)
+        return judged_head(row, encounter, self.path if row is None else self.file,
+                           expected_seq)
 
     def append(self, encounter: str, expected_seq: int, payloads: list[Payload],
                actor: str, snapshot: tuple[str, SnapshotMaker] | None = None) -> list[Envelope]:

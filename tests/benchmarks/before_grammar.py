@@ -6,18 +6,23 @@
 Checks the commit out into a temporary worktree, builds a 1k-event encounter
 for each tree with that tree's own generator (each store in the schema its
 code writes), then times `status --json`, `status` and `act` of both trees
-interleaved (old, new, old, new ...), bytecode cached as on a user's
-machine. Prints each command's median in both and the ratio new/old; the
-worktree is removed at the end.
+interleaved (old, new, old, new ...) with the design floors of
+statusfloor.py, bytecode cached as on a user's machine. Prints each
+command's median wall and CPU time (user + system, which a loaded machine
+disturbs less) in both trees, the ratio now/then, and now beside its floor
+(`status`: the floor plus rich's table); the worktree is removed at the end.
+`--commit main` compares with the branch the work started from.
 """
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 from commands import COMMANDS, PY, cli_env, run_ms
@@ -42,18 +47,44 @@ def prepared(root: Path, db: Path) -> dict:
     return env
 
 
+def timed(args: list[str], env: dict) -> tuple[float, float]:
+    """(wall ms, CPU ms) of one run of `args`, its output thrown away."""
+    start = time.perf_counter()
+    child = subprocess.Popen(args, env=env, stdout=subprocess.DEVNULL,
+                             stderr=subprocess.DEVNULL)
+    _, status, usage = os.wait4(child.pid, 0)
+    wall = (time.perf_counter() - start) * 1000
+    if os.waitstatus_to_exitcode(status):
+        raise SystemExit(f"{args} failed")
+    return wall, (usage.ru_utime + usage.ru_stime) * 1000
+
+
 def compare(old: Path, work: Path, repeat: int) -> dict:
     envs = {"old": prepared(old, work / "old.db"), "new": prepared(ROOT, work / "new.db")}
-    times: dict[str, list[float]] = {}
+    floor = [PY, "-m", "statusfloor", str(work / "new.db"), ENCOUNTER]
+    runs = {f"{name}@{tree}": [PY, "-m", "cli", "--encounter", ENCOUNTER, *args]
+            for name, args in COMMANDS.items() for tree in envs}
+    runs |= {"floor@new": floor, "table_floor@new": [*floor, "--table"]}
+    times: dict[str, list[tuple[float, float]]] = {}
     for _ in range(repeat):
-        for name, args in COMMANDS.items():
-            for tree, env in envs.items():
-                times.setdefault(f"{name}@{tree}", []).append(
-                    run_ms([PY, "-m", "cli", "--encounter", ENCOUNTER, *args], env))
-    medians = {k: round(statistics.median(v), 1) for k, v in times.items()}
-    return {name: {"old_ms": medians[f"{name}@old"], "new_ms": medians[f"{name}@new"],
-                   "new_over_old": round(medians[f"{name}@new"] / medians[f"{name}@old"], 2)}
-            for name in COMMANDS}
+        for key, args in runs.items():
+            times.setdefault(key, []).append(timed(args, envs[key.split("@")[1]]))
+    wall = {k: statistics.median(t[0] for t in v) for k, v in times.items()}
+    cpu = {k: statistics.median(t[1] for t in v) for k, v in times.items()}
+    out = {}
+    for name in COMMANDS:
+        under = "table_floor@new" if name == "status" else "floor@new"
+        out[name] = {f"{what}_{tree}_ms": round(m[f"{name}@{tree}"], 1)
+                     for what, m in (("wall", wall), ("cpu", cpu)) for tree in envs}
+        out[name] |= {f"{what}_now_over_then": round(m[f"{name}@new"] / m[f"{name}@old"], 2)
+                      for what, m in (("wall", wall), ("cpu", cpu))}
+        out[name] |= {f"{what}_over_floor": round(m[f"{name}@new"] / m[under], 2)
+                      for what, m in (("wall", wall), ("cpu", cpu))}
+        out[name]["floor"] = under.split("@")[0]
+    out["floors"] = {f"{k.split('@')[0]}_{what}_ms": round(m[k], 1)
+                     for k in ("floor@new", "table_floor@new")
+                     for what, m in (("wall", wall), ("cpu", cpu))}
+    return out
 
 
 def main() -> None:
@@ -74,9 +105,16 @@ def main() -> None:
     if opts.json:
         print(json.dumps(figures, indent=2))
         return
-    print(f"{'command':<12} {opts.commit:>10} {'now':>9} {'now/then':>9}")
-    for name, f in figures.items():
-        print(f"{name:<12} {f['old_ms']:>7} ms {f['new_ms']:>6} ms {f['new_over_old']:>9}")
+    print(f"medians of {opts.repeat} interleaved runs; wall / CPU ms")
+    print(f"{'command':<12} {opts.commit:>15} {'now':>15} {'now/then':>11} "
+          f"{'now/floor':>11}  floor")
+    for name in COMMANDS:
+        f = figures[name]
+        print(f"{name:<12} {f['wall_old_ms']:>7} / {f['cpu_old_ms']:<5} "
+              f"{f['wall_new_ms']:>7} / {f['cpu_new_ms']:<5} "
+              f"{f['wall_now_over_then']:>5} / {f['cpu_now_over_then']:<4} "
+              f"{f['wall_over_floor']:>5} / {f['cpu_over_floor']:<4}  {f['floor']}")
+    print("floors: " + ", ".join(f"{k} {v}" for k, v in figures["floors"].items()))
 
 
 if __name__ == "__main__":
