@@ -1,6 +1,6 @@
 """The `combat` program. A declaration typed in a shell (`combat act rook
 major`) is read by the grammar (cli/grammar/) and executed without building
-the typer app, and so is `status --json`: a command line then costs what the
+the typer app, and so is `status [--json]`: a command line then costs what the
 core costs. Everything
 else, and `--help`, completion or wrong usage of a declaration, goes to
 typer, which registers only the module of the command it runs; help,
@@ -79,21 +79,26 @@ def quick(argv: list[str], at: int):
 
 
 def _read(words: list[str]):
-    """`status --json [--at SEQ]`: the status for scripts and the pages (its
-    table is rich's: the typer app shows it)."""
+    """`status [--json] [--at SEQ]`: the status for scripts and the pages, or
+    the table for people (what the typer command does, without typer)."""
     from cli.grammar import BadLine, parse_read
     try:
         _, values = parse_read(words)
     except BadLine:
         return None  # said in click's words by the typer app
     at = values["at"]
-    if not values["as_json"] or (at is not None and not -2**63 <= at < 2**63):
-        return None
+    if at is not None and not -2**63 <= at < 2**63:
+        return None  # (click's own words for a number no store holds)
 
     def show(session) -> None:
-        from cli.session import print_json
-        from projections.reports.views import status
-        print_json(status(session.state(at)))
+        state = session.state(at)
+        if values["as_json"]:
+            from cli.session import print_json
+            from projections.reports.views import status
+            print_json(status(state))
+        else:
+            from cli.render import show_state
+            show_state(state, lost=True)
     return show
 
 

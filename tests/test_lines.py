@@ -184,7 +184,7 @@ def test_the_shell_lists_every_declaring_command_with_the_grammar_help():
 
 
 def test_the_shell_and_the_grammar_read_status_alike():
-    """`status --json [--at SEQ]` is read by the grammar without typer
+    """`status [--json] [--at SEQ]` is read by the grammar without typer
     (cli/main.py): the typer command has the same options and help, and
     the grammar reads them as click does."""
     import typer
