@@ -25,7 +25,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from commands import COMMANDS, PY, cli_env, run_ms
+from commands import COMMANDS, PY, cli_env
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
@@ -37,20 +37,23 @@ BUILD = ("import sys; sys.path[:0] = [sys.argv[1], sys.argv[1] + '/tests/benchma
 
 
 def prepared(root: Path, db: Path) -> dict:
-    """The environment of `root`'s command line on its own 1k encounter."""
-    subprocess.run([PY, "-c", BUILD, str(root), str(db), ENCOUNTER], check=True,
-                   env=cli_env(db, root))
-    env = cli_env(db, root)
+    """The environment of `root`'s command line on its own 1k encounter
+    (each tree's processes run in the tree: `python -m cli` imports from
+    the working folder first)."""
+    env = {**cli_env(db, root), "PWD": str(root)}
+    subprocess.run([PY, "-c", BUILD, str(root), str(db), ENCOUNTER], check=True, env=env,
+                   cwd=root)
     for _ in range(2):  # compiles, and writes the snapshot the commands start from
         for args in COMMANDS.values():
-            run_ms([PY, "-m", "cli", "--encounter", ENCOUNTER, *args], env)
+            timed([PY, "-m", "cli", "--encounter", ENCOUNTER, *args], env)
     return env
 
 
 def timed(args: list[str], env: dict) -> tuple[float, float]:
-    """(wall ms, CPU ms) of one run of `args`, its output thrown away."""
+    """(wall ms, CPU ms) of one run of `args` in `env`'s tree, its output
+    thrown away."""
     start = time.perf_counter()
-    child = subprocess.Popen(args, env=env, stdout=subprocess.DEVNULL,
+    child = subprocess.Popen(args, env=env, cwd=env["PWD"], stdout=subprocess.DEVNULL,
                              stderr=subprocess.DEVNULL)
     _, status, usage = os.wait4(child.pid, 0)
     wall = (time.perf_counter() - start) * 1000
