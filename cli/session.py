@@ -63,7 +63,7 @@ class Session:
         """The session of the global options `--db`, `--encounter`, `--actor`."""
         from eventlog.stores import is_url
         if db is not None and not is_url(db):
-            from eventlog.stores.sqlitefile import check_path, plain
+            from eventlog.stores.sqlite.connection import check_path, plain
             check_path(plain(db), db)  # `--db ''` is one clear line, not the folder `.`
             db = plain(db)
         return cls(db or None, encounter, actor)
@@ -88,7 +88,7 @@ class Session:
         from eventlog.stores import is_url, shown
         if is_url(self.db):
             return shown(self.db)
-        from eventlog.stores.sqlitefile import shown as shown_path
+        from eventlog.stores.sqlite.connection import shown as shown_path
         return shown_path(self.db)
 
     def current(self) -> str | None:

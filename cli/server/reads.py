@@ -60,16 +60,18 @@ async def me(request: Request):
 @guarded
 async def encounters(request: Request):
     token = await token_of(request)
+    every = request.query_params.get("all") == "1" and token.role == "gm"
 
     def listed():
         lg = ledger(request)
         out = []
         archived = lg.store.archived()  # set aside: out of the pickers (the docs)
         for info in lg.store.encounters():
-            if info.id not in archived and access.reaches(token, info.id):
+            if (every or info.id not in archived) and access.reaches(token, info.id):
                 state = lg.state(info.id)
                 out.append({"id": info.id, "title": info.title, "phase": state.phase,
-                            "seq": state.seq})
+                            "seq": state.seq,
+                            **({"archived": True} if info.id in archived else {})})
         return out
     return JSON(await run(listed))
 

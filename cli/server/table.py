@@ -24,7 +24,7 @@ _asked: dict[str, deque] = {}
 _asked_lock = threading.Lock()
 
 
-def _gm(token) -> None:
+def check_gm(token) -> None:
     if token.role != "gm":
         raise access.Forbidden(f"{token.name}'s token is not the GM's: only the GM "
                                "chooses the table and lets players in")
@@ -54,7 +54,7 @@ class Answer(msgspec.Struct, forbid_unknown_fields=True):
 async def table(request: Request):
     token = await token_of(request)
     if request.method == "PUT":
-        _gm(token)
+        check_gm(token)
         choice = _body(await body_of(request), Choice)
         access.check_reach(token, choice.encounter)
         await run(lambda: joining.put_on_table(ledger(request).store, choice.encounter))
@@ -103,7 +103,7 @@ async def join(request: Request):
 @guarded
 async def joins(request: Request):
     """The GM's list of waiting requests, and of the players' tokens (joined)."""
-    _gm(await token_of(request))
+    check_gm(await token_of(request))
     tokens = await run(lambda: ledger(request).store.tokens())
     kinds = {"waiting": joining.JOIN, "joined": "player"}
     if request.query_params.get("kind", "waiting") not in kinds:
@@ -116,7 +116,7 @@ async def joins(request: Request):
 @guarded
 async def revoke(request: Request):
     """The GM ends a player's token at once (a phone that should not be here)."""
-    _gm(await token_of(request))
+    check_gm(await token_of(request))
     name = request.path_params["name"]
 
     def revoked():
@@ -131,7 +131,7 @@ async def revoke(request: Request):
 @guarded
 async def answer(request: Request):
     """The GM approves (a player token) or denies (removed) a request."""
-    _gm(await token_of(request))
+    check_gm(await token_of(request))
     name = request.path_params["name"]
     said = _body(await body_of(request), Answer)
 

@@ -1,0 +1,111 @@
+"""The SQLite store's tables, its forward-only migrations, and whether a
+database is one of ours: asked before anything is written to it.
+
+A store carries its own marker, SQLite's `application_id` header field. A
+store from before the marker is recognised by its tables, column for
+column, and its `meta.schema_version`; a foreign database that merely has
+tables of the same names is left alone, byte for byte.
+"""
+from __future__ import annotations
+
+import sqlite3
+
+SCHEMA_VERSION = 3  # 2: the table server's tokens, 3: its webhooks (MIGRATIONS below)
+SCHEMA = """
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE encounters (
+    id TEXT PRIMARY KEY, title TEXT NOT NULL, created_at TEXT NOT NULL,
+    head_seq INTEGER NOT NULL, head_hash TEXT NOT NULL);
+CREATE TABLE events (
+    encounter TEXT NOT NULL, seq INTEGER NOT NULL, batch INTEGER NOT NULL,
+    type TEXT NOT NULL, at TEXT NOT NULL, actor TEXT NOT NULL,
+    data BLOB NOT NULL, prev_hash TEXT NOT NULL, hash TEXT NOT NULL,
+    version INTEGER NOT NULL DEFAULT 1,
+    PRIMARY KEY (encounter, seq)) WITHOUT ROWID;
+CREATE INDEX events_by_type ON events (encounter, type, seq);
+CREATE TABLE snapshots (
+    encounter TEXT PRIMARY KEY, seq INTEGER NOT NULL, hash TEXT NOT NULL,
+    version TEXT NOT NULL, state BLOB NOT NULL);
+"""
+HOOKS_TABLES = (
+    "CREATE TABLE hooks (id TEXT PRIMARY KEY, url TEXT NOT NULL UNIQUE, "
+    "discord INTEGER NOT NULL, secret TEXT NOT NULL, created_at TEXT NOT NULL)",
+    "CREATE TABLE hook_marks (hook TEXT NOT NULL, encounter TEXT NOT NULL, "
+    "seq INTEGER NOT NULL, PRIMARY KEY (hook, encounter))",
+)
+TOKENS_TABLE = (
+    "CREATE TABLE tokens (name TEXT PRIMARY KEY, role TEXT NOT NULL, "
+    "owns TEXT NOT NULL, encounter TEXT, digest TEXT NOT NULL UNIQUE, "
+    "created_at TEXT NOT NULL)")
+# The schema version each step reaches, and its statements: a store of an
+# older version is brought forward step by step when it is opened.
+MIGRATIONS: dict[int, tuple[str, ...]] = {2: (TOKENS_TABLE,), 3: HOOKS_TABLES}
+
+APPLICATION_ID = 0x436C6467  # "Cldg": combat-ledger, in the database header
+# The columns of a store's tables, as version 1 wrote them.
+COLUMNS = {
+    "meta": ("key", "value"),
+    "encounters": ("id", "title", "created_at", "head_seq", "head_hash"),
+    "events": ("encounter", "seq", "batch", "type", "at", "actor", "data",
+               "prev_hash", "hash", "version"),
+}
+
+
+def recognised(db: sqlite3.Connection, tables: set[str]) -> bool:
+    """Whether the (non-empty) database is a combat-ledger store."""
+    marker = db.execute("PRAGMA application_id").fetchone()[0]
+    if marker == APPLICATION_ID:
+        return True
+    if marker != 0:
+        return False  # another program's own marker
+    for table, columns in COLUMNS.items():
+        if table not in tables:
+            return False
+        found = tuple(r[1] for r in db.execute(f"PRAGMA table_info({table})"))
+        if found != columns:
+            return False
+    row = db.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
+    return row is not None
+
+
+def schema_version(value) -> int | None:
+    """meta.schema_version as a number, if it is a short one (a 4,000-digit
+    version is damage, not a version, and must not be echoed whole)."""
+    text = str(value)
+    return int(text) if text.isascii() and text.isdigit() and len(text) <= 9 else None
+
+
+def schema_objects(*scripts: str) -> dict[str, tuple[str, str]]:
+    """{name: (type, sql as sqlite_master keeps it, spaces folded)} of the
+    tables and indexes `scripts` create."""
+    made: dict[str, tuple[str, str]] = {}
+    for script in scripts:
+        for statement in script.split(";"):
+            words = statement.split()
+            if words[:1] == ["CREATE"]:
+                kind = words[1].lower()
+                made[words[2]] = (kind, " ".join(words))
+    return made
+
+
+def foreign_object(rows, made: dict[str, tuple[str, str]]) -> str | None:
+    """The first object in a store's sqlite_master rows (type, name, table,
+    sql) that combat-ledger did not make as it is (a trigger, a view, a table
+    or index of another shape), said in a few words; None if there is none.
+    A table or index of ours may be missing (older stores lack some)."""
+    ours = {name for name, (kind, _) in made.items() if kind == "table"}
+    for kind, name, table, sql in rows:
+        if kind == "index" and sql is None and table in ours and name.startswith(
+                f"sqlite_autoindex_{table}_") and name.rsplit("_", 1)[-1].isdigit():
+            continue  # (a PRIMARY KEY's or UNIQUE's own index)
+        want = made.get(name)
+        if want is None or want != (kind, " ".join(str(sql).split())):
+            shown = repr(str(name)[:60])
+            return f"a {kind} {shown} that combat-ledger did not make"
+    return None
+
+
+# Every table and index a store of any version may hold (issue 24, item 2):
+# anything else in the file (a trigger, a view, a table of another shape)
+# was put there by someone else, and the file is not opened.
+MADE = schema_objects(SCHEMA, *(s for step in MIGRATIONS.values() for s in step))
