@@ -66,7 +66,7 @@ def log(ctx: typer.Context, as_json: bool = JSON,
                       if entries else f"nothing in the log of {escape(s.encounter)} yet")
     if audit and entries:  # who declared what, even when nothing was overridden
         from collections import Counter
-        counts = Counter(e.env.actor for e in entries)
+        counts = Counter(e.env.actor + (" (imported)" if e.imported else "") for e in entries)
         console.print("declared by: " + ", ".join(f"{escape(actor)} {n}" for actor, n in counts.most_common()))
 
 

@@ -160,3 +160,27 @@ def test_hook_list_and_remove(tmp_path):
     assert "no hooks" in real(db, "hook", "list").stdout
     assert "no hook" in one_error_line(real(db, "hook", "remove", hook_id))
     assert "http://" in one_error_line(real(db, "hook", "add", "ftp://example.org/x"))
+
+
+def test_a_hook_far_behind_is_caught_up_a_page_at_a_time_each_batch_once(tmp_path, quick):
+    """Declarations made while no server ran (issue 24, item 3: the backlog
+    is read a page at a time, cli/server/catchup.py): every batch reaches
+    the hook once, in order, with the status after it."""
+    from cli.server.catchup import PAGE_BATCHES
+    from eventlog.events import NoteAdded
+    from eventlog.stores import open_store
+    db = tmp_path / "table.db"
+    table(db)
+    receiver = Receiver()
+    assert real(db, "hook", "add", receiver.url).returncode == 0
+    store = open_store(db)
+    head = store.head(E)[0]
+    count = PAGE_BATCHES * 2 + 7
+    store.append_batches(E, head, [[NoteAdded(text=f"n{i}")] for i in range(count)], "gm")
+    store.close()
+    with served(db):
+        receiver.wait(count)
+    receiver.stop()
+    bodies = [json.loads(body) for _, body in receiver.got]
+    assert [b["seq"] for b in bodies] == list(range(head + 1, head + count + 1))
+    assert all(b["status"]["seq"] == b["seq"] for b in bodies)

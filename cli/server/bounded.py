@@ -5,6 +5,7 @@ the long reads (a log, a stream's catch-up) are limited per token and per
 server: one over the limit is 429, and the rest of the table is answered."""
 from __future__ import annotations
 
+import asyncio
 from contextlib import asynccontextmanager
 from itertools import islice
 
@@ -19,6 +20,7 @@ from cli.server.replies import TooBusy, ledger, run
 PAGE = 500  # events a page of a log holds
 PER_TOKEN = 4  # long reads one token may have under way
 PER_SERVER = 32  # long reads the server has under way
+PAGES_AT_ONCE = 2  # pages of long reads made at once (each on a worker thread)
 
 
 class Gate:
@@ -27,6 +29,16 @@ class Gate:
     def __init__(self) -> None:
         self.by_token: dict[str, int] = {}
         self.total = 0
+        self._pacer: asyncio.Semaphore | None = None
+
+    @property
+    def pacer(self) -> asyncio.Semaphore:
+        """Held while a page of a long read is made: the long reads under
+        way take turns on the worker threads, and every other request
+        finds one free (made on first use, on the server's event loop)."""
+        if self._pacer is None:
+            self._pacer = asyncio.Semaphore(PAGES_AT_ONCE)
+        return self._pacer
 
     @asynccontextmanager
     async def enter(self, digest: str):

@@ -29,7 +29,7 @@ from eventlog.codec import envelope_dict
 from eventlog.events import CORRECTIONS
 from projections.history import envelope
 
-from cli.server.hub import batch_statuses
+from cli.server.catchup import CatchUp, next_page
 
 POLL_S = 0.3  # how often the store is asked for new batches
 TIMEOUT_S = 10.0  # a receiver that has not answered by then is tried again
@@ -99,24 +99,33 @@ class Worker:
                 self._encounter(ledger, info.id, mark)
 
     def _encounter(self, ledger, encounter: str, mark: int) -> None:
+        """Deliver the batches after `mark`, a page at a time (catchup.py):
+        a hook far behind (added to a long log, a server down a while)
+        holds one page of statuses, never the whole backlog."""
         store = ledger.store
-        statuses = {m.seq: m.data for m in batch_statuses(ledger, encounter, mark)}
-        batches: list[list] = []
-        for row in store.rows(encounter, after=mark):
-            if batches and batches[-1][0].batch == row.batch:
-                batches[-1].append(envelope(row))
-            else:
-                batches.append([envelope(row)])
         if self.hook.discord and encounter not in self.said:
             self.said[encounter] = _turn(msgspec.json.decode(
                 msgspec.json.encode(_status_at(ledger, encounter, mark))))
-        for events in batches:
-            end = events[-1].seq
-            status = msgspec.json.decode(statuses[end]) if end in statuses else None
-            body = self._body(encounter, events, status)
-            if body is not None and not self._post(body, f"{encounter}:{end}"):
-                return  # (stopping: the mark stays, the next server goes on from it)
-            store.mark_hook(self.hook.id, encounter, end)
+        catching = CatchUp(encounter, mark, frozenset())
+        while not self.done():
+            page = next_page(ledger, catching)
+            if not page:
+                return
+            statuses = {m.seq: m.data for m in page}
+            batches: list[list] = []
+            for row in store.rows(encounter, after=mark, upto=page[-1].seq):
+                if batches and batches[-1][0].batch == row.batch:
+                    batches[-1].append(envelope(row))
+                else:
+                    batches.append([envelope(row)])
+            for events in batches:
+                end = events[-1].seq
+                status = msgspec.json.decode(statuses[end]) if end in statuses else None
+                body = self._body(encounter, events, status)
+                if body is not None and not self._post(body, f"{encounter}:{end}"):
+                    return  # (stopping: the mark stays, the next server goes on from it)
+                store.mark_hook(self.hook.id, encounter, end)
+                mark = end
 
     def _body(self, encounter: str, events: list, status: dict | None) -> bytes | None:
         correction = events[0].type in CORRECTIONS

@@ -12,7 +12,8 @@ from projections import access
 
 from cli.server import auth
 from cli.server.bounded import bounded_log
-from cli.server.replies import JSON, encounter_of, guarded, ledger, number, run
+from cli.server.replies import (JSON, check_unarchived, encounter_of, guarded, ledger, number,
+                                run)
 from cli.server.views import sees_all, status_for
 
 STATIC = Path(__file__).parent / "static"
@@ -37,6 +38,7 @@ async def reading(request: Request):
     token = await token_of(request)
     encounter = encounter_of(request)
     access.check_reach(token, encounter)
+    await run(check_unarchived, request, token, encounter)
     return token, encounter
 
 

@@ -1,7 +1,9 @@
 """`GET /api/encounters/{id}/stream`: Server-Sent Events, one message per
 batch (`id:` its last seq, the status after it). A listener subscribes
 before it reads what it missed, then skips what it has already sent:
-nothing is missed, nothing doubled."""
+nothing is missed, nothing doubled. What it missed is sent a page at a
+time as the client reads (catchup.py), counted as a long read while it
+lasts (bounded.py)."""
 from __future__ import annotations
 
 import asyncio
@@ -11,11 +13,11 @@ from starlette.requests import Request
 
 from eventlog.errors import LedgerError
 
-from cli.server.bounded import gate_of
-from cli.server.hub import TICK_S, Listener, batch_statuses
-from cli.server.views import TABLE_SEQ, Message, data_for, encode, message
+from cli.server.catchup import Catching
+from cli.server.hub import TICK_S, Listener
+from cli.server.views import TABLE_SEQ, data_for, encode
 from cli.server.reads import reading, token_of
-from cli.server.replies import DIGITS, BadInput, guarded, ledger, run
+from cli.server.replies import DIGITS, BadInput, guarded
 
 PING_S = 15  # a keep-alive comment on an idle stream (proxies, phones' NAT)
 REFUSED = {"event": "refused", "data": encode(
@@ -30,30 +32,21 @@ def last_seen(request: Request) -> int | None:
     return int(last) if last is not None else None
 
 
-def missed(request: Request, encounter: str, last: int | None, owned) -> list[Message]:
-    """What the client has not seen: the current status, or every batch after `last`."""
-    lg = ledger(request)
-    if last is None:
-        return [message(lg.state(encounter), owned)]
-    return batch_statuses(lg, encounter, last, owned)
-
-
 @guarded
 async def stream(request: Request):
     from sse_starlette.sse import EventSourceResponse
+    from starlette.background import BackgroundTask
     token, encounter = await reading(request)
     last = last_seen(request)
     hub = request.app.state.hub
     listener = Listener(encounter, token)
     hub.subscribe(listener)
     owned = hub.owned(encounter) | frozenset(token.owns)
+    catching = Catching(request, encounter, last, owned, token.digest)
     try:
-        if last is None:
-            backlog = await run(missed, request, encounter, last, owned)
-        else:  # (a catch-up folds the log: a long read, counted)
-            async with gate_of(request.app).enter(token.digest):
-                backlog = await run(missed, request, encounter, last, owned)
+        first = await catching.start()
     except BaseException:
+        await catching.free()
         hub.unsubscribe(listener)
         raise
 
@@ -69,10 +62,14 @@ async def stream(request: Request):
     async def messages():
         sent = last or 0
         try:
-            for msg in backlog:
-                yield {"id": str(msg.seq), "event": "status",
-                       "data": data_for(msg, token)}
-                sent = msg.seq
+            async for page in catching.pages(first):
+                for msg in page:
+                    yield {"id": str(msg.seq), "event": "status",
+                           "data": data_for(msg, token)}
+                    sent = msg.seq
+                if not await still_valid():  # (a catch-up read slowly may last)
+                    yield REFUSED
+                    return
             while True:
                 try:
                     msg = await asyncio.wait_for(listener.queue.get(), TICK_S)
@@ -92,4 +89,9 @@ async def stream(request: Request):
         finally:
             hub.unsubscribe(listener)
 
-    return EventSourceResponse(messages(), ping=PING_S, headers={"Cache-Control": "no-store"})
+    async def ended() -> None:  # (also when the body is never read: a HEAD request)
+        await catching.free()
+        hub.unsubscribe(listener)
+
+    return EventSourceResponse(messages(), ping=PING_S, headers={"Cache-Control": "no-store"},
+                               background=BackgroundTask(ended))

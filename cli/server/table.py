@@ -17,7 +17,8 @@ from eventlog.errors import LedgerError, UnknownEncounter
 from projections import access, joining
 
 from cli.server.reads import PAGE_HEADERS, STATIC, token_of
-from cli.server.replies import JSON, BadInput, Slow, body_of, guarded, ledger, run
+from cli.server.replies import (JSON, BadInput, Slow, body_of, check_unarchived, guarded, ledger,
+                                run)
 
 ASKS, PER_S = 5, 60.0  # join requests one address may send in PER_S seconds
 _asked: dict[str, deque] = {}
@@ -57,6 +58,7 @@ async def table(request: Request):
         check_gm(token)
         choice = _body(await body_of(request), Choice)
         access.check_reach(token, choice.encounter)
+        await run(check_unarchived, request, token, choice.encounter, False)
         await run(lambda: joining.put_on_table(ledger(request).store, choice.encounter))
     chosen = await run(lambda: joining.on_table(ledger(request).store))
     return JSON({"encounter": chosen if chosen and access.reaches(token, chosen) else None})
@@ -65,7 +67,7 @@ async def table(request: Request):
 def _seats(request: Request) -> dict:
     lg = ledger(request)
     encounter = joining.on_table(lg.store)
-    if encounter is None:
+    if encounter is None or encounter in lg.store.archived():
         raise UnknownEncounter("the GM has put no encounter on the table yet: ask them "
                                "to (`combat serve --encounter ID`, or the GM page)")
     state = lg.state(encounter)

@@ -134,9 +134,17 @@ class EventStore(Protocol):
     def drop_snapshot(self, encounter: str) -> None: ...
 
     def import_log(self, encounter: str, title: str, envelopes: Iterable[Envelope],
-                   then: Callable[[Iterator[tuple[int, int, str, bytes]]], T]) -> T:
+                   then: Callable[[Iterator[tuple[int, int, str, bytes]]], T],
+                   imported: bool | int = True) -> T:
         """Store `envelopes` verbatim as a new encounter, all or nothing;
-        `then(rows)` judges the staged FoldRow tuples before anything is kept."""
+        `then(rows)` judges the staged FoldRow tuples before anything is kept.
+        The store remembers, with the log, up to which seq it came from a
+        file (`combat import`: its actors are the file's claim, not a
+        witnessed declaration): True, the whole log; a seq, up to there (a
+        copy carries its source's mark); 0 or False, none of it."""
+
+    def imported(self, encounter: str) -> int:
+        """The seq up to which the encounter's log was imported; 0 for none."""
 
     def extend_log(self, encounter: str, head: tuple[int, str],
                    envelopes: Iterable[Envelope]) -> None:

@@ -44,6 +44,7 @@ class MemoryStore:
         self._changed = threading.Condition(self._lock)
         self._version = 0  # writes so far: wait_changes wakes when it moves
         self._archived: set[str] = set()
+        self._imported: dict[str, int] = {}
 
     def close(self) -> None:
         pass
@@ -191,6 +192,7 @@ class MemoryStore:
             self._log(encounter)
             del self._logs[encounter]
             self._archived.discard(encounter)
+            self._imported.pop(encounter, None)
             self._marks = {k: v for k, v in self._marks.items() if k[1] != encounter}
             self._wrote()
 
@@ -264,7 +266,8 @@ class MemoryStore:
         return True
 
     def import_log(self, encounter: str, title: str, envelopes: Iterable[Envelope],
-                   then: Callable[[Iterator[tuple[int, int, str, bytes]]], T]) -> T:
+                   then: Callable[[Iterator[tuple[int, int, str, bytes]]], T],
+                   imported: bool | int = True) -> T:
         if encounter in self._logs:
             raise Refusal(f"encounter {encounter!r} already exists")
         staged = []
@@ -278,8 +281,15 @@ class MemoryStore:
                 raise Refusal(f"encounter {encounter!r} already exists")
             log = self._logs[encounter] = _Log(title, utc_now())
             log.events = staged
+            upto = (staged[-1].seq if staged else 0) if imported is True else int(imported)
+            if upto > 0:
+                self._imported[encounter] = upto
             self._wrote()
         return result
+
+    def imported(self, encounter: str) -> int:
+        with self._lock:
+            return self._imported.get(encounter, 0)
 
     def extend_log(self, encounter: str, head: tuple[int, str],
                    envelopes: Iterable[Envelope]) -> None:

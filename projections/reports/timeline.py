@@ -27,6 +27,7 @@ class Entry:
     undone_by: Mark | None = None
     amended_by: int | None = None
     reads: object = None  # what an amendment in force reads in its place
+    imported: bool = False  # came from a file (`combat import`): its actor is the file's claim
 
     @property
     def who(self) -> str | None:
@@ -95,6 +96,7 @@ def timeline(ledger: Ledger, encounter: str) -> Iterator[Entry]:
     head, _ = ledger.store.head(encounter)  # the log only grows: read up to here
     fixes, undone_by, amended_by = annotations(ledger.store.markers(encounter, head))
     rows = ledger.store.rows(encounter, upto=head)
+    imported = ledger.store.imported(encounter)
     state = State(encounter)
     for b in batches(rows, fixes):
         keep(state, b.kept)  # R28a
@@ -102,7 +104,8 @@ def timeline(ledger: Ledger, encounter: str) -> Iterator[Entry]:
         for i, env in enumerate(b.events):
             reads = (b.payloads[i] if same else b.payloads[0]) if b.amended else None
             yield Entry(env, state.round, state.pass_, state.turn if state.running else None,
-                        undone_by.get(env.batch), amended_by.get(env.batch), reads)
+                        undone_by.get(env.batch), amended_by.get(env.batch), reads,
+                        env.seq <= imported)
             state.seq = env.seq
             if b.payloads is not None and not b.amended:
                 evolve(state, env.data)
@@ -122,5 +125,5 @@ def said(entry: Entry) -> dict:
             "undone_by": None if mark is None else {
                 "seq": mark[0], "kind": "undo" if mark[1] == "undo" else "retract",
                 "reason": neutral(mark[2])},
-            "amended_by": entry.amended_by,
+            "amended_by": entry.amended_by, "imported": entry.imported,
             "fate": None if entry.fate is None else neutral(entry.fate)}

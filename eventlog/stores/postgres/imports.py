@@ -28,15 +28,20 @@ class ImportMixin:
     # -- tokens of the table server ----------------------------------------
 
     def import_log(self, encounter: str, title: str, envelopes: Iterable[Envelope],
-                   then: Callable[[Iterator[tuple]], T]) -> T:
+                   then: Callable[[Iterator[tuple]], T], imported: bool | int = True) -> T:
         """Store `envelopes` verbatim as a new encounter, all or nothing: they
         are staged in a temporary table of this session, judged by `then`
-        from there, and copied into the log in one short write transaction."""
+        from there, and copied into the log in one short write transaction,
+        marked as imported up to `imported` (the contract)."""
         with self._held() as db:
-            return self._import(db, encounter, title, envelopes, then)
+            return self._import(db, encounter, title, envelopes, then, imported)
+
+    def imported(self, encounter: str) -> int:
+        row = self._query("SELECT upto FROM imported WHERE encounter = %s", (encounter,))
+        return row[0][0] if row else 0
 
     def _import(self, db, encounter: str, title: str, envelopes: Iterable[Envelope],
-                then: Callable[[Iterator[tuple]], T]) -> T:
+                then: Callable[[Iterator[tuple]], T], imported: bool | int) -> T:
         try:
             if self._query("SELECT 1 FROM encounters WHERE id = %s", (encounter,)):
                 raise Refusal(f"encounter {encounter!r} already exists")
@@ -52,7 +57,7 @@ class ImportMixin:
                             copy.write_row((e.seq, e.batch, e.type, e.at, e.actor,
                                             encode_data(e.data), e.prev_hash, e.hash))
                 result = then(self._staged())
-                self._write(lambda db: self._copy_staged(db, encounter, title))
+                self._write(lambda db: self._copy_staged(db, encounter, title, imported))
                 return result
             finally:
                 if not db.broken:
@@ -72,7 +77,7 @@ class ImportMixin:
                 return
             after = page[-1][0]
 
-    def _copy_staged(self, db, encounter: str, title: str) -> None:
+    def _copy_staged(self, db, encounter: str, title: str, imported: bool | int) -> None:
         head = db.execute("SELECT seq, hash FROM combat_staged ORDER BY seq DESC LIMIT 1"
                           ).fetchone() or (0, GENESIS)
         done = db.execute("INSERT INTO encounters VALUES (%s, %s, %s, %s, %s) "
@@ -81,6 +86,9 @@ class ImportMixin:
             raise Refusal(f"encounter {encounter!r} already exists")
         db.execute(f"INSERT INTO events SELECT %s, {_ROW}, %s FROM combat_staged ORDER BY seq",
                    (encounter, EVENT_VERSION))
+        upto = head[0] if imported is True else int(imported)
+        if upto > 0:
+            db.execute("INSERT INTO imported VALUES (%s, %s)", (encounter, upto))
         db.execute("SELECT pg_notify(%s, %s)", (schema.CHANNEL, f"{encounter}:{head[0]}"))
 
     def extend_log(self, encounter: str, head: tuple[int, str],

@@ -59,6 +59,12 @@ CREATE TABLE hook_marks (
     hook text NOT NULL, encounter text NOT NULL, seq bigint NOT NULL,
     PRIMARY KEY (hook, encounter));
 """),
+    # Per encounter brought in by `combat import`, the seq up to which its
+    # log came from a file: `log` marks those entries as imported (their
+    # actors are the file's claim). No event is touched.
+    (6, """
+CREATE TABLE imported (encounter text PRIMARY KEY, upto bigint NOT NULL);
+"""),
 ]
 SCHEMA_VERSION = MIGRATIONS[-1][0]
 _VERSION_TABLE = ("CREATE TABLE schema_version (app text NOT NULL, version integer NOT NULL, "
@@ -142,6 +148,10 @@ _MADE = {
     ("relation", "archived_pkey"):
         "i: CREATE UNIQUE INDEX archived_pkey ON archived USING btree (encounter)",
     ("constraint", "archived_pkey"): "PRIMARY KEY (encounter)",
+    ("relation", "imported"): "r: encounter text not null, upto bigint not null",  # (schema 6)
+    ("relation", "imported_pkey"):
+        "i: CREATE UNIQUE INDEX imported_pkey ON imported USING btree (encounter)",
+    ("constraint", "imported_pkey"): "PRIMARY KEY (encounter)",
 }
 _LOCK = "SELECT pg_advisory_xact_lock(hashtext(current_schema() || ':combat-ledger'))"
 

@@ -23,7 +23,7 @@ class TidyMixin:
         def work(db):
             for table, column in (("events", "encounter"), ("snapshots", "encounter"),
                                   ("archived", "encounter"), ("hook_marks", "encounter"),
-                                  ("encounters", "id")):
+                                  ("imported", "encounter"), ("encounters", "id")):
                 db.execute(f"DELETE FROM {table} WHERE {column} = %s", (encounter,))
         self._write(work)
         self._heads.pop(encounter, None)

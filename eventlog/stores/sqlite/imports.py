@@ -19,9 +19,10 @@ T = TypeVar("T")
 
 class ImportMixin:
     def import_log(self, encounter: str, title: str, envelopes: Iterable[Envelope],
-                   then: Callable[[Iterator[tuple]], T]) -> T:
+                   then: Callable[[Iterator[tuple]], T], imported: bool | int = True) -> T:
         """Store `envelopes` verbatim as the log of the new encounter, all or
-        nothing, streamed. They are staged a chunk at a
+        nothing, streamed, marked as imported up to `imported` (the
+        contract). They are staged a chunk at a
         time in a temporary table (a file of SQLite's own), so `envelopes` may
         be checked as they are read and `then(rows)` reads the staged (seq,
         batch, type, data) rows back in seq order to judge them, without
@@ -45,7 +46,7 @@ class ImportMixin:
                     result = then(rows)
                 finally:
                     rows.close()  # (a table being read cannot be dropped)
-                self._write(lambda: self._copy_staged(encounter, title))
+                self._write(lambda: self._copy_staged(encounter, title, imported))
                 return result
             finally:
                 db.execute("DROP TABLE temp.staged")
@@ -56,7 +57,7 @@ class ImportMixin:
         if self.db.execute("SELECT 1 FROM encounters WHERE id = ?", (encounter,)).fetchone():
             raise Refusal(f"encounter {encounter!r} already exists")
 
-    def _copy_staged(self, encounter: str, title: str) -> None:
+    def _copy_staged(self, encounter: str, title: str, imported: bool | int) -> None:
         self._refuse_existing(encounter)  # (again: another writer may have made it)
         head = self.db.execute(
             "SELECT seq, hash FROM temp.staged ORDER BY seq DESC LIMIT 1").fetchone()
@@ -64,6 +65,16 @@ class ImportMixin:
                         (encounter, title, utc_now(), *(head or (0, GENESIS))))
         self.db.execute(f"INSERT INTO events SELECT ?, {ROW}, ? FROM temp.staged ORDER BY seq",
                         (encounter, EVENT_VERSION))
+        upto = (head[0] if head else 0) if imported is True else int(imported)
+        if upto > 0:  # (in `meta`, as archive marks: no new table, no new schema version)
+            self.db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)",
+                            (f"imported:{encounter}", str(upto)))
+
+    def imported(self, encounter: str) -> int:
+        """The seq up to which the encounter's log came from a file (0: none)."""
+        row = self._query("SELECT value FROM meta WHERE key = ?", (f"imported:{encounter}",))
+        text = str(row[0][0]) if row else ""
+        return int(text) if text.isascii() and text.isdigit() and len(text) <= 18 else 0
 
     def extend_log(self, encounter: str, head: tuple[int, str],
                    envelopes: Iterable[Envelope]) -> None:

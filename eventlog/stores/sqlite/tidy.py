@@ -1,6 +1,7 @@
 """The SQLite store's part for keeping the list tidy (the docs: archive,
 rename, delete), a mixin of the store, which keeps the connection,
-`head`, `_query` and `_write`. Archive marks live in `meta` (`archived:ID`):
+`head`, `_query` and `_write`. Archive marks live in `meta` (`archived:ID`,
+as import marks, `imported:ID`):
 no new table, so no new schema version."""
 from __future__ import annotations
 
@@ -30,5 +31,6 @@ class TidyMixin:
                         "DELETE FROM hook_marks WHERE encounter = ?",
                         "DELETE FROM encounters WHERE id = ?"):
                 self.db.execute(sql, (encounter,))
-            self.db.execute("DELETE FROM meta WHERE key = ?", (f"archived:{encounter}",))
+            for mark in ("archived", "imported"):
+                self.db.execute("DELETE FROM meta WHERE key = ?", (f"{mark}:{encounter}",))
         self._write(work)
