@@ -67,12 +67,12 @@ def _where(ctx) -> tuple[Path | str, str | None]:
     from cli.session import default_db
     root = ctx.find_root() if ctx is not None else None
     obj = getattr(root, "obj", None)
+    from eventlog.stores import is_url
     if obj is not None and hasattr(obj, "chosen"):  # a Session (the play console)
-        return obj.db, obj.chosen
+        return (obj.db if is_url(obj.db) else Path(obj.db)), obj.chosen
     params = getattr(root, "params", None) or {}
     db = params.get("db") or os.environ.get("COMBAT_DB") or default_db()
     chosen = params.get("encounter") or os.environ.get("COMBAT_ENCOUNTER") or None
-    from eventlog.stores import is_url
     return (db if is_url(db) else Path(db)), chosen
 
 

@@ -1,6 +1,6 @@
 """The `combat` program. A declaration typed in a shell (`combat act rook
 major`) is read by the grammar (cli/grammar/) and executed without building
-the typer app, and so is `status --json`: a command line then costs what the
+the typer app, and so is `status [--json]`: a command line then costs what the
 core costs. Everything
 else, and `--help`, completion or wrong usage of a declaration, goes to
 typer, which registers only the module of the command it runs; help,
@@ -57,13 +57,13 @@ def play_by_default(argv: list[str]) -> list[str]:
 
 
 def quick(argv: list[str], at: int):
-    """What a declaration, or `status --json`, does with a session, read
-    without the typer app; None when the typer app should answer instead
-    (help, wrong usage, every other command)."""
+    """What a declaration, or `status --json`, does with a session, read by
+    the grammar without the typer app; None when the typer app should answer
+    instead (help, wrong usage, every other command)."""
+    from cli.grammar import BY_NAME, READ_BY_NAME, BadLine, parse
     words = argv[at:]
-    if words[0] == "status":
-        return _status_json(words[1:])
-    from cli.grammar import BY_NAME, BadLine, parse
+    if words[0] in READ_BY_NAME and "--help" not in words:
+        return _read(words)
     if words[0] not in BY_NAME or "--help" in words:
         return None
     try:
@@ -78,27 +78,27 @@ def quick(argv: list[str], at: int):
     return lambda session: session.run(session.careful_about(command))
 
 
-def _status_json(words: list[str]):
-    """`status --json [--at SEQ]`: the status for scripts and the pages."""
-    at, seen = None, set()
-    rest = iter(words)
-    for word in rest:
-        name, eq, value = word.partition("=")
-        if name in seen or name not in ("--json", "--at") or (name == "--json" and eq):
-            return None
-        seen.add(name)
-        if name == "--at":
-            value = value if eq else next(rest, "")
-            if not value.isascii() or not value.isdigit() or len(value) > 18:
-                return None
-            at = int(value)
-    if "--json" not in seen:
-        return None
+def _read(words: list[str]):
+    """`status [--json] [--at SEQ]`: the status for scripts and the pages, or
+    the table for people (what the typer command does, without typer)."""
+    from cli.grammar import BadLine, parse_read
+    try:
+        _, values = parse_read(words)
+    except BadLine:
+        return None  # said in click's words by the typer app
+    at = values["at"]
+    if at is not None and not -2**63 <= at < 2**63:
+        return None  # (click's own words for a number no store holds)
 
     def show(session) -> None:
-        from cli.session import print_json
-        from projections.reports.views import status
-        print_json(status(session.state(at)))
+        state = session.state(at)
+        if values["as_json"]:
+            from cli.session import print_json
+            from projections.reports.views import status
+            print_json(status(state))
+        else:
+            from cli.render import show_state
+            show_state(state, lost=True)
     return show
 
 

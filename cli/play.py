@@ -16,6 +16,7 @@ import os
 import shlex
 import textwrap
 from functools import partial
+from pathlib import Path
 
 import typer
 from prompt_toolkit import PromptSession
@@ -66,6 +67,7 @@ def history_for(db) -> History:
         except OSError:
             return InMemoryHistory()
     else:
+        db = Path(db)  # (the session keeps its store as a string)
         path = db.with_name(db.name + ".history")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)

@@ -5,14 +5,16 @@ from pathlib import Path
 import typer
 
 from cli.base import app, session
+from cli.grammar import READ_BY_NAME
 from cli.session import print_json
 
-JSON = typer.Option(False, "--json", help="JSON for scripts (docs/formats.md).")
+STATUS = READ_BY_NAME["status"].options  # what the grammar reads of it (cli/main.py)
+JSON = typer.Option(False, "--json", help=STATUS["--json"].help)
 
 
 @app.command()
 def status(ctx: typer.Context, as_json: bool = JSON,
-           at: int | None = typer.Option(None, "--at", help="The state as it stood at this seq (R31).")) -> None:
+           at: int | None = typer.Option(None, "--at", help=STATUS["--at"].help)) -> None:
     """Show the order, who is up, AP, Grit, round and pass.
 
     Example: combat status        combat status --json --at 12

@@ -4,25 +4,34 @@ terminal or a server creating an encounter never switches yours)."""
 from __future__ import annotations
 
 import os
-from pathlib import Path
 
 import msgspec
 
 _codec = msgspec.json.Decoder(dict[str, str])
 
 
-def state_dir() -> Path:
-    base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
-    return Path(base) / "combat-ledger"
+def state_folder() -> str:
+    """Where this user's state lives (a string: every command reads it, and
+    pathlib costs a command ~4 ms of start-up)."""
+    base = os.environ.get("XDG_STATE_HOME") or os.path.join(
+        os.path.expanduser("~"), ".local", "state")
+    return os.path.join(base, "combat-ledger")
 
 
-def _file() -> Path:
-    return state_dir() / "current.json"
+def state_dir():
+    """The same folder as a Path."""
+    from pathlib import Path
+    return Path(state_folder())
+
+
+def _file() -> str:
+    return os.path.join(state_folder(), "current.json")
 
 
 def _read() -> dict[str, str]:
     try:
-        return _codec.decode(_file().read_bytes())
+        with open(_file(), "rb") as f:
+            return _codec.decode(f.read())
     except (OSError, msgspec.DecodeError, msgspec.ValidationError):
         return {}  # nothing remembered yet, or a damaged file: start afresh
 
@@ -40,8 +49,8 @@ def set_current(store_id: str, encounter: str) -> None:
     chosen[store_id] = encounter
     path = _file()
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".current-")
+        os.makedirs(state_folder(), exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=state_folder(), prefix=".current-")
         with os.fdopen(fd, "wb") as f:
             f.write(msgspec.json.encode(chosen))
         os.replace(tmp, path)  # atomic: two terminals never leave half a file

@@ -8,19 +8,32 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from itertools import groupby
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from eventlog.codec import DECODERS, Envelope, decode_data
 from eventlog.events import CORRECTIONS, EVENT_TYPES, Payload
-from eventlog.stores.contract import EventStore, StoredEvent
+from eventlog.stores.records import StoredEvent
 from eventlog.undo import Corrections
 from projections.domain.evolve import HANDLERS, evolve
 from projections.domain.state import State
 
+if TYPE_CHECKING:  # the Protocol, for annotations only (typing's machinery: ~1 ms)
+    from eventlog.stores.contract import EventStore
+
 # Events that change nothing in the folded state: a fold need not read them.
 INERT = tuple(sorted(set(EVENT_TYPES) - set(HANDLERS)))
-# For the rest: how to decode and evolve each, by type name.
-STEPS = {name: (handler, DECODERS[name].decode) for name, handler in HANDLERS.items()}
+
+
+class _Steps(dict):
+    """For the rest: how to decode and evolve each, by type name, each made
+    the first time its type is folded (as codec.DECODERS are)."""
+
+    def __missing__(self, name: str):
+        step = self[name] = (HANDLERS[name], DECODERS[name].decode)
+        return step
+
+
+STEPS = _Steps()
 
 
 def envelope(row: StoredEvent | tuple) -> Envelope:

@@ -7,21 +7,22 @@ the store, so no check is made against one read and appended against another.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 import msgspec
 
 from eventlog.codec import Envelope, envelope_dict
 from eventlog.errors import Conflict, LedgerError, Refusal
 from eventlog.events import MARKERS, CombatantJoined, EncounterCreated, Payload
-from eventlog.stores.contract import EventStore
 from eventlog.undo import Corrections, UndoBook
 from projections import snapshot as snapshots
 from projections.domain import commands as c
 from projections.domain.evolve import evolve
-from projections.domain.rules import judge
 from projections.domain.state import State
 from projections.history import corrections, envelope, fold
+
+if TYPE_CHECKING:  # the Protocol, for annotations only (typing's machinery: ~1 ms)
+    from eventlog.stores.contract import EventStore
 
 MAX_ATTEMPTS = 50
 def roll_d10() -> int:
@@ -43,6 +44,7 @@ class Outcome(NamedTuple):
 
 def apply(state: State, payloads: Iterable[Payload]) -> State:
     """Judge and apply declarations to a copy of `state`; the copy is returned."""
+    from projections.domain.rules import judge  # here: a command that only reads never loads the rules
     trial = snapshots.clone(state)
     for payload in payloads:
         judge(trial, payload)

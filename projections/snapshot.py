@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import os
 import zlib
-from pathlib import Path
 
 import msgspec
 
@@ -21,11 +20,18 @@ from eventlog.events import Amended, Payload, Redone, Undone
 
 from projections.domain.state import State
 
-_HERE = Path(__file__).resolve().parent
+_HERE = os.path.dirname(os.path.realpath(__file__))
+
+
+def _source(name: str) -> bytes:
+    with open(os.path.join(_HERE, name), "rb") as f:
+        return f.read()
+
+
 # A fingerprint of the fold code (not a security check: the seal is);
 # crc32 because loading hashlib's OpenSSL costs every command milliseconds.
 FOLD_VERSION = format(zlib.crc32(b"".join(
-    (_HERE / name).read_bytes()
+    _source(name)
     for name in ("domain/state.py", "domain/evolve.py", "domain/ties.py", "domain/tracks.py",
                  "snapshot.py"))), "08x")
 
@@ -53,17 +59,18 @@ def clone(s: State) -> State:
 def _key() -> bytes:
     """This machine's sealing key, made on first use (0600, beside the
     user's remembered current encounters)."""
-    from eventlog.userstate import state_dir
-    path = state_dir() / "snapshot.key"
+    from eventlog.userstate import state_folder
+    path = os.path.join(state_folder(), "snapshot.key")
     try:
-        key = path.read_bytes()
+        with open(path, "rb") as f:
+            key = f.read()
         if len(key) == 32:
             return key
     except OSError:
         pass
     key = os.urandom(32)
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        os.makedirs(state_folder(), exist_ok=True)
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         with os.fdopen(fd, "wb") as f:
             f.write(key)

@@ -183,6 +183,28 @@ def test_the_shell_lists_every_declaring_command_with_the_grammar_help():
         assert flags - {"--help"} == set(spec.options)
 
 
+def test_the_shell_and_the_grammar_read_status_alike():
+    """`status [--json] [--at SEQ]` is read by the grammar without typer
+    (cli/main.py): the typer command has the same options and help, and
+    the grammar reads them as click does."""
+    import typer
+
+    from cli.app import app
+    from cli.grammar import READ_BY_NAME, parse_read
+    spec = READ_BY_NAME["status"]
+    command = typer.main.get_command(app).commands["status"]
+    helps = {o: p.help for p in command.params for o in getattr(p, "opts", ())}
+    assert command.help.splitlines()[0] == spec.summary
+    assert set(helps) - {"--help"} == set(spec.options)
+    assert all(helps[flag] == option.help for flag, option in spec.options.items())
+    assert parse_read(["status", "--at=12", "--json"])[1] == {"as_json": True, "at": 12}
+    assert parse_read(["status"])[1] == {"as_json": False, "at": None}
+    for wrong in (["status", "--json=1"], ["status", "--at", "x"], ["status", "extra"],
+                  ["status", "--jso"], ["log"]):
+        with pytest.raises(BadLine):
+            parse_read(wrong)
+
+
 def test_the_grammar_imports_no_ui_library():
     import subprocess
     import sys

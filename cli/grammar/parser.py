@@ -2,7 +2,6 @@
 cli/grammar/table.py. One line of wrong usage names the command's synopsis."""
 from __future__ import annotations
 
-import shlex
 from typing import Any, NamedTuple
 
 import msgspec
@@ -10,9 +9,10 @@ import msgspec
 from projections.domain import commands as c
 
 from cli.grammar.spec import NUMBER, Arg, BadLine, Opt, Reader, Spec
-from cli.grammar.table import SPECS
+from cli.grammar.table import READS, SPECS
 
 BY_NAME: dict[str, Spec] = {spec.name: spec for spec in SPECS}
+READ_BY_NAME: dict[str, Spec] = {spec.name: spec for spec in READS}
 # The terminal's own options: never part of a line another client sends.
 GLOBAL_OPTIONS = ("--db", "--encounter", "--actor", "--install-completion",
                   "--show-completion", "--help", "--version")
@@ -25,6 +25,7 @@ class Line(NamedTuple):
 
 def split(text: str) -> list[str]:
     """A line's words, split as a shell would."""
+    import shlex  # here: a command typed in a shell arrives split already
     try:
         return shlex.split(text)
     except ValueError as exc:
@@ -51,6 +52,15 @@ def parse(words: list[str], *, local: bool = False, read: Reader | None = None,
     if careful and isinstance(command, c.EndTurn):
         command = msgspec.structs.replace(command, careful=True)
     return Line(command, actor)
+
+
+def parse_read(words: list[str]) -> tuple[Spec, dict[str, Any]]:
+    """A reading command's spec and the values of its options (`status --json
+    --at 12`), read as a declaration's are; BadLine for wrong usage."""
+    spec = READ_BY_NAME.get(words[0]) if words else None
+    if spec is None:
+        raise BadLine(f"`{(words or [''])[0][:40]}` is not a reading command")
+    return spec, _values(spec, words[1:])
 
 
 def parse_line(text: str, careful: bool = False) -> Line:

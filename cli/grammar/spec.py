@@ -5,13 +5,16 @@ with the help text a person reads, and how the values become the core's
 command struct (`build`). The parser (cli/grammar/parser.py) reads words
 with it; the terminal's typer app is generated from it (cli/declare_cmds.py),
 so a typed line and the shell can never disagree. Nothing here imports a
-UI library."""
+UI library. (Structs, not dataclasses: every declaration typed in a
+shell reads them, and `dataclasses` with three frozen classes costs that
+process ~3 ms.)"""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from typing import Any
 from collections.abc import Callable
+
+import msgspec
 
 from eventlog.errors import LedgerError
 from projections.domain import commands as c
@@ -25,8 +28,7 @@ class BadLine(LedgerError):
     in the terminal)."""
 
 
-@dataclass(frozen=True)
-class Arg:
+class Arg(msgspec.Struct, frozen=True):
     """A positional argument: one word (`ID`), or with `words` every word
     left, kept as a list (`SLOT...`) or joined by spaces (`LABEL...`)."""
     field: str
@@ -43,8 +45,7 @@ class Arg:
         return f"{self.metavar}{many}" if self.required else f"[{self.metavar}{many}]"
 
 
-@dataclass(frozen=True)
-class Opt:
+class Opt(msgspec.Struct, frozen=True):
     """An option `--name VALUE`, or a flag `--name` (kind bool)."""
     field: str
     flag: str
@@ -70,17 +71,16 @@ Builder = Callable[[dict[str, Any], "Reader | None"], c.Command]
 Reader = Callable[[str], c.Load]  # reads a roster file (the terminal's clients only)
 
 
-@dataclass(frozen=True)
-class Spec:
-    """One declaring command of the table."""
+class Spec(msgspec.Struct, frozen=True):
+    """One declaring command of the table (or, with no struct, a reading one)."""
     name: str
-    struct: type[c.Command]
+    struct: type[c.Command] | None
     summary: str              # the first line of its help
     example: str              # `combat ...` lines, one per line
     params: tuple[Arg | Opt, ...] = ()
     details: str = ""         # more help, between the summary and the example
     reads_file: str | None = None  # the word naming a file on this machine ("FILE", "--roster")
-    build: Builder | None = field(default=None, compare=False)
+    build: Builder | None = None
 
     @property
     def args(self) -> list[Arg]:
@@ -111,4 +111,6 @@ class Spec:
         """The command struct for the values read off a line (or the shell)."""
         if self.build is not None:
             return self.build(values, read)
+        if self.struct is None:
+            raise BadLine(f"`{self.name}` reads; it declares nothing")
         return self.struct(**values)

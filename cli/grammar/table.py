@@ -206,3 +206,13 @@ SPECS: tuple[Spec, ...] = (
          'combat end-effect stunned --reason "a medkit"',
          (Arg("effect", "EFFECT", "The effect's id (see status)."), MAY_REASON)),
 )
+
+# The reading commands the grammar reads too: the terminal answers
+# `status --json` through it without building the typer app (cli/main.py),
+# and the typer command takes its options' help from here.
+READS: tuple[Spec, ...] = (
+    Spec("status", None, "Show the order, who is up, AP, Grit, round and pass.",
+         "combat status        combat status --json --at 12",
+         (Opt("as_json", "--json", "JSON for scripts (docs/formats.md).", bool, False),
+          Opt("at", "--at", "The state as it stood at this seq (R31).", int))),
+)

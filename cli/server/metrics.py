@@ -48,9 +48,10 @@ class Metrics:
         """Count a declaration and say it in one log line."""
         self.declarations.inc()
         self.append.observe(committed - started)
-        LOG.info(json.dumps({"event": "declaration", "encounter": encounter, "actor": actor,
-                             "seq": seq, "events": events,
-                             "latency_ms": round((committed - started) * 1000, 3)}))
+        if LOG.isEnabledFor(logging.INFO):  # (`combat serve` logs; an embedded app need not)
+            LOG.info(json.dumps({"event": "declaration", "encounter": encounter, "actor": actor,
+                                 "seq": seq, "events": events,
+                                 "latency_ms": round((committed - started) * 1000, 3)}))
 
     def refused(self, code: int) -> None:
         self.refusals.labels(str(code)).inc()

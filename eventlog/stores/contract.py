@@ -17,71 +17,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager
-from typing import NamedTuple, Protocol, TypeVar
+from typing import Protocol, TypeVar
 
 from eventlog.codec import Envelope
 from eventlog.events import EncounterCreated, Payload
+from eventlog.stores.records import (  # noqa: F401  (the contract's records, named here too)
+    EncounterInfo, FoldRow, Hook, Snapshot, SnapshotMaker, StoredEvent, Token,
+)
 
 T = TypeVar("T")
-
-
-class StoredEvent(NamedTuple):
-    """One stored event as the store keeps it: `data` is the canonical bytes."""
-    seq: int
-    batch: int
-    type: str
-    at: str
-    actor: str
-    data: bytes
-    prev_hash: str
-    hash: str
-
-
-class EncounterInfo(NamedTuple):
-    id: str
-    title: str
-    created_at: str
-    events: int  # the head seq
-
-
-class FoldRow(NamedTuple):
-    """What a fold reads of an event (streamed as plain tuples of this shape)."""
-    seq: int
-    batch: int
-    type: str
-    data: bytes
-
-
-class Token(NamedTuple):
-    """A table server token as the store keeps it: never the token itself,
-    only its SHA-256 (hex) digest."""
-    name: str                # unique in the store; becomes the event's actor (R29)
-    role: str                # "gm", "player" or "view"
-    owns: tuple[str, ...]    # the combatant ids a player declares for
-    encounter: str | None    # the one encounter it reaches; None: every one
-    digest: str              # hex SHA-256 of the token
-    created_at: str
-
-
-class Hook(NamedTuple):
-    """A webhook of the table server (`combat hook add`): every batch of every
-    encounter is POSTed to `url`, signed with `secret` (HMAC-SHA256), or, for
-    a Discord hook, the turn and round changes in Discord's message format."""
-    id: str                  # short, from the URL (what `hook list` shows, `hook remove` takes)
-    url: str
-    discord: bool
-    secret: str              # shown once when added; kept to sign with
-    created_at: str
-
-
-class Snapshot(NamedTuple):
-    seq: int
-    hash: str      # the chain hash of the event at `seq` when it was taken
-    state: bytes
-
-
-# Given the seq and hash of a batch's last event, the snapshot bytes to keep.
-SnapshotMaker = Callable[[int, str], bytes]
 
 
 class EventStore(Protocol):

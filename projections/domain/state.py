@@ -7,9 +7,11 @@ stored as events. The pass is a cursor walking the order from the top: a slot
 it walks past (finished, or with nobody able to act, R21) is `passed` for the
 rest of the pass, and a slot placed above the cursor mid-pass waits for the
 next pass (R23).
-"""
-from __future__ import annotations
 
+(No `from __future__ import annotations` here: msgspec builds the snapshot's
+decoder from these annotations on every command, and evaluated ones spare it
+reading each as a string: ~0.7 ms of every command's start.)
+"""
 import msgspec
 
 from projections.domain import ties

@@ -8,7 +8,6 @@ process's alike wake it within one poll.
 from __future__ import annotations
 
 import sqlite3
-import threading
 import time
 
 POLL_S = 0.015  # how often wait_changes asks whether the file changed
@@ -18,6 +17,7 @@ class ChangesMixin:
     def wait_changes(self, timeout: float) -> None:
         """Return when the file changed since this handle last asked (at
         once if it did meanwhile), or after `timeout` seconds."""
+        import threading  # here: only the table server watches (~2 ms of every command)
         lock = self.__dict__.setdefault("_watch_lock", threading.Lock())
         with lock:
             watch = self.__dict__.get("_watch")

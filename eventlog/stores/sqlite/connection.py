@@ -1,16 +1,37 @@
 """Which file may be a SQLite store, and how it is opened: asked before
 anything is written to it (a folder, a device or a FIFO is refused; a file
-this process may not write is read as it is)."""
+this process may not write is read as it is). Paths are strings here:
+pathlib costs every command ~4 ms of start-up, so it is imported only to
+say what went wrong."""
 from __future__ import annotations
 
 import os
 import stat
-from pathlib import Path
 
 from eventlog.errors import StoreError
 
 
-def check_path(path: Path, given: str) -> None:
+def shown(path: str | os.PathLike) -> str:
+    """A path as the user is shown it (as pathlib writes it; imported only
+    to say what went wrong: a command that succeeds never loads it)."""
+    from pathlib import Path
+    return str(Path(path))
+
+
+def plain(path: str | os.PathLike) -> str:
+    """The path as a string the system reads as pathlib would (no trailing
+    slash), without pathlib."""
+    text = os.fspath(path)
+    return text.rstrip("/") or text[:1]
+
+
+def folder_of(path: str | os.PathLike) -> str:
+    """The folder a store file is in (`.` for a bare file name)."""
+    text = os.fspath(path).rstrip("/")
+    return os.path.dirname(text) or ("/" if os.fspath(path).startswith("/") else ".")
+
+
+def check_path(path: str | os.PathLike, given: str) -> None:
     """Refuse, in one line, a path no store can live at: empty, a folder, a
     device or a FIFO (SQLite would write a journal beside /dev/null), or one
     whose folder is a file."""
@@ -26,16 +47,18 @@ def check_path(path: Path, given: str) -> None:
         _check_folder(path)
         return
     except OSError as exc:
-        raise StoreError(f"cannot open {path}: {exc.strerror or exc}") from None
+        raise StoreError(f"cannot open {shown(path)}: {exc.strerror or exc}") from None
     if stat.S_ISDIR(mode):
-        raise StoreError(f"{path} is a folder, not a ledger file")
+        raise StoreError(f"{shown(path)} is a folder, not a ledger file")
     if not stat.S_ISREG(mode):
-        raise StoreError(f"{path} is not a combat-ledger database (a device, FIFO or "
-                         "socket, not a file)")
+        raise StoreError(f"{shown(path)} is not a combat-ledger database (a device, FIFO "
+                         "or socket, not a file)")
 
 
-def _check_folder(path: Path) -> None:
+def _check_folder(given: str | os.PathLike) -> None:
     """The first existing ancestor of `path` must be a folder."""
+    from pathlib import Path  # (a store about to be made: once in its life)
+    path = Path(given)
     for parent in path.parents:
         if parent.exists() or parent.is_symlink():
             if not parent.is_dir():
@@ -43,7 +66,7 @@ def _check_folder(path: Path) -> None:
             return
 
 
-def read_only(path: Path) -> bool:
+def read_only(path: str | os.PathLike) -> bool:
     """An existing file this process may not write (its mode, a read-only
     file system), or in a folder where SQLite may not put its -wal and -shm
     files; opening it for writing changes nothing in it."""
@@ -51,18 +74,16 @@ def read_only(path: Path) -> bool:
     # of a database drops every POSIX lock this process holds on it, so a
     # second handle opened beside a first (the table server's threads) would
     # let another program's close delete the WAL under the first one.)
-    if not path.exists():
+    if not os.path.exists(path):
         return False
     if not os.access(path, os.W_OK):
-        return path.is_file()
-    return not os.access(path.parent, os.W_OK)
+        return os.path.isfile(path)
+    return not os.access(folder_of(path), os.W_OK)
 
 
-def has_wal(path: Path) -> bool:
+def has_wal(path: str | os.PathLike) -> bool:
     """Committed writes may wait in the write-ahead log (a writer's crash)."""
     try:
         return os.path.getsize(f"{path}-wal") > 0
     except OSError:
         return False
-
-

@@ -4,7 +4,7 @@ encounter the last seq delivered. Schema step 3 (schema.MIGRATIONS)."""
 from __future__ import annotations
 
 from eventlog.errors import Refusal
-from eventlog.stores.contract import Hook
+from eventlog.stores.records import Hook
 
 _HOOK = "id, url, discord, secret, created_at"
 

@@ -2,7 +2,7 @@
 command reads from there), a mixin of the store."""
 from __future__ import annotations
 
-from eventlog.stores.contract import Snapshot, SnapshotMaker
+from eventlog.stores.records import Snapshot, SnapshotMaker
 
 
 class SnapshotsMixin:

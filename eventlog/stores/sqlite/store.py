@@ -9,19 +9,18 @@ from __future__ import annotations
 
 import os
 from contextlib import contextmanager
-import shutil
 import sqlite3
-from pathlib import Path
 from collections.abc import Iterator, Sequence
 
 from eventlog.codec import GENESIS, Envelope, encode_data, event_hash, utc_now
 from eventlog.stores.shared import (
     EVENT_VERSION, busy_timeout, count_commit, judged_head, not_text as _not_text)
-from eventlog.stores.contract import EncounterInfo, SnapshotMaker, StoredEvent
+from eventlog.stores.records import EncounterInfo, SnapshotMaker, StoredEvent
 from eventlog.errors import Refusal, StoreError, UnknownEncounter
 from eventlog.events import EncounterCreated, Payload
 from eventlog.stores.sqlite.changes import ChangesMixin
-from eventlog.stores.sqlite.connection import check_path, has_wal, read_only
+from eventlog.stores.sqlite.connection import (
+    check_path, folder_of, has_wal, plain, read_only)
 from eventlog.stores.sqlite.hooks import HooksMixin
 from eventlog.stores.sqlite.imports import ROW as _ROW, ImportMixin
 from eventlog.stores.sqlite.schema import (
@@ -39,13 +38,14 @@ class Store(SnapshotsMixin, ImportMixin, TokensMixin, ChangesMixin, TidyMixin, H
     method is one short transaction, or part of the one `reading()` holds."""
 
 
-    def __init__(self, path: str | Path):
-        self.path = Path(path)
-
+    def __init__(self, path: str | os.PathLike):
+        # (a string: pathlib costs every command ~4 ms of start-up; `path`
+        # makes the Path a message or a caller wants)
+        self.file = plain(path)
         self.timeout = busy_timeout()
-        check_path(self.path, str(path))
+        check_path(self.file, str(path))
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+            os.makedirs(folder_of(self.file), exist_ok=True)
             self.db = self._connect()
             self._prepare()
         except sqlite3.DatabaseError as exc:
@@ -53,15 +53,21 @@ class Store(SnapshotsMixin, ImportMixin, TokensMixin, ChangesMixin, TidyMixin, H
         except OSError as exc:
             raise StoreError(f"cannot open {self.path}: {exc.strerror or exc}") from None
 
+    @property
+    def path(self):
+        """The store file as a Path."""
+        from pathlib import Path
+        return Path(self.file)
+
     def _connect(self) -> sqlite3.Connection:
-        if read_only(self.path) and not has_wal(self.path):
+        if read_only(self.file) and not has_wal(self.file):
             # Read it as it is: a normal connection would leave -wal and -shm
             # files beside it, read-only too, that go on refusing every write
             # after the file is made writable again.
             uri = f"{self.path.resolve().as_uri()}?immutable=1"
             return sqlite3.connect(uri, uri=True, timeout=self.timeout,
                                    isolation_level=None)
-        return sqlite3.connect(self.path, timeout=self.timeout, isolation_level=None)
+        return sqlite3.connect(self.file, timeout=self.timeout, isolation_level=None)
 
     def _wrap(self, exc: Exception) -> StoreError:
         text = str(exc)
@@ -79,6 +85,7 @@ class Store(SnapshotsMixin, ImportMixin, TokensMixin, ChangesMixin, TidyMixin, H
     def _disk_full(self) -> bool:
         """SQLite reports a full disk as an I/O error when it cannot even
         size its shared-memory file: ask the file system."""
+        import shutil  # here: only a failed write asks (bz2, lzma: ~3 ms of every command)
         try:
             return shutil.disk_usage(self.path.parent).free < DISK_FULL_BELOW
         except OSError:
@@ -129,7 +136,7 @@ class Store(SnapshotsMixin, ImportMixin, TokensMixin, ChangesMixin, TidyMixin, H
         # Names the store for the user's remembered current encounter: its
         # id and where it is (a copy of the file is another store).
         row = self.db.execute("SELECT value FROM meta WHERE key = 'store_id'").fetchone()
-        self.identity = f"sqlite:{row[0] if row else ''}:{self.path.resolve()}"
+        self.identity = f"sqlite:{row[0] if row else ''}:{os.path.realpath(self.file)}"
 
     def _create_current(self) -> None:
         """A new store's tables of every step (inside its creating transaction)."""
@@ -153,7 +160,7 @@ class Store(SnapshotsMixin, ImportMixin, TokensMixin, ChangesMixin, TidyMixin, H
         self._write(work)
 
     def _immutable(self) -> bool:
-        return read_only(self.path) and not has_wal(self.path)
+        return read_only(self.file) and not has_wal(self.file)
 
     def close(self) -> None:
         self.close_watch()
@@ -315,7 +322,8 @@ class Store(SnapshotsMixin, ImportMixin, TokensMixin, ChangesMixin, TidyMixin, H
     def _head_as_judged(self, encounter: str, expected_seq: int) -> tuple[int, str]:
         row = self.db.execute("SELECT head_seq, head_hash FROM encounters WHERE id = ?",
                               (encounter,)).fetchone()
-        return judged_head(row, encounter, self.path, expected_seq)
+        return judged_head(row, encounter, self.path if row is None else self.file,
+                           expected_seq)
 
     def append(self, encounter: str, expected_seq: int, payloads: list[Payload],
                actor: str, snapshot: tuple[str, SnapshotMaker] | None = None) -> list[Envelope]:

@@ -4,7 +4,7 @@ Their table is schema step 2 (schema.MIGRATIONS)."""
 from __future__ import annotations
 
 from eventlog.errors import Refusal
-from eventlog.stores.contract import Token
+from eventlog.stores.records import Token
 
 _TOKEN = "name, role, owns, encounter, digest, created_at"
 
