@@ -7,7 +7,7 @@ retype one (see README, "Event reference").
 """
 from __future__ import annotations
 
-from typing import Literal, Union
+from typing import Literal, Union, get_args
 
 import msgspec
 
@@ -217,7 +217,7 @@ Event = Union[  # noqa: UP007 (one Union of the tagged structs, as msgspec's doc
     CombatantHidden, CombatantRevealed,
 ]
 
-EVENT_TYPES: dict[str, type[Payload]] = {cls.__name__: cls for cls in Event.__args__}
+EVENT_TYPES: dict[str, type[Payload]] = {cls.__name__: cls for cls in get_args(Event)}
 # Undo and redo markers: they act on other batches and are never undone.
 MARKERS = ("Undone", "Redone")
 # Events about earlier batches, which a fold reads before the rest.

@@ -267,7 +267,7 @@ class MemoryStore:
                    then: Callable[[Iterator[tuple[int, int, str, bytes]]], T]) -> T:
         if encounter in self._logs:
             raise Refusal(f"encounter {encounter!r} already exists")
-        staged = []
+        staged: list[StoredEvent] = []
         events = iter(envelopes)
         while chunk := list(islice(events, 1000)):
             staged.extend(StoredEvent(e.seq, e.batch, e.type, e.at, e.actor,
@@ -295,6 +295,7 @@ class MemoryStore:
     def _judged_against(self, encounter: str, expected_seq: int) -> _Log:
         log = self._logs.get(encounter)
         judged_head(log and log.head, encounter, self.identity, expected_seq)
+        assert log is not None  # (judged_head refused an unknown encounter)
         return log
 
     def _insert(self, log: _Log, payloads: list[Payload], actor: str, at: str) -> list[Envelope]:

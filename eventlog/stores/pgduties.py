@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import time
 from itertools import islice
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 from collections.abc import Callable, Iterable, Iterator
 
 import psycopg
@@ -18,6 +18,11 @@ from eventlog.stores import pgschema
 from eventlog.stores.contract import SnapshotMaker, Token
 from eventlog.stores.shared import EVENT_VERSION, not_text as _not_text
 
+if TYPE_CHECKING:
+    from eventlog.stores.hosts import PgHost as _Host
+else:
+    _Host = object
+
 T = TypeVar("T")
 PAGE = 10_000
 IMPORT_CHUNK = 1000
@@ -25,7 +30,7 @@ CONNECT_TIMEOUT_S = 10
 _ROW = "seq, batch, type, at, actor, data, prev_hash, hash"
 
 
-class Duties:
+class Duties(_Host):
     def wait_changes(self, timeout: float) -> set[str] | None:
         """LISTEN on `combat_ledger` (one connection of its own, outside any
         pool); back after a notification or `timeout` with the encounters
@@ -43,7 +48,7 @@ class Duties:
                         application_name="combat-ledger-listen")
                     self._listener.execute(f"LISTEN {pgschema.CHANNEL}")
                 listener = self._listener
-            if fresh:
+            if fresh or listener is None:
                 return None
             said = [n.payload for n in listener.notifies(timeout=timeout, stop_after=1)]
             said += [n.payload for n in listener.notifies(timeout=0)]  # the rest of a burst

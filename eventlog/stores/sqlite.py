@@ -60,7 +60,7 @@ class Store(ImportMixin, TokensMixin, TidyMixin, HooksMixin):
     method is one short transaction, or part of the one `reading()` holds."""
 
 
-    def __init__(self, path: str | Path):
+    def __init__(self, path: str | os.PathLike[str]):
         self.path = Path(path)
 
         self.timeout = busy_timeout()

@@ -3,8 +3,15 @@ its connection, `_query` and `_write`): the hooks, and per hook and
 encounter the last seq delivered. Schema step 3 (sqlitetokens.MIGRATIONS)."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from eventlog.errors import Refusal
 from eventlog.stores.contract import Hook
+
+if TYPE_CHECKING:
+    from eventlog.stores.hosts import SqliteHost as _Host
+else:
+    _Host = object
 
 HOOKS_TABLES = (
     "CREATE TABLE hooks (id TEXT PRIMARY KEY, url TEXT NOT NULL UNIQUE, "
@@ -15,7 +22,7 @@ HOOKS_TABLES = (
 _HOOK = "id, url, discord, secret, created_at"
 
 
-class HooksMixin:
+class HooksMixin(_Host):
     def _has_hooks(self) -> bool:
         """(A store read without its migration has none.)"""
         if not self.__dict__.get("_hooks_table"):

@@ -10,6 +10,8 @@ process's alike wake it within one poll.
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import sqlite3
 import threading
 import time
@@ -17,6 +19,11 @@ import time
 from eventlog.errors import Refusal
 from eventlog.stores.contract import Token
 from eventlog.stores.sqlitehooks import HOOKS_TABLES
+
+if TYPE_CHECKING:
+    from eventlog.stores.hosts import SqliteHost as _Host
+else:
+    _Host = object
 
 POLL_S = 0.015  # how often wait_changes asks whether the file changed
 TOKENS_TABLE = (
@@ -35,7 +42,7 @@ def _token(row) -> Token:
                  digest, created_at)
 
 
-class TokensMixin:
+class TokensMixin(_Host):
     """Tokens and the change hint, on top of the store's connection."""
 
     def _create_current(self) -> None:
