@@ -9,7 +9,7 @@ commands: they change nothing.
 """
 from __future__ import annotations
 
-from typing import Union
+from typing import Union, get_args
 
 import msgspec
 
@@ -233,7 +233,7 @@ AnyCommand = Union[  # noqa: UP007 (as Event in eventlog/events.py)
     Effect, EndEffect, Undo, Redo, Retract, Amend, Track, Hide, Reveal,
 ]
 COMMANDS: dict[str, type[Command]] = {
-    cls.__struct_config__.tag: cls for cls in AnyCommand.__args__}
+    cls.__struct_config__.tag: cls for cls in get_args(AnyCommand)}
 # Commands that fix the record rather than declare at the table (R26-R28).
 CORRECTING = (Undo, Redo, Retract, Amend)
 

@@ -53,7 +53,7 @@ def resolved(s: State, command: c.Command) -> c.Command:
     fields = ID_FIELDS.get(type(command))
     if not fields:
         return command
-    changes = {}
+    changes: dict[str, object] = {}
     for name in fields:
         value = getattr(command, name)
         if isinstance(value, str):
