@@ -136,7 +136,7 @@ def _tracks(cid: str, c: RosterCombatant, who: str, refuse) -> list[TrackChanged
     return out
 
 
-def carried_grit(state: State, source: State, source_id: str, ids) -> list[Payload]:
+def carried_grit(state: State, source: State, source_id: str | None, ids) -> list[Payload]:
     """GritAdjusted for each of `ids` in both encounters whose Grit differs."""
     out: list[Payload] = []
     for cid in ids:
