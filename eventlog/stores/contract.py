@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager
+from pathlib import Path
 from typing import NamedTuple, Protocol, TypeVar
 
 from eventlog.codec import Envelope
@@ -86,6 +87,10 @@ SnapshotMaker = Callable[[int, str], bytes]
 
 class EventStore(Protocol):
     identity: str  # names the store for the user's remembered current encounter
+
+    @property
+    def path(self) -> Path | None:
+        """The store's file (None: it has none); an export never overwrites it."""
 
     def close(self) -> None: ...
 

@@ -33,6 +33,8 @@ class _Log:
 
 
 class MemoryStore:
+    path = None  # no file: nothing an export could overwrite
+
     def __init__(self, name: str = "memory") -> None:
         self.identity = f"memory:{name}:{id(self)}"
         self._logs: dict[str, _Log] = {}
