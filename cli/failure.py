@@ -58,5 +58,9 @@ def failed(session, exc: Exception, committed: bool, nested: bool = False) -> in
     if committed and not isinstance(exc, LedgerError):  # (a demo that stopped: 1)
         output.say(f"warning: the declaration was recorded, but {what}")
         return 0
+    tell = getattr(session, "tell_error", None)  # play mode words and wraps its own
+    if tell is not None:
+        tell(what)
+        return 1
     output.say(f"error: {what}", keep="\n" if getattr(exc, "lines", None) else "")
     return 1

@@ -14,6 +14,7 @@ import asyncio
 import io
 import os
 import shlex
+import textwrap
 from functools import partial
 
 import typer
@@ -36,7 +37,9 @@ from cli.playwords import (
     QUIT,
     SWITCHING,
     PlayCompleter,
+    console_words,
     expand,
+    turn_end_hint,
 )
 from cli.render import SafeConsole, console, escape, headline, log_table, status_table
 from cli.session import Session
@@ -81,6 +84,7 @@ class Play:
         self.command = tree  # the shell's command tree: reads, help, completion
         self.session = Session(session.db, None, session.actor, quiet=True)
         self.session.careful = True  # `e` at the table never skips a turn (issue 14)
+        self.session.tell_error = self._error  # a read's refusal in the console's words
         self.session.__dict__["ledger"] = session.ledger
         self.store = session.ledger.store
         self.eid = session.chosen or session.current()
@@ -103,6 +107,8 @@ class Play:
     # -- the loop ----------------------------------------------------------
 
     def run(self) -> None:
+        if not self.eid:  # an empty store (or none chosen): say what to type first
+            console.print(self._welcome())
         console.print(
             "[bold]combat play[/bold]: type commands without `combat`; "
             "[bold]?[/bold] for aliases and keys, [bold]q[/bold] or Ctrl-D to leave. "
@@ -124,6 +130,13 @@ class Play:
             if not self.handle(typed, key):
                 break
         self._report()
+
+    def _welcome(self) -> str:
+        if not self.store.encounters():
+            return ("[bold]welcome[/bold] to the table: type [bold]`new ID`[/bold] to start an "
+                    "encounter (`new docks`), or `demo` to watch a short one first")
+        return ("[bold]welcome[/bold] back: type [bold]`use ID`[/bold] to pick an encounter "
+                "(`list` shows them), or `new ID` to start one")
 
     def handle(self, typed: str, key: str | None = None) -> bool:
         """Run one typed line (or a key's); False when it asks to leave."""
@@ -177,8 +190,8 @@ class Play:
             console.print(f"[dim]  = {escape(shlex.join(args))}[/dim]")
         self._report(elsewhere=True)  # what other terminals declared meanwhile
         self._invoke(args)
-        if args[len(options)] in SWITCHING:
-            self._follow(self.session.current())
+        if args[len(options)] in SWITCHING:  # a new one is told from its first event
+            self._follow(self.session.current(), told=args[len(options)] != "new")
 
     def _invoke(self, args: list[str]) -> None:
         """Read a command line as `combat` does, then run it through the core."""
@@ -228,7 +241,17 @@ class Play:
         console.print(f"[bold]{escape(self._where())}›[/bold] {escape(typed)}{pressed}")
 
     def _error(self, message: str) -> None:
-        typer.echo(f"error: {message}", err=True)
+        """One error, in the console's words, wrapped between words to the
+        terminal's width (a terminal wraps inside them)."""
+        try:
+            columns = self.prompt.output.get_size().columns
+        except Exception:  # (no terminal size to be had: a generous line)
+            columns = 100
+        said = console_words(message).splitlines() or [""]  # (a correction's casualties)
+        typer.echo("\n".join(
+            textwrap.fill(line, max(columns, 40), subsequent_indent="  ",
+                          break_long_words=False, break_on_hyphens=False)
+            for line in [f"error: {said[0]}", *said[1:]]), err=True)
 
     def _where(self) -> str:
         """The prompt: the encounter, and who declares when it is not the GM."""
@@ -260,12 +283,15 @@ class Play:
         self.state = self.session.ledger.state(self.eid)
         return True
 
-    def _follow(self, eid: str | None) -> None:
+    def _follow(self, eid: str | None, told: bool = True) -> None:
+        """Switch to `eid`; unless `told`, what its log holds is reported next
+        (`new ID --roster`: the encounter, the joins, the carried Grit)."""
         if eid and eid != self.eid:
             self.eid = self.session.chosen = eid
             self.state = None
-            self._load()
-            self.seen = self.state.seq if self.state else 0
+            if told:
+                self._load()
+            self.seen = self.state.seq if told and self.state else 0
 
     def _report(self, elsewhere: bool = False) -> None:
         """Print what the log gained since the last report, then reload."""
@@ -292,7 +318,7 @@ class Play:
                 from projections.reports.flow import announce  # a turn that ended by itself...
                 # careful: an untouched turn ended here was named (`e troll`)
                 for line in announce(before, self.state, said, self.session.careful):
-                    console.print(f"[bold yellow]↪ {escape(line)}[/bold yellow]")
+                    console.print(f"[bold yellow]↪ {escape(console_words(line))}[/bold yellow]")
         except LedgerError as exc:
             self._error(str(exc))
 
@@ -350,7 +376,7 @@ def screen(state: State | None, columns: int, color: bool) -> str:
         out.print("nobody yet: add combatants with `add NAME`")
     if state.running and state.up():
         who = state.up()
-        hint = "m/n/f act for them, e ends the turn" if len(who) == 1 else \
+        hint = f"m/n/f act for them, {turn_end_hint(state, who[0])}" if len(who) == 1 else \
             "whoever declares first goes (R8)"
         out.print(f"up: [bold]{', '.join(who)}[/bold] [dim]· {hint}[/dim]")
     from projections.reports.flow import tie_hint

@@ -2,6 +2,8 @@
 shoots`), its guide, and Tab completion of commands, ids and costs."""
 from __future__ import annotations
 
+import re
+
 from prompt_toolkit.completion import Completer, Completion
 from prompt_toolkit.document import Document
 
@@ -25,6 +27,18 @@ SWITCHING = {"new", "use", "import", "demo"}
 NO_IDS = {"new", "add", "note", "list", "round", "undo", "redo", "status", "log",
           "verify", "export", "import", "demo", "end", "retract", "amend", "play",
           "u", "r", "l", "last", "q", "quit", "exit"}
+
+# The core's messages name commands as the terminal types them; in the
+# console `combat` is left out and a turn is ended with `e`.
+CONSOLE_WORDS = ((re.compile(r"`combat "), "`"), (re.compile(r"`end-turn\b"), "`e"))
+
+
+def console_words(text: str) -> str:
+    """A message in the console's words: `new ID`, `e troll`."""
+    for said, typed in CONSOLE_WORDS:
+        text = said.sub(typed, text)
+    return text
+
 
 GUIDE = [
     ("m [ID] [LABEL]", "act ID major LABEL: 2 AP; ID defaults to whoever is acting"),
@@ -111,3 +125,14 @@ class PlayCompleter(Completer):
     def _state_ids(self, kind: str) -> list[str]:
         state = self.play.state
         return list(getattr(state, kind)) if state is not None else []
+
+
+def turn_end_hint(state: State, up: str) -> str:
+    """How the turn is ended from here, as the core would take it: a bare `e`,
+    or (right after a turn ended by itself, R21) `e ID` only."""
+    from projections.domain.asks import turn_to_end
+    try:
+        turn_to_end(state, None, careful=True)
+    except LedgerError:
+        return f"`e {up}` ends {up}'s turn"
+    return "e ends the turn"

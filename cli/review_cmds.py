@@ -97,23 +97,29 @@ class Audience(str, Enum):
 
 @app.command()
 def report(ctx: typer.Context,
-           out: str | None = typer.Option(None, "-o", "--output", help="Write to FILE (default: stdout); never the ledger or its files."),
+           out: str | None = typer.Option(None, "-o", "--output", help="Write to FILE (default: stdout, or on a terminal ID-report.html); never the ledger or its files."),
            audience: Audience = typer.Option(Audience.gm, "--for", help="gm: everything; players: the PCs' highlights, no GM-only detail (reasons of overrides, the log)."),
            every: bool = typer.Option(False, "--all", help=ALL_HELP),
            encounters: str | None = typer.Option(None, "--encounters", help=ENCOUNTERS_HELP),
            force: bool = typer.Option(False, "--force", help="Replace FILE even if it is a SQLite database.")) -> None:
     """The html report: of the encounter (as `export --format html`), a
     players' summary of it (--for players), or a campaign report across
-    encounters (--all, --encounters a,b).
+    encounters (--all, --encounters a,b). On a terminal without -o it is
+    written to ID-report.html (ID-recap.html, campaign-report.html) in the
+    current folder, replacing an earlier one, and the line says where.
 
     Example: combat report -o raid.html        combat report --for players -o recap.html        combat report --all -o campaign.html
     """
     from cli.progress import progress
     from eventlog.outfile import checked_target, write_file
     s = session(ctx)
+    ids = _chosen(s, every, encounters)
+    chosen = out is None and _on_a_terminal()
+    if chosen:  # a page of html is no terminal's reading: it goes to a file, named here
+        out = ("campaign-report" if ids is not None else
+               f"{s.encounter}-{'recap' if audience is Audience.players else 'report'}") + ".html"
     if out is not None:
         checked_target(out, s.ledger.store.path, force)
-    ids = _chosen(s, every, encounters)
     from projections.reports import html
     if ids is not None:
         if audience is Audience.players:
@@ -131,7 +137,13 @@ def report(ctx: typer.Context,
         return
     write_file(out, writer, s.ledger.store.path, force)
     from cli.render import console, escape
-    console.print(f"wrote the report of {what} to {escape(str(out))}")
+    console.print(f"wrote the report of {what} to {escape(str(out))}"
+                  + (": open it in a browser (`-o FILE` names another file)" if chosen else ""))
+
+
+def _on_a_terminal() -> bool:
+    import sys
+    return sys.stdout.isatty()
 
 
 @app.command()

@@ -3,6 +3,7 @@ and the one call into the core (`run`: execute a command, show what it did)."""
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from functools import cached_property
 from pathlib import Path
 
@@ -53,19 +54,22 @@ class Session:
         # A bare end-turn never ends a turn reached by an automatic end that
         # has declared nothing (play mode; COMBAT_CAREFUL=1 on the command line).
         self.careful = os.environ.get("COMBAT_CAREFUL", "") not in ("", "0")
+        # Who says a refusal, when not the `error:` line of cli/failure.py (play
+        # mode: in the console's words, wrapped to its width).
+        self.tell_error: Callable[[str], None] | None = None
 
     @classmethod
     def opened(cls, db: str | None, encounter: str | None, actor: str) -> Session:
         """The session of the global options `--db`, `--encounter`, `--actor`."""
         from eventlog.stores import is_url
         if db is not None and not is_url(db):
-            from eventlog.stores.sqlitefile import check_path
+            from eventlog.stores.sqlite.connection import check_path
             check_path(Path(db), db)  # `--db ''` is one clear line, not the folder `.`
         return cls((db if is_url(db) else Path(db)) if db else None, encounter, actor)
 
     def as_actor(self, actor: str) -> Session:
         other = Session(self.db, self.chosen, actor, self.quiet)
-        other.careful = self.careful
+        other.careful, other.tell_error = self.careful, self.tell_error
         other.__dict__["ledger"] = self.ledger
         return other
 

@@ -26,13 +26,13 @@ def show_stats(numbers: dict) -> None:
             table.add_column(name, justify="left" if name == "combatant" else "right",
                              no_wrap=True)
         for c in numbers["combatants"]:
-            table.add_row(c["id"], *cells(c), style=None if c["active"] else "dim")
+            table.add_row(escape(c["name"]), *cells(c), style=None if c["active"] else "dim")
         console.print(table)
     if narrow:
         for c in numbers["combatants"]:
             actions = ", ".join(f"{k} {c['actions'][k]}" for k in CATEGORIES)
             console.print(
-                f"[bold]{c['id']}[/bold]{'' if c['active'] else ' (left)'}: {c['turns']} "
+                f"[bold]{escape(c['name'])}[/bold]{'' if c['active'] else ' (left)'}: {c['turns']} "
                 f"turn{'' if c['turns'] == 1 else 's'}, "
                 f"AP {c['ap_in_turns']} in turns, {c['ap_on_interrupts']} on intr., "
                 f"{c['ap_unspent']} left; {duration(c['turn_seconds'])} in turns; {actions}, "
@@ -46,7 +46,9 @@ def show_stats(numbers: dict) -> None:
                 "Grit\ngained"),
                lambda c: (*(str(c["actions"][k]) for k in CATEGORIES), str(c["interrupts"]),
                           str(c["seizes"]), str(c["grit_spent"]), str(c["grit_gained"])))
-    gone = [c["id"] for c in numbers["combatants"] if not c["active"]]
+    # Names, as the report prints them (an id is what a GM types, not what a table reads).
+    named = {c["id"]: escape(c["name"]) for c in numbers["combatants"]}
+    gone = [named[c["id"]] for c in numbers["combatants"] if not c["active"]]
     console.print("[dim]AP spent in turns and on interrupts (intr.), AP left unspent when "
                   "a round ended, actions by category (cust.: a cost of its own)"
                   + (f"; left the encounter: {', '.join(gone)}" if gone else "") + "[/dim]\n")
@@ -58,7 +60,7 @@ def show_stats(numbers: dict) -> None:
                           f"pass{'' if r['passes'] == 1 else 'es'} "
                           f"({' / '.join(map(str, turns))} turn{'' if turns == [1] else 's'}), "
                           f"{r['ap_spent']} AP spent, {r['interrupts']} intr., seized by "
-                          f"{', '.join(r['seizes']) or 'nobody'}{unspent}, "
+                          f"{', '.join(named.get(x, x) for x in r['seizes']) or 'nobody'}{unspent}, "
                           f"{duration(r['seconds'])}")
     elif numbers["rounds"]:
         rounds = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, padding=(0, 1),
@@ -70,7 +72,7 @@ def show_stats(numbers: dict) -> None:
         for r in numbers["rounds"]:
             rounds.add_row(str(r["round"]), str(r["passes"]),
                            " / ".join(map(str, r["turns_per_pass"])), str(r["ap_spent"]),
-                           str(r["interrupts"]), ", ".join(r["seizes"]),
+                           str(r["interrupts"]), ", ".join(named.get(x, x) for x in r["seizes"]),
                            "" if r["ap_unspent"] is None else str(r["ap_unspent"]),
                            duration(r["seconds"]))
         console.print(rounds)
@@ -80,16 +82,17 @@ def show_stats(numbers: dict) -> None:
                   f"({t['undone']} undone, {t['amended']} amended)")
     console.print(f"time: {duration(t['duration_seconds'])} from the first event to the last, "
                   f"{duration(t['turn_seconds'])} in turns")
-    _show_tail(numbers)
+    _show_tail(numbers, named)
 
 
-def _show_tail(numbers: dict) -> None:
+def _show_tail(numbers: dict, named: dict[str, str]) -> None:
     """The slowest turns; hp taken, dealt and healed, and the conditions of
     each round (issue 27)."""
     from cli.render import console, escape
     if numbers["slowest_turns"]:
         console.print("slowest turns: " + ", ".join(
-            f"{escape(x['combatant'])} {duration(x['seconds'])} (round {x['round']}, pass {x['pass']})"
+            f"{named.get(x['combatant'], escape(x['combatant']))} {duration(x['seconds'])} "
+            f"(round {x['round']}, pass {x['pass']})"
             for x in numbers["slowest_turns"]))
     hp = numbers.get("hp") or {}
     if hp.get("used"):
@@ -98,7 +101,7 @@ def _show_tail(numbers: dict) -> None:
             for c in hp["combatants"]))
     for r in numbers.get("conditions") or ():
         console.print(f"conditions in round {r['round']}: " + "; ".join(
-            f"{escape(cid)} {', '.join(escape(n) for n in names)}"
+            f"{named.get(cid, escape(cid))} {', '.join(escape(n) for n in names)}"
             for cid, names in r["on"].items()))
 
 
@@ -127,7 +130,7 @@ def show_campaign(numbers: dict) -> None:
             e["seizes"], duration(e["duration_seconds"])] for e in numbers["encounters"]])
     table(["combatant", "side", "fights", "turns", "AP in\nturns", "AP per\nturn",
            "intr.", "seizes", "Grit\nspent", "time in\nturns"],
-          [[c["id"], c["side"], c["encounters"], c["turns"], c["ap_in_turns"],
+          [[c.get("name") or c["id"], c["side"], c["encounters"], c["turns"], c["ap_in_turns"],
             c["ap_per_turn"], c["interrupts"], c["seizes"], c["grit_spent"],
             duration(c["turn_seconds"])] for c in numbers["combatants"]])
     table(["side", "turns", "AP per\nturn", "intr.", "seizes", "time per\nturn"],

@@ -30,7 +30,7 @@ def copy(ctx: typer.Context,
     if not is_url(to):
         from pathlib import Path
 
-        from eventlog.stores.sqlitefile import check_path
+        from eventlog.stores.sqlite.connection import check_path
         check_path(Path(to), to)
     where = neutral(shown(to))
     target = open_store(to)

@@ -37,6 +37,11 @@ def add(ctx: typer.Context,
     here = session(ctx)
     if encounter is None and roles in (["player"], ["view"]):  # the current one
         encounter = here.chosen or here.current()
+    archived = here.store.archived()
+    if encounter is not None and encounter in archived:  # out of every reach (the docs)
+        from eventlog.text import neutral
+        raise LedgerError(f"{neutral(encounter)} is archived: `combat unarchive "
+                          f"{neutral(encounter)}` first, then make the token")
     secret, token = make(name, roles, owns, encounter)
     check_unlike(token.name, [t.name for t in here.store.tokens()])
     here.store.add_token(token)
@@ -47,7 +52,7 @@ def add(ctx: typer.Context,
     write(f"token for {neutral(token.name)} ({what}), shown once: {secret}\n"
           f"link: {neutral(url.rstrip('/'))}/?token={secret}"
           + (f"&encounter={token.encounter}" if token.encounter else "") + "\n")
-    made = [info.id for info in here.store.encounters()]
+    made = [info.id for info in here.store.encounters() if info.id not in archived]
     if token.encounter and token.encounter not in made:
         say(f"warning: no encounter {token.encounter!r} in {here.where} yet: "
             f"{neutral(token.name)} reaches nothing until it is made (`combat list` shows them)")

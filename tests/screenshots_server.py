@@ -1,6 +1,7 @@
 """The README's screenshots of the table server's pages, at 390 px (a phone)
 and 1280 px: `python tests/screenshots_server.py [FOLDER]` (default docs/screens).
-A warehouse raid in round 1: Bo has seized the moment and acted, Ash is up."""
+A warehouse raid in round 1: Bo has seized the moment and shot the boss
+(hp, prone), Ash is up."""
 from __future__ import annotations
 
 import sys
@@ -30,10 +31,15 @@ def shoot(folder: Path) -> list[Path]:
         with client(running, secrets["gm"]) as gm:
             for slot, die in (("ash", 9), ("bo", 5), ("boss", 3), ("gangers", 2)):
                 post(gm, {"command": "roll", "slots": [slot], "die": die})
-            for command in ({"command": "round"}, {"command": "seize", "id": "bo"},
+            for command in ({"command": "track", "id": "ash", "name": "hp", "value": 12, "max": 12},
+                            {"command": "track", "id": "boss", "name": "hp", "value": 20, "max": 20},
+                            {"command": "round"}, {"command": "seize", "id": "bo"},
                             {"command": "act", "id": "bo", "cost": "major", "label": "shoots"},
                             {"command": "end-turn"},
-                            {"command": "act", "id": "ash", "cost": "minor", "label": "takes cover"}):
+                            {"command": "act", "id": "ash", "cost": "minor", "label": "takes cover"},
+                            {"command": "track", "id": "boss", "name": "hp", "delta": -6,
+                             "reason": "Bo's shot"},
+                            {"command": "effect", "id": "boss", "name": "prone", "rounds": 1}):
                 assert post(gm, command).status_code == 200
         with chromium() as browser:
             for kind, secret in secrets.items():

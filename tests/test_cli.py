@@ -325,7 +325,7 @@ def test_stats_fit_80_columns_with_headers_whole_and_a_narrow_pane_in_lines(comb
     narrow = run("40")
     assert all(cell_len(line) <= 40 for line in narrow.splitlines()) and "…" not in narrow
     words = " ".join(narrow.split())  # (wrapped where the width says)
-    assert "rook: 4 turns, AP 7 in turns, 0 on intr., 2 left;" in words  # the demo's figures
+    assert "Rook: 4 turns, AP 7 in turns, 0 on intr., 2 left;" in words  # the demo's figures, by name
     assert "round 3: 1 pass (5 turns), 11 AP spent" in words
 
 

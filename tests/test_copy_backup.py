@@ -50,3 +50,21 @@ def test_copy_onto_a_copy_that_diverged_is_refused_and_writes_nothing(tmp_path):
     err = one_error_line(real(db, "copy", "--to", str(backup)))
     assert "with another log" in err
     assert real(backup, "--encounter", "alley", "log", "--json").stdout == before
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "pg"])
+def test_copy_carries_the_archive_marks(tmp_path, kind):
+    db = tmp_path / "home.db"
+    _fight(db)
+    for args in (["new", "prep"], ["note", "set aside"], ["archive", "prep"]):
+        assert real(db, *args).returncode == 0
+    backup = _backup(tmp_path, kind)
+    assert real(db, "copy", "--to", backup).returncode == 0
+    listed = real(backup, "list").stdout
+    assert "alley" in listed and "prep" not in listed
+    prep = [ln for ln in real(backup, "list", "--all").stdout.splitlines() if "prep" in ln]
+    assert prep and "(archived)" in prep[0]
+    # unarchived at home, the next copy brings it back there too
+    assert real(db, "unarchive", "prep").returncode == 0
+    assert real(db, "copy", "--to", backup).returncode == 0
+    assert "prep" in real(backup, "list").stdout

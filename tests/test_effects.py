@@ -124,4 +124,4 @@ def test_effects_in_the_log_and_undo_through_the_cli(tmp_path):
 
 def test_effect_narration():
     assert describe(effect("ash", -1, now=True, name="Stunned")) == \
-        "ash gains effect Stunned (stunned): max AP -1 until the round ends"
+        "ash gains effect Stunned: max AP -1 until the round ends"

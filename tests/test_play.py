@@ -465,3 +465,55 @@ def test_tracks_and_conditions_typed_in_play_mode_are_exported(table):
     numbers = json.loads(CliRunner().invoke(app, ["stats", "--json"], env=env).stdout)
     assert numbers["hp"]["combatants"][0]["taken"] == 3
     assert numbers["conditions"] == [{"round": 1, "on": {"rook": ["prone"]}}]
+
+
+# -- issue 23: play mode says what the terminal says, in the console's words ----
+
+def test_new_with_a_roster_in_play_prints_the_encounter_joins_and_carried_grit(table, tmp_path):
+    party = tmp_path / "party.toml"
+    party.write_text('[[combatant]]\nname = "Rook"\nside = "pc"\ngrit = 1\n'
+                     '[[combatant]]\nname = "Vex"\nside = "pc"\n')
+    played = table(lines("new first", "add Rook --pc --grit 3",
+                         f"new docks --roster {party} --carry-grit first", "q"))
+    out = played.out.split("docks --roster")[1]
+    assert "✓ Encounter docks created" in out
+    assert "✓ Rook (rook, pc) joins" in out and "✓ Vex (vex, pc) joins" in out
+    assert "✓ rook's Grit +2 (carried over from first)" in out
+    assert played.err == ""
+
+
+AUTO_END = ["new pit", "add Ash --pc", "add Troll", "roll ash --die 9",
+            "roll troll --die 2", "round", "m ash", "n ash"]  # ash spent all: ends by itself
+
+
+def test_after_a_refused_e_the_footer_names_the_turn_to_end_in_console_words(table):
+    played = table(lines(*AUTO_END, "e", "q"))
+    said = " ".join(played.err.split())
+    assert said.startswith("error: ash's turn already ended by itself")
+    assert "`e troll` ends troll's turn" in said
+    assert "`end-turn" not in played.err
+    last = played.screen.split("pit›")[-2]
+    assert "e ends the turn" not in last
+    assert "up: troll" in last and "`e troll`" in last
+
+
+def test_errors_in_the_console_use_the_consoles_words(table):
+    played = table(lines("status", "--actor bob status", "q"))
+    assert played.err.count("start one with `new ID`") == 2
+    assert "`combat new" not in played.err
+
+
+def test_long_error_lines_wrap_at_word_boundaries(table):
+    played = table(lines(*AUTO_END, "e", "q"))
+    error = played.err.split("error: ash's")[1]
+    rows = ("error: ash's" + error).rstrip("\n").splitlines()
+    assert len(rows) > 1 and all(len(r) <= 110 for r in rows)
+    words = " ".join(r.strip() for r in rows).split()
+    assert {"troll's", "turn", "(R21)"} <= set(words)
+    assert " ".join(words).startswith("error: ash's turn already ended by itself and troll")
+
+
+def test_an_empty_store_opens_with_a_welcome_that_says_what_to_type(table):
+    played = table(lines("q"))
+    first = played.out.splitlines()[0]
+    assert "welcome" in first.lower() and "`new ID`" in first

@@ -55,7 +55,7 @@ def test_pg_identity_names_the_store_id_and_the_url_without_password(url):
     store_id = store.identity.split(":")[1]
     assert store.identity == f"postgresql:{store_id}:{url}" and len(store_id) == 32
     assert _store(url).identity == store.identity  # kept in the database
-    from eventlog.stores.pgschema import shown
+    from eventlog.stores.postgres.connection import shown
     assert shown("postgresql://club:s3cret@db.example/ledger?password=x&sslmode=require") == \
         "postgresql://club@db.example/ledger?sslmode=require"
 
@@ -76,7 +76,7 @@ def test_pg_a_newer_schema_is_refused_in_one_line_and_left_alone(url):
     with _raw(url) as db:
         db.execute("UPDATE schema_version SET version = 99")
     before = _tables(url)
-    from eventlog.stores.pgschema import SCHEMA_VERSION
+    from eventlog.stores.postgres.schema import SCHEMA_VERSION
     with pytest.raises(StoreError, match=rf"newer combat-ledger \(schema 99; this one reads "
                        rf"{SCHEMA_VERSION}\)"):
         _store(url)
@@ -84,14 +84,14 @@ def test_pg_a_newer_schema_is_refused_in_one_line_and_left_alone(url):
 
 
 def test_pg_a_store_of_schema_1_is_migrated_forward_on_open(url):
-    from eventlog.stores import pgschema
+    from eventlog.stores.postgres import schema
     with _raw(url) as db:
-        db.execute(pgschema._VERSION_TABLE)
+        db.execute(schema._VERSION_TABLE)
         db.execute("INSERT INTO schema_version VALUES ('combat-ledger', 1, 'old')")
-        db.execute(pgschema.MIGRATIONS[0][1])
+        db.execute(schema.MIGRATIONS[0][1])
     store = _store(url)
     assert "tokens" in _tables(url) and _tables(url)["schema_version"] == [
-        ("combat-ledger", pgschema.SCHEMA_VERSION, "old")]
+        ("combat-ledger", schema.SCHEMA_VERSION, "old")]
     assert store.tokens() == []
     with _raw(url) as db:  # (step 3: the append vouches for an event's encounter)
         assert db.execute("SELECT count(*) FROM pg_constraint WHERE contype = 'f' "

@@ -156,3 +156,21 @@ def test_replay_of_a_bad_file_is_one_error_line(demo, tmp_path):
     assert result.output.startswith("error: ") and result.output.count("\n") == 1
     result = combat("replay", "--file", tmp_path / "missing.json", code=1)
     assert result.output.startswith("error: cannot read ")
+
+
+def test_replay_of_a_fight_with_tracks_and_conditions_shows_them(tmp_path):
+    """Issue 27: each frame's table shows the tracks and conditions as they
+    stood then, and the event line above it words the change."""
+    from helpers import cli_env, in_process
+    combat = in_process(cli_env(tmp_path / "ledger.db"))
+    for args in (["new", "pit"], ["add", "Rook", "--pc"], ["add", "Ganger"],
+                 ["track", "rook", "hp", "10", "--max", "10"],
+                 ["roll", "rook", "--die", "9"], ["roll", "ganger", "--die", "2"], ["round"],
+                 ["track", "rook", "hp", "-3", "--reason", "knifed"],
+                 ["effect", "ganger", "prone", "--rounds", "2"]):
+        combat(*args)
+    out = combat("replay").stdout
+    last = out[out.rindex("seq "):]
+    assert "hp 7/10" in last and "prone" in last
+    assert "hp 10/10" in out[out.index("seq 4 of"):out.index("seq 5 of")]
+    assert "rook's hp" in out and "prone" in out[out.index("seq 9 of"):]

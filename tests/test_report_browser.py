@@ -2,7 +2,9 @@
 `chromium`), measured from the DOM at a desktop and a phone width: the demo,
 a 20-round fight of 10 combatants (one with a very long name) and a
 200-round fight. No chart text under 10 px, nothing wider than the viewport
-outside a box that scrolls, no two series of a chart in one colour."""
+outside a box that scrolls, no two series of a chart in one colour; no table
+header broken inside a word, no chart label overlapping another or clipped,
+no chart cropped without the line that says to scroll (issue 23)."""
 from __future__ import annotations
 
 import struct
@@ -51,6 +53,47 @@ MEASURE = """() => {
   }
   out.pageWidth = document.documentElement.scrollWidth;
   out.viewport = vw;
+  return out;
+}"""
+
+
+# Issue 23: no header broken inside a word; no chart label overlapping another
+# or cut by its chart's edge; no chart cropped in its box without the line
+# above it (.more) saying to scroll.
+LAYOUT = """() => {
+  const out = {broken: [], overlap: [], clipped: [], cropped: []};
+  const range = document.createRange();
+  for (const th of document.querySelectorAll('th')) {
+    const walk = document.createTreeWalker(th, NodeFilter.SHOW_TEXT);
+    for (let node = walk.nextNode(); node; node = walk.nextNode()) {
+      for (const m of node.data.matchAll(/\\S+/g)) {
+        range.setStart(node, m.index); range.setEnd(node, m.index + m[0].length);
+        const tops = new Set([...range.getClientRects()].filter(r => r.width > 0).map(r => Math.round(r.top)));
+        if (tops.size > 1) out.broken.push(m[0]);
+      }
+    }
+  }
+  for (const svg of document.querySelectorAll('svg.chart')) {
+    const box = svg.getBoundingClientRect();
+    const texts = [...svg.querySelectorAll('text')].filter(t => t.textContent.trim())
+      .map(t => [t.textContent.trim(), t.getBoundingClientRect()]);
+    for (const [s, r] of texts)
+      if (r.left < box.left - 0.5 || r.right > box.right + 0.5 || r.top < box.top - 0.5 || r.bottom > box.bottom + 0.5)
+        out.clipped.push([svg.id, s]);
+    for (let i = 0; i < texts.length; i++) for (let j = i + 1; j < texts.length; j++) {
+      const [a, ra] = texts[i], [b, rb] = texts[j];
+      const w = Math.min(ra.right, rb.right) - Math.max(ra.left, rb.left);
+      const h = Math.min(ra.bottom, rb.bottom) - Math.max(ra.top, rb.top);
+      if (w > 0.5 && h > 0.5) out.overlap.push([svg.id, a, b, w, h]);
+    }
+  }
+  for (const box of document.querySelectorAll('.scroll, #stats .tables')) {
+    if (box.scrollWidth <= box.clientWidth + 1) continue;
+    const fig = box.closest('figure, section');
+    const cue = fig && fig.querySelector('.more');
+    const shown = cue && cue.getBoundingClientRect().height > 0 && getComputedStyle(cue).visibility !== 'hidden';
+    if (!shown) out.cropped.push(fig ? fig.id : box.className);
+  }
   return out;
 }"""
 
@@ -246,3 +289,34 @@ def test_report_charts_are_painted(browser, reports):
     assert width > 300 and height > 200
     for colour in palette(3):  # free, minor, major: each drawn
         assert colours[colour.lstrip("#")] > 300, (colour, colours.most_common(8))
+
+
+def laid_out(browser, path, width: int) -> dict:
+    page = browser.new_page(viewport={"width": width, "height": 900})
+    try:
+        page.goto(path.as_uri())
+        return page.evaluate(LAYOUT)
+    finally:
+        page.close()
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+@pytest.mark.parametrize("fight", ["demo", "twenty", "two-hundred", "tracks", "campaign"])
+def test_no_header_broken_no_label_overlapping_or_clipped_no_silent_crop(
+        browser, reports, fight, width):
+    m = laid_out(browser, reports[fight], width)
+    assert m["broken"] == [], m["broken"][:8]      # a header breaks between words
+    assert m["overlap"] == [], m["overlap"][:5]    # no label over another
+    assert m["clipped"] == [], m["clipped"][:5]    # no label cut by its chart's edge
+    assert m["cropped"] == [], m["cropped"]        # a cropped chart says to scroll
+
+
+def test_a_chart_that_fits_shows_no_scroll_line(browser, reports):
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    try:
+        page.goto(reports["twenty"].as_uri())
+        shown = page.evaluate("""() => [...document.querySelectorAll('.more')]
+            .filter(e => e.getBoundingClientRect().height > 0).length""")
+    finally:
+        page.close()
+    assert shown == 0

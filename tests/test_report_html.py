@@ -144,6 +144,27 @@ def test_order_per_round_is_the_order_slots_were_visited_html(ledger):
     assert re.findall(r'data-slot="([^"]+)"', block) == ["guards", "lin", "kai"]
 
 
+def test_order_tags_who_left_during_the_round(ledger):
+    """Issue 23: a combatant who left sits at the bottom of its round's order
+    (its turn never came), tagged as having left."""
+    from projections.domain import commands as c
+    ledger.execute(None, c.New(id="r"))
+    for name, die in (("Kai", 9), ("Lin", 5), ("Ganger", 3)):
+        ledger.execute("r", c.Add(name=name, pc=name != "Ganger"))
+        ledger.execute("r", c.Roll(slots=[name.lower()], die=die))
+    ledger.execute("r", c.Round())
+    ledger.execute("r", c.Act(id="kai", cost="major", label="shoots"))
+    ledger.execute("r", c.Leave(id="lin", reason="runs"))
+    ledger.execute("r", c.EndTurn(id="kai"))
+    ledger.execute("r", c.Act(id="ganger", cost="minor", label="swings"))
+    out = io.StringIO()
+    write_html(ledger, "r", out)
+    block = out.getvalue().split('data-round="1"')[1].split("</ol>")[0]
+    items = re.findall(r'<li data-slot="([^"]+)">(.*?)</li>', block, re.S)
+    assert [slot for slot, _ in items] == ["kai", "ganger", "lin"]
+    assert [slot for slot, text in items if 'class="tag left"' in text] == ["lin"]
+
+
 def test_report_is_self_contained(report):
     html = report.read_text(encoding="utf-8")
     page = Page(html)
@@ -220,6 +241,40 @@ def test_report_command_writes_the_recap_and_refuses_a_campaign_recap(tmp_path):
     bad = combat("report", "--for", "players", "--all", code=1)
     assert bad.stderr.startswith("error: --for players") and bad.stderr.count("\n") == 1
     assert combat("report", "--encounters", "demo-1,nope", code=1).stderr.startswith("error: ")
+
+
+def test_report_on_a_terminal_writes_a_file_and_says_where(tmp_path):
+    """Issue 23: `combat report` with its output on a terminal does not pour
+    130 KB of html there: it writes ID-report.html and says so in a line."""
+    import os
+    import pty
+
+    from helpers import real
+    db = tmp_path / "ledger.db"
+    for args in (["new", "raid"], ["add", "Rook", "--pc"], ["note", "x"]):
+        assert real(db, *args).returncode == 0
+    here, there = pty.openpty()
+    try:
+        done = real(db, "report", stdout=there, cwd=tmp_path)
+        os.close(there)
+        shown = b""
+        while True:
+            try:
+                chunk = os.read(here, 65536)
+            except OSError:  # (the terminal closed: all is read)
+                break
+            if not chunk:
+                break
+            shown += chunk
+    finally:
+        os.close(here)
+    assert done.returncode == 0, done.stderr
+    said = shown.decode()
+    assert "<html" not in said and len(said) < 400
+    assert "wrote the report of raid to raid-report.html" in " ".join(said.split())
+    assert "<html" in (tmp_path / "raid-report.html").read_text(encoding="utf-8")
+    piped = real(db, "report", cwd=tmp_path)  # not a terminal: stdout, as before
+    assert piped.stdout.startswith("<!doctype html>")
 
 
 def test_campaign_sums_the_encounters_and_reports_them(tmp_path):

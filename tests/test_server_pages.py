@@ -50,6 +50,12 @@ def button(opened, card: str, name: str):
     return opened.locator(f'[data-card="{card}"]').get_by_role("button", name=name, exact=True)
 
 
+def gm_button(opened, who: str, name: str):
+    """The GM page's panel button `name`, for `who` (its row chosen first)."""
+    opened.locator(f'#order .member[data-id="{who}"]').click()
+    return opened.locator("#panel").get_by_role("button", name=name, exact=True)
+
+
 def line(opened, text: str):
     def send():
         opened.fill("#line", text)
@@ -126,12 +132,12 @@ def test_three_browsers_play_a_round_with_a_seize_a_group_slot_and_an_interrupt(
         play.shown(lambda: button(ana, "ash", "End turn").click())
 
         # The boss, then the gangers' group slot: either member first (R8).
-        play.shown(lambda: button(gm, "boss", "Major · 2 AP").click())
-        play.shown(lambda: button(gm, "boss", "End turn").click())
+        play.shown(lambda: gm_button(gm, "boss", "Major · 2 AP").click())
+        play.shown(lambda: gm_button(gm, "boss", "End turn").click())
         for opened in pages.values():
             expect(opened.locator("#state")).to_contain_text("up: Ganger 1, Ganger 2")
-        play.shown(lambda: button(gm, "ganger-2", "Minor · 1 AP").click())
-        play.shown(lambda: button(gm, "ganger-2", "End turn").click())
+        play.shown(lambda: gm_button(gm, "ganger-2", "Minor · 1 AP").click())
+        play.shown(lambda: gm_button(gm, "ganger-2", "End turn").click())
         play.shown(line(gm, "end-turn ganger-1"))
 
         # Pass 2: nobody spends; the round is complete (R23).
@@ -163,8 +169,10 @@ def test_user_text_is_shown_as_text_never_as_markup(tmp_path):
     secret = token(db, "gm", "gm")
     with served(db) as running, chromium() as browser:
         opened = page(browser, f"{running.url}/?token={secret}")
-        card = opened.locator('[data-card="evil"] h2')
-        expect(card).to_contain_text("<img src=x onerror=alert(1)>")
+        expect(opened.locator('#order [data-id="evil"]')).to_contain_text("<img src=x onerror=alert(1)>")
+        opened.locator('#order [data-id="evil"]').click()  # its panel's heading
+        expect(opened.locator("#panel h2")).to_contain_text("<img src=x onerror=alert(1)>")
+        opened.locator("#log li").first.wait_for()
         assert opened.locator("img").count() == 0
 
 

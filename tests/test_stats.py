@@ -118,10 +118,14 @@ def test_stats_table_for_people_names_everyone(demo):
     _, _, env = demo
     result = CliRunner().invoke(app, ["stats"], env=env)
     assert result.exit_code == 0, result.output
+    names = {c["id"]: c["name"] for c in stats(demo[0], demo[1])["combatants"]}
+    # Issue 23: the names the report prints, never the ids (Ganger 1, not ganger-1)
     for cid in HAND_COUNTED:
-        assert cid in result.stdout
+        assert names[cid] in result.stdout
+    assert "Ganger 2" in result.stdout
+    assert "ganger-1" not in result.stdout and "ganger-2" not in result.stdout
     assert "2 rounds, 5 passes, 15 turns, 21 AP spent" in result.stdout
-    assert "left the encounter: ganger-2" in result.stdout
+    assert f"left the encounter: {names['ganger-2']}" in result.stdout
 
 
 # -- small encounters ---------------------------------------------------------

@@ -38,7 +38,7 @@ def test_foreign_database_with_our_table_names_left_byte_for_byte(combat, tmp_pa
 
 
 def test_new_store_carries_its_own_marker(noted):
-    from eventlog.stores.sqlitefile import APPLICATION_ID
+    from eventlog.stores.sqlite.schema import APPLICATION_ID
     con = sqlite3.connect(noted.db)
     assert con.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID
 

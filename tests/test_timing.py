@@ -76,7 +76,7 @@ def test_stats_json_time_of_turns_rounds_and_encounter(timed):
 def test_stats_text_shows_the_time(timed):
     out = timed("stats").stdout
     assert "6m40s" in out  # the duration, 400 s
-    assert "slowest turns" in out and "vex 2m00s (round 1, pass 1)" in out
+    assert "slowest turns" in out and "Vex 2m00s (round 1, pass 1)" in out
 
 
 def test_stats_csv_is_one_row_per_turn_with_its_time(timed):

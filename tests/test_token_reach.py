@@ -74,3 +74,49 @@ def test_a_player_token_made_before_binding_reaches_nothing(two):
         assert http.get("/api/encounters").json() == []
         answer = http.get("/api/encounters/alley/status")
         assert answer.status_code == 403 and "--encounter" in answer.json()["error"]
+
+
+# -- an archived encounter is out of every token's reach (INTERFACE.md, archive) ----
+
+def test_token_add_refuses_an_archived_encounter(two):
+    assert real(two, "archive", "dock").returncode == 0
+    before = [t.name for t in open_store(str(two)).tokens()]
+    err = one_error_line(real(two, "token", "add", "tv", "--view", "--encounter", "dock"))
+    assert "dock is archived" in err and "unarchive dock" in err
+    assert real(two, "use", "dock").returncode == 0  # the current one, archived
+    err = one_error_line(real(two, "token", "add", "ana", "--player", "--owns", "rook"))
+    assert "dock is archived" in err
+    assert [t.name for t in open_store(str(two)).tokens()] == before
+
+
+def test_archived_encounter_answers_404_on_the_server(two):
+    tv = secret_of(real(two, "token", "add", "tv", "--view", "--encounter", "dock"))
+    ana = secret_of(real(two, "token", "add", "ana", "--player", "--owns", "rook",
+                         "--encounter", "dock"))
+    gm = secret_of(real(two, "token", "add", "anna", "--gm"))
+    assert real(two, "archive", "dock").returncode == 0
+    before = real(two, "--encounter", "dock", "log", "--json").stdout
+    with served(two) as running:
+        for secret in (tv, ana, gm):
+            with client(running, secret) as http:
+                assert "dock" not in [e["id"] for e in http.get("/api/encounters").json()]
+                for path in ("status", "log", "lines"):
+                    answer = http.get(f"/api/encounters/dock/{path}")
+                    assert answer.status_code == 404, (secret, path)
+                    assert "dock is archived" in answer.json()["error"]
+                refused = http.post("/api/encounters/dock/commands",
+                                    json={"command": "note", "text": "x"})
+                assert refused.status_code == 404
+        with client(running, ana) as http:  # ?archived is the GM's only
+            assert http.get("/api/encounters/dock/status?archived=1").status_code == 404
+        with client(running, gm) as http:
+            assert http.get("/api/encounters/dock/status?archived=1").json()["encounter"] == "dock"
+            assert http.get("/api/encounters/dock/log?archived=1").status_code == 200
+            assert http.put("/api/table", json={"encounter": "dock"}).status_code == 404
+    assert real(two, "--encounter", "dock", "log", "--json").stdout == before
+
+
+def test_serve_refuses_to_put_an_archived_encounter_on_the_table(two):
+    assert real(two, "archive", "dock").returncode == 0
+    err = one_error_line(real(two, "serve", "--port", "0", "--encounter", "dock", timeout=30))
+    assert "dock is archived" in err and "unarchive dock" in err

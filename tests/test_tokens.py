@@ -127,15 +127,15 @@ def test_a_read_only_v1_store_is_read_without_a_migration(tmp_path):
     shutil.copyfile(GOLDEN / "v1.db", db)
     sha = hashlib.sha256(db.read_bytes()).hexdigest()
     from eventlog.stores.sqlite import Store
-    from eventlog.stores import sqlitefile
-    real = sqlitefile.read_only
-    sqlitefile.read_only = lambda path: True  # (root writes any file: say it may not)
+    from eventlog.stores.sqlite import store as module
+    real = module.read_only
+    module.read_only = lambda path: True  # (root writes any file: say it may not)
     try:
         store = Store(db)
         assert store.tokens() == [] and store.encounters()
         store.close()
     finally:
-        sqlitefile.read_only = real
+        module.read_only = real
     assert hashlib.sha256(db.read_bytes()).hexdigest() == sha
 
 

@@ -145,7 +145,10 @@ def test_condition_needs_exactly_one_duration():
 
 def test_condition_is_worded_in_the_log():
     assert describe(condition("juno", "prone", until_ended=True)) == \
-        "juno is prone (prone) until ended"
+        "juno is prone until ended"
+    # (the id is said where it is not the name: `end-effect` takes it)
+    assert describe(EffectApplied(effect="juno-prone-2", combatant="juno", name="prone",
+                                  max_ap=0, until_ended=True)) == "juno is prone (juno-prone-2) until ended"
 
 
 def test_effect_with_max_ap_still_changes_the_maximum():
@@ -404,3 +407,20 @@ def test_the_players_recap_tells_no_hidden_track(combat, tmp_path):
     players, gm = (tmp_path / "p.html").read_text(), (tmp_path / "gm.html").read_text()
     assert "shaken" in gm and "shaken" not in players  # (the recap tells no round by round)
     assert "chart-hp" in gm and "chart-hp" not in players
+
+
+def test_roster_public_flag_shows_an_npc_track_to_players_only_when_public(combat, tmp_path):
+    """Issue 27: a roster's `public = true` on an NPC's track is the `--public`
+    of `track`: players read that track, and none of the NPC's others."""
+    from projections.reports.views import for_players
+    roster = tmp_path / "foes.toml"
+    roster.write_text('[[combatant]]\nname = "Boss"\n'
+                      'tracks = {hp = 30, morale = {value = 5, max = 10, public = true}}\n'
+                      '[[combatant]]\nname = "Ash"\nside = "pc"\ntracks = {hp = 12}\n')
+    combat("new", "lair", "--roster", str(roster))
+    seen = json.loads(combat("status", "--json").stdout)
+    people = {c["id"]: c for c in for_players(seen)["combatants"]}
+    assert people["boss"]["tracks"] == {"morale": {"value": 5, "max": 10, "public": True}}
+    assert people["ash"]["tracks"] == {"hp": {"value": 12, "max": 12, "public": False}}
+    gm = {c["id"]: c for c in seen["combatants"]}
+    assert set(gm["boss"]["tracks"]) == {"hp", "morale"}  # the GM sees both

@@ -13,7 +13,7 @@ from starlette.requests import Request
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from cli.server import declare, reads, rules, table
+from cli.server import declare, evening, reads, rules, table
 from cli.server.health import health
 from cli.server.metrics import Metrics, metrics
 from cli.server.handles import Handles
@@ -32,6 +32,8 @@ ROUTES = [
     Route(f"{API}/status", reads.status_of),
     Route(f"{API}/log", reads.log_of),
     Route(f"{API}/lines", reads.lines_of),
+    Route(API, evening.create, methods=["POST"]),
+    Route(f"{API}/archive", evening.archive, methods=["POST"]),
     Route(f"{API}/commands", declare.commands, methods=["POST"]),
     Route(f"{API}/line", declare.line, methods=["POST"]),
     Route(f"{API}/stream", stream),

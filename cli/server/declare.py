@@ -16,7 +16,7 @@ from cli.grammar import BadLine, parse_line
 from cli.server import auth
 from cli.server.views import encode, message, sees_all, status_for
 from cli.server.replies import (
-    JSON, BadInput, body_of, encounter_of, guarded, ledger, one_line, run)
+    JSON, BadInput, body_of, check_unarchived, encounter_of, guarded, ledger, one_line, run)
 
 
 class Declared(msgspec.Struct, omit_defaults=True):
@@ -56,6 +56,7 @@ def declare(request: Request, raw: bytes, read, typed: bool) -> bytes:
     token = auth.token_of(lg.store, request)
     encounter = encounter_of(request)
     access.check_reach(token, encounter)
+    check_unarchived(request, token, encounter, reads=False)
     access.check_writes(token)
     if typed:
         access.check_types_lines(token)

@@ -12,7 +12,8 @@ from projections import access
 
 from cli.server import auth
 from cli.server.bounded import bounded_log
-from cli.server.replies import JSON, encounter_of, guarded, ledger, number, run
+from cli.server.replies import (JSON, check_unarchived, encounter_of, guarded, ledger, number,
+                                run)
 from cli.server.views import sees_all, status_for
 
 STATIC = Path(__file__).parent / "static"
@@ -37,6 +38,7 @@ async def reading(request: Request):
     token = await token_of(request)
     encounter = encounter_of(request)
     access.check_reach(token, encounter)
+    await run(check_unarchived, request, token, encounter)
     return token, encounter
 
 
@@ -60,16 +62,18 @@ async def me(request: Request):
 @guarded
 async def encounters(request: Request):
     token = await token_of(request)
+    every = request.query_params.get("all") == "1" and token.role == "gm"
 
     def listed():
         lg = ledger(request)
         out = []
         archived = lg.store.archived()  # set aside: out of the pickers (the docs)
         for info in lg.store.encounters():
-            if info.id not in archived and access.reaches(token, info.id):
+            if (every or info.id not in archived) and access.reaches(token, info.id):
                 state = lg.state(info.id)
                 out.append({"id": info.id, "title": info.title, "phase": state.phase,
-                            "seq": state.seq})
+                            "seq": state.seq,
+                            **({"archived": True} if info.id in archived else {})})
         return out
     return JSON(await run(listed))
 

@@ -97,6 +97,20 @@ def encounter_of(request: Request) -> str:
     return encounter
 
 
+def check_unarchived(request: Request, token, encounter: str, reads: bool = True) -> None:
+    """An archived encounter is out of every token's reach (the docs): 404,
+    saying how it comes back. A GM token may still read one with
+    `?archived=1`; nobody declares in it through the server."""
+    if encounter not in ledger(request).store.archived():
+        return
+    if reads and token.role == "gm" and request.query_params.get("archived") in ("1", "true"):
+        return
+    from eventlog.text import neutral
+    raise UnknownEncounter(f"{neutral(encounter)} is archived: `combat unarchive "
+                           f"{neutral(encounter)}` brings it back"
+                           + (" (a GM token reads it with ?archived=1)" if reads else ""))
+
+
 def ledger(request: Request):
     """This worker thread's ledger over its own store handle."""
     return request.app.state.handles.ledger()

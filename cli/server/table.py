@@ -17,14 +17,15 @@ from eventlog.errors import LedgerError, UnknownEncounter
 from projections import access, joining
 
 from cli.server.reads import PAGE_HEADERS, STATIC, token_of
-from cli.server.replies import JSON, BadInput, Slow, body_of, guarded, ledger, run
+from cli.server.replies import (JSON, BadInput, Slow, body_of, check_unarchived, guarded, ledger,
+                                run)
 
 ASKS, PER_S = 5, 60.0  # join requests one address may send in PER_S seconds
 _asked: dict[str, deque] = {}
 _asked_lock = threading.Lock()
 
 
-def _gm(token) -> None:
+def check_gm(token) -> None:
     if token.role != "gm":
         raise access.Forbidden(f"{token.name}'s token is not the GM's: only the GM "
                                "chooses the table and lets players in")
@@ -54,9 +55,10 @@ class Answer(msgspec.Struct, forbid_unknown_fields=True):
 async def table(request: Request):
     token = await token_of(request)
     if request.method == "PUT":
-        _gm(token)
+        check_gm(token)
         choice = _body(await body_of(request), Choice)
         access.check_reach(token, choice.encounter)
+        await run(check_unarchived, request, token, choice.encounter, False)
         await run(lambda: joining.put_on_table(ledger(request).store, choice.encounter))
     chosen = await run(lambda: joining.on_table(ledger(request).store))
     return JSON({"encounter": chosen if chosen and access.reaches(token, chosen) else None})
@@ -65,7 +67,7 @@ async def table(request: Request):
 def _seats(request: Request) -> dict:
     lg = ledger(request)
     encounter = joining.on_table(lg.store)
-    if encounter is None:
+    if encounter is None or encounter in lg.store.archived():
         raise UnknownEncounter("the GM has put no encounter on the table yet: ask them "
                                "to (`combat serve --encounter ID`, or the GM page)")
     state = lg.state(encounter)
@@ -103,7 +105,7 @@ async def join(request: Request):
 @guarded
 async def joins(request: Request):
     """The GM's list of waiting requests, and of the players' tokens (joined)."""
-    _gm(await token_of(request))
+    check_gm(await token_of(request))
     tokens = await run(lambda: ledger(request).store.tokens())
     kinds = {"waiting": joining.JOIN, "joined": "player"}
     if request.query_params.get("kind", "waiting") not in kinds:
@@ -116,7 +118,7 @@ async def joins(request: Request):
 @guarded
 async def revoke(request: Request):
     """The GM ends a player's token at once (a phone that should not be here)."""
-    _gm(await token_of(request))
+    check_gm(await token_of(request))
     name = request.path_params["name"]
 
     def revoked():
@@ -131,7 +133,7 @@ async def revoke(request: Request):
 @guarded
 async def answer(request: Request):
     """The GM approves (a player token) or denies (removed) a request."""
-    _gm(await token_of(request))
+    check_gm(await token_of(request))
     name = request.path_params["name"]
     said = _body(await body_of(request), Answer)
 

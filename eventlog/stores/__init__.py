@@ -24,7 +24,7 @@ def is_url(target: str | os.PathLike) -> bool:
 def shown(target: str | os.PathLike) -> str:
     """How a store is named to the user: a URL without its password."""
     if is_url(target):
-        from eventlog.stores.pgschema import shown as without_password
+        from eventlog.stores.postgres.connection import shown as without_password
         return without_password(str(target))
     return str(target)
 

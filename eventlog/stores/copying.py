@@ -6,7 +6,8 @@ head compared with the source's afterwards. Re-running it is harmless: an
 encounter the target already holds with the same chain is skipped; one it
 holds as an older copy (its log is the start of this one) is brought up to
 date; one it holds with another log refuses the whole copy before anything
-is written.
+is written. Archive marks travel with the logs; webhooks stay behind (they
+are the table server's settings, not encounters).
 """
 from __future__ import annotations
 
@@ -33,6 +34,7 @@ def copy_store(source: EventStore, target: EventStore, where: str) -> Iterator[C
     if source.identity == target.identity:
         raise LedgerError(f"{where} is the store being copied: name another store")
     planned = list(_plan(source, target, where))
+    archived = source.archived()  # the marks travel with the logs (a copy is the same store)
     for info, head, theirs in planned:
         if theirs != head:
             with source.reading():
@@ -46,6 +48,8 @@ def copy_store(source: EventStore, target: EventStore, where: str) -> Iterator[C
             if tuple(target.head(info.id)) != tuple(head):
                 raise StoreError(f"{info.id} did not arrive in {where} as it left "
                                  f"(head {target.head(info.id)[0]}, expected {head[0]})")
+        if (info.id in archived) != (info.id in target.archived()):
+            target.set_archived(info.id, info.id in archived)
         yield Copied(info.id, head[0], head[1], theirs == head,
                      theirs[0] if theirs not in (None, head) else 0)
 

@@ -1,9 +1,9 @@
 """What the stores' mixins use of the store they are mixed into, for the type
 checker only: each mixin module imports its host under TYPE_CHECKING and
 derives from `object` at run time, so nothing here runs or shadows the
-store's own methods. SqliteHost: sqlite.Store's part (sqlitetidy,
-sqlitehooks, sqliteimport, sqlitetokens); PgHost: PostgresStore's part
-(pgduties, pghooks)."""
+store's own methods. SqliteHost: what sqlite/store.py's Store gives the
+mixins beside it (changes, hooks, imports, snapshots, tidy, tokens);
+PgHost: the same of postgres/store.py's PostgresStore."""
 from __future__ import annotations
 
 import sqlite3

@@ -71,11 +71,26 @@ def read(path: Path) -> Load:
     """The roster in `path` as the command that loads it, or InvalidFile with
     one line naming what is wrong."""
     name = path.name
-    kind = FORMATS.get(path.suffix.lower())
+    kind = _kind(name)
+    raw = read_bounded(path, MAX_ROSTER_BYTES, "the most a roster may hold", name)
+    return read_bytes(name, raw, kind)
+
+
+def _kind(name: str) -> str:
+    suffix = Path(name).suffix
+    kind = FORMATS.get(suffix.lower())
     if kind is None:
         raise InvalidFile(f"{name}: a roster is .toml, .yaml, .yml or .json, not "
-                          f"{path.suffix or 'a file without an extension'}")
-    raw = read_bounded(path, MAX_ROSTER_BYTES, "the most a roster may hold", name)
+                          f"{suffix or 'a file without an extension'}")
+    return kind
+
+
+def read_bytes(name: str, raw: bytes, kind: str | None = None) -> Load:
+    """A roster's bytes (the GM page's upload, named `name`) as the command
+    that loads it: the same strict checks as a file `load` reads."""
+    kind = kind or _kind(name)
+    if len(raw) > MAX_ROSTER_BYTES:
+        raise InvalidFile(f"{name} is over {MAX_ROSTER_BYTES} bytes, the most a roster may hold")
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError:

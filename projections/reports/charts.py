@@ -62,6 +62,7 @@ class Chart:
     title: str
     caption: str
     svg: str
+    width: float = 0  # in CSS pixels: the page cues a scroll where its box is narrower
 
 
 def _mpl():
@@ -183,12 +184,15 @@ def columns(chart_id: str, title: str, caption: str, categories: list[str],
     ax.set_xticks(ticks, [categories[j] for j in ticks])
     ax.set_xlim(-0.5, n - 0.5)
     ax.set_ylabel(unit)
+    tallest = max(base + [v for s in data for v in s.values] + [0])
+    if tallest > 0:  # headroom: the tallest bar does not end flat against the frame
+        ax.set_ylim(0, tallest * 1.08)
     ax.yaxis.get_major_locator().set_params(integer=True)
     if data:
         _legend(ax, handles, [s.name for s in data], width - left)
     if not categories:
         ax.text(0.5, 0.5, "nothing to show yet", transform=ax.transAxes, ha="center")
-    return Chart(chart_id, title, caption, _svg(fig, chart_id, titles))
+    return Chart(chart_id, title, caption, _svg(fig, chart_id, titles), width)
 
 
 def rows(chart_id: str, title: str, caption: str, names: list[str],
@@ -200,7 +204,7 @@ def rows(chart_id: str, title: str, caption: str, names: list[str],
     plot_h = max(len(names), 1) * per_row
     width = left + 360 + 24
     n_rows = _legend_rows([s.name for s in data], width - left)
-    top, bottom = 18 + 22 * n_rows, 40
+    top, bottom = 18 + 22 * n_rows, 48  # the axis label whole, descenders too
     fig, ax = _figure(width, top + plot_h + bottom, left, 24, top, bottom)
     colours = palette(len(data))
     base = [0.0] * len(names)
@@ -228,7 +232,7 @@ def rows(chart_id: str, title: str, caption: str, names: list[str],
         _legend(ax, handles, [s.name for s in data], width - left)
     if not names:
         ax.text(0.5, 0.5, "nothing to show yet", transform=ax.transAxes, ha="center")
-    return Chart(chart_id, title, caption, _svg(fig, chart_id, titles))
+    return Chart(chart_id, title, caption, _svg(fig, chart_id, titles), width)
 
 
 def heatmap(chart_id: str, title: str, caption: str, names: list[str],
@@ -297,4 +301,4 @@ def heatmap(chart_id: str, title: str, caption: str, names: list[str],
         spine.set_visible(False)
     if not (names and rounds):
         ax.text(0.5, 0.5, "nothing to show yet", transform=ax.transAxes, ha="center")
-    return Chart(chart_id, title, caption, _svg(fig, chart_id, titles, cells))
+    return Chart(chart_id, title, caption, _svg(fig, chart_id, titles, cells), width)

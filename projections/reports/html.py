@@ -40,7 +40,10 @@ def charts(numbers: dict) -> list:
                    names, numbers_of,
                    [[r["ap_by_combatant"].get(c["id"], 0) for r in rounds] for c in people], "AP"),
         ch.heatmap("chart-time-per-round", "Time in turns per combatant per round",
-                   "Seconds each combatant's turns took in each round (see Time).",
+                   "Seconds each combatant's turns took in each round (see Time)."
+                   + ("" if not rounds or any(v >= 0.5 for v in seconds.values()) else
+                      " Every turn here took under a second (a scripted fight?): "
+                      "nothing to shade."),
                    names, numbers_of,
                    [[round(seconds.get((c["id"], r["round"]), 0.0)) for r in rounds]
                     for c in people], "seconds"),
@@ -147,8 +150,23 @@ def _environment():
 
 def _marked(chart_list: list) -> list[dict]:
     from markupsafe import Markup
-    return [{"id": c.id, "title": c.title, "caption": c.caption, "svg": Markup(c.svg)}
-            for c in chart_list]
+    return [{"id": c.id, "title": c.title, "caption": c.caption, "svg": Markup(c.svg),
+             **cropped_below(c.width)} for c in chart_list]
+
+
+# The page's frame around a chart's box (main, section and box padding and
+# borders) on a phone (up to 600 px) and wider, and a page scrollbar's room:
+# below these widths a chart is cropped in its box and the page says so.
+PHONE_FRAME, DESK_FRAME, DESK_BOX, SCROLLBAR = 50, 98, 1022, 20
+
+
+def cropped_below(width: float) -> dict:
+    """The viewport widths at which a chart of `width` px is cropped: the
+    phone layout's and the wider one's (`wide_all`: wider than any box)."""
+    from math import ceil
+    return {"phone_below": min(600, ceil(width) + PHONE_FRAME),  # (a phone's scrollbars float)
+            "desk_below": ceil(width) + DESK_FRAME + SCROLLBAR,
+            "wide_all": width > DESK_BOX}
 
 
 def render_html(numbers: dict, chapters: list[Chapter], head_hash: str,
@@ -159,6 +177,7 @@ def render_html(numbers: dict, chapters: list[Chapter], head_hash: str,
         charts=_marked(charts(numbers) + ([] if audience == "players" else harm_charts(numbers))),
         categories=CATEGORIES, totals_rows=TOTALS,
         head_hash=head_hash, orders=order_changes(chapters), players=audience == "players",
+        names={c["id"]: c["name"] for c in numbers["combatants"]},
         highlights=highlights(numbers), open_rounds=len(numbers["rounds"]) <= OPEN_ROUNDS,
     )
 

@@ -89,9 +89,11 @@ def describe(e: Payload, who: Callable[[str], str] = str) -> str:
                            until_round_end=now, until_ended=ever):
             span = ("until the round ends" if now else "until ended" if ever
                     else f"for {n} round{'s' if n != 1 else ''}")
+            # (the id, for `end-effect`, only where it is not the name itself)
+            named = name if eid == "-".join(name.casefold().split()) else f"{name} ({eid})"
             if not d:
-                return f"{who(cid)} is {name} ({eid}) {span}"
-            return f"{who(cid)} gains effect {name} ({eid}): max AP {_signed(d)} {span}"
+                return f"{who(cid)} is {named} {span}"
+            return f"{who(cid)} gains effect {named}: max AP {_signed(d)} {span}"
         case TrackChanged():
             return _track(e, who)
         case EffectEnded(effect=eid, reason=reason):

@@ -4,12 +4,12 @@ exports: each declaration in table language with names and what it changed
 the initiative order each round was played in."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from collections.abc import Callable
 from typing import cast
 
 from eventlog.events import (
-    CORRECTIONS, Amended, APAdjusted, APSpent, CombatantJoined, CombatantRejoined,
+    CORRECTIONS, Amended, APAdjusted, APSpent, CombatantJoined, CombatantLeft, CombatantRejoined,
     GritAdjusted, InitiativeOverridden, InitiativeRolled, InterruptTaken,
     MomentSeized, OrderDeclared, Payload, Redone, RoundStarted, TrackChanged, TurnEnded,
     Undone,
@@ -48,6 +48,7 @@ class Placed:
     total: int | None
     side: str
     seized: bool = False
+    left: bool = False    # the slot left the fight during this round (R22)
 
 
 @dataclass
@@ -145,6 +146,7 @@ class Story:
         self._placed: dict[int, set[str]] = {}
         self._passes: dict[int, int] = {}  # round -> the last pass it reached
         self._visited: dict[int, list[Placed]] = {}  # round -> slots as their turns came
+        self._left: dict[int, set[str]] = {}  # round -> slots that left during it
         self._amended: list[tuple[Line, int]] = []  # lines that name an amendment
         self._reasons: dict[int, str] = dict(reasons or {})  # amendment seq -> its reason
         self._told = told
@@ -185,7 +187,9 @@ class Story:
         later = {p.slot for p in chapter.joined}
         visited = [p for p in self._visited.get(chapter.round or 0, []) if p.slot not in later]
         seen = {p.slot for p in visited}
-        return visited + [p for p in chapter.order if p.slot not in seen]
+        gone = self._left.get(chapter.round or 0, set())
+        return [replace(p, left=p.slot in gone)
+                for p in visited + [p for p in chapter.order if p.slot not in seen]]
 
     def feed(self, step: Step) -> None:
         env, entry = step.entry.env, step.entry
@@ -300,7 +304,11 @@ class Story:
             self._placed[s.round] = {p.slot for p in chapter.order}
             return
         if not isinstance(step.payload, ORDER_CHANGES):
+            if isinstance(step.payload, CombatantLeft):  # a slot out of the order now (R22)
+                self._left.setdefault(s.round, set()).update(
+                    self._placed.get(s.round, set()) - set(s.order()))
             return
+        self._left.get(s.round, set()).difference_update(s.order())  # back (a rejoin)
         placed = self._placed.setdefault(s.round, set())
         for p in self._order(s):
             if p.slot not in placed:

@@ -174,10 +174,11 @@ function render(next) {
       on: { click: () => declare({ command: "order", slots: [slot, ...tie.filter((x) => x !== slot)] }, "✓ " + nameOf(slot) + " goes first") },
       disabled: me.role === "player" && !mayOrder(tie),
       data: { order: slot } }, nameOf(slot) + " first")))));
-  $("order").replaceChildren(...status.order.map((slot) => slotItem(slot, byId, groups)));
+  const slots = me.role === "gm" && window.gmSlots ? window.gmSlots(status) : status.order;
+  $("order").replaceChildren(...slots.map((slot) => slotItem(slot, byId, groups)));
   followTurn();
   renderMine(byId);
-  if (window.gmRendered) window.gmRendered(status);
+  if (me.role === "gm" && window.gmRendered) window.gmRendered(status);
 }
 
 function mayOrder(tie) {
@@ -234,12 +235,12 @@ function tick() {
   timer.textContent = "this turn: " + Math.floor(s / 60) + ":" + String(s % 60).padStart(2, "0");
 }
 
-// -- a player's own combatants (the GM gets a card for each) ----------------
+// -- a player's own combatants ---------------------------------------------
 
 function card(c) {
   const id = c.id;
-  const may = me.role === "gm" ? null : ((status.mine || {})[id] || { may: [] }).may;
-  const can = (what) => may === null || may.includes(what);
+  const may = ((status.mine || {})[id] || { may: [] }).may;
+  const can = (what) => may.includes(what);
   const label = el("input", { class: "label", placeholder: "what it does (optional)", "aria-label": "what " + c.name + " does" });
   const act = (cost, words) => declare({ command: "act", id, cost, label: label.value }, "✓ " + c.name + ": " + words)
     .then((a) => { if (a) label.value = ""; });
@@ -266,25 +267,14 @@ function card(c) {
       big("Interrupt", "interrupt", () => declare({ command: "interrupt", id, cost: isNaN(cost.value) ? cost.value : Number(cost.value), label: label.value }, "✓ " + c.name + " interrupts")),
       cost),
     el("div", { class: "buttons" }, label));
-  if (me.role === "gm" && window.gmCard) body.push(window.gmCard(c, label));
   const up = status.up.includes(id);
   return el("article", { class: "card" + (up ? " up" : "") + (owned(id) ? " own" : ""), data: { card: id },
                          "aria-label": c.name + (up ? ", up now" : "") }, ...body);
 }
 
-function gmOrder() {
-  // The GM's cards follow the order: who is up first, then the order, then the rest.
-  const place = (c) => {
-    if (status.up.includes(c.id)) return -1;
-    const at = status.order.findIndex((slot) => slot === c.id || slot === c.group);
-    return at < 0 ? status.order.length : at;
-  };
-  return status.combatants.map((c, i) => [place(c), i, c.id]).sort((a, b) => a[0] - b[0] || a[1] - b[1]).map((x) => x[2]);
-}
-
 function renderMine(byId) {
   const mine = $("mine");
-  const ids = me.role === "gm" ? gmOrder() : me.role === "player" ? me.owns : [];
+  const ids = me.role === "player" ? me.owns : [];  // (the GM's: one panel, gm.js)
   const open = document.activeElement && mine.contains(document.activeElement) ? document.activeElement : null;
   if (open && open.tagName === "INPUT" && open.value) return; // (keep what is being typed)
   const focused = open && open.closest("[data-card]") ? [open.closest("[data-card]").dataset.card, open.textContent] : null;

@@ -1,51 +1,289 @@
-// The GM's console, on top of app.js: the command box, the table's buttons,
-// the encounter picker and the table's choice, the players asking to join
-// (approve / deny), hide and reveal, and the last declarations.
+// The GM's console, on top of app.js: the order is the page. One compact row
+// per combatant in the current order (app.js draws them; here they become
+// selectable, and the ones off the order are added), ONE panel of controls
+// for the selected combatant (the acting one unless the GM picks another),
+// the table's buttons, and play mode's keys (m/n/f/i/s/e, Ctrl-Z/Ctrl-Y)
+// when no box has the focus. What is allowed is the core's to say: a refusal
+// comes back as one line in the status area. gmlog.js adds the log's
+// corrections and the evening (encounters, roster, phones).
 "use strict";
+
+let selected = null, followed = "";
+
+const commandsPath = () => "./api/encounters/" + encodeURIComponent(encounter) + "/commands";
 
 // Next round and End encounter say what they will do before they are declared
 // (the core's dry run: the AP that would be lost); End turn is play mode's
 // careful one, which never ends a turn nothing was declared in (R21).
-function confirmFirst(text, lines, command, done, asksWhy) {
+function confirmFirst(text, lines, command, done, asksWhy, extra) {
   const box = $("confirm");
   const why = asksWhy ? el("input", { class: "label", "aria-label": "why, for the record", placeholder: "why (for the record)" }) : null;
   const go = () => { box.hidden = true; declare(why ? { ...command, reason: why.value } : command, done); };
   const yes = el("button", { type: "button", class: "big", on: { click: go } }, text);
-  box.replaceChildren(el("p", {}, text + "?"), el("ul", {}, ...lines.map((l) => el("li", {}, l))), why,
+  box.replaceChildren(...[el("p", {}, text + "?"), extra,
+    el("ul", { class: "preview", "aria-label": "what it would change" }, ...lines.map((l) => el("li", {}, l))), why,
     el("div", { class: "buttons" }, yes,
-       el("button", { type: "button", on: { click: () => { box.hidden = true; } } }, "Cancel")));
+       el("button", { type: "button", on: { click: closeConfirm } }, "Cancel"))].filter(Boolean));
   box.hidden = false;
-  yes.focus();
+  box.scrollIntoView({ block: "nearest" });
+  (why || yes).focus();
 }
 
+function closeConfirm() { $("confirm").hidden = true; }
+
 function preview(command, text, done, asksWhy) {
-  api("./api/encounters/" + encodeURIComponent(encounter) + "/commands", { ...command, dry_run: true }).then(
+  return api(commandsPath(), { ...command, dry_run: true }).then(
     (answer) => confirmFirst(text, answer.preview || [], command, done, asksWhy), (err) => say(err.message, "error"));
 }
 
-function retract(line) {
-  // a mistake noticed later: what the retraction would change first (retract --dry-run)
-  const command = { command: "retract", seq: line.seq };
-  const path = "./api/encounters/" + encodeURIComponent(encounter) + "/commands";
-  api(path, { ...command, dry_run: true }).then(
-    (answer) => confirmFirst("Retract seq " + line.seq, answer.preview || [], command, "✓ retracted seq " + line.seq, true),
-    (err) => {
-      say(err.message, "error");
-      preview({ ...command, cascade: true }, "Retract seq " + line.seq + " and what falls with it",
-              "✓ retracted seq " + line.seq + " with its cascade", true);
-    });
+// -- the rows: the order, then who is off it ---------------------------------
+
+let rowFocused = null;
+
+window.gmSlots = function (s) {
+  const at = document.activeElement;  // (app.js redraws the rows next: the focus comes back after)
+  rowFocused = at && at.matches && at.matches("#order .member[data-id]") ? at.dataset.id : null;
+  // the current order (seizers first: the core's), then the slots not in it
+  // yet (nothing rolled, a round not started), in join order
+  const slots = [...s.order];
+  for (const c of s.combatants) {
+    const slot = c.group || c.id;
+    if (!slots.includes(slot) && !slots.includes(c.id) && c.active) slots.push(slot);
+  }
+  return slots;
+};
+
+function offOrder() {
+  // combatants no row shows (left, or a group member who left): one row each
+  const shown = new Set([...$("order").querySelectorAll("[data-id]")].map((n) => n.dataset.id));
+  return status.combatants.filter((c) => !shown.has(c.id)).map((c) =>
+    el("li", { class: c.side + " off", data: { slot: c.id } },
+       el("div", { class: "slot-head" }, sideBadge(c.side), el("span", { class: "init" }, "–"), combatantLine(c, "member"))));
 }
+
+const NARROW = window.matchMedia("(max-width: 899px)");
+
+function panelSeen() {
+  const box = $("panel").getBoundingClientRect();
+  return box.height > 0 && box.top < innerHeight && box.bottom > 0;
+}
+
+function pick(id, focus, shown) {
+  selected = id;
+  for (const row of $("order").querySelectorAll(".member[data-id]")) {
+    row.setAttribute("aria-pressed", String(row.dataset.id === id));
+    row.classList.toggle("picked", row.dataset.id === id);
+  }
+  renderPanel();
+  if (focus) $("panel").querySelector("h2").focus();
+  else if (shown && NARROW.matches) $("panel").scrollIntoView({ block: "start" });  // (a phone: the panel is below)
+}
+
+function rowsSelectable() {
+  for (const row of $("order").querySelectorAll(".member[data-id]")) {
+    const c = status.combatants.find((x) => x.id === row.dataset.id);
+    row.setAttribute("role", "button");
+    row.setAttribute("tabindex", "0");
+    row.addEventListener("click", () => pick(c.id, false, true));
+    row.addEventListener("keydown", (ev) => {
+      if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); pick(c.id, true); }
+    });
+  }
+}
+
+window.gmRendered = function () {
+  $("order").append(...offOrder());
+  rowsSelectable();
+  const key = [status.encounter, status.round, status.pass, status.acting, status.up.join(",")].join("|");
+  const byId = Object.fromEntries(status.combatants.map((c) => [c.id, c]));
+  if (key !== followed || !byId[selected]) {  // a new turn: the acting one is selected
+    followed = key;
+    selected = status.acting || status.up[0] || (status.combatants[0] || {}).id || null;
+    const row = $("order").querySelector('.member[data-id="' + CSS.escape(selected) + '"]');
+    // (on a phone the panel is below the order: a GM working in it stays there)
+    if (row && status.phase === "combat" && !(NARROW.matches && panelSeen())) row.scrollIntoView({ block: "nearest" });
+  }
+  pick(selected);
+  const again = rowFocused && $("order").querySelector('.member[data-id="' + CSS.escape(rowFocused) + '"]');
+  if (again) again.focus({ preventScroll: true });
+  refreshLog();
+};
+
+// -- the panel: the selected combatant's controls ----------------------------
+
+const keyed = (text, key, fn, disabled) =>
+  el("button", { type: "button", class: "big", "aria-keyshortcuts": key, disabled, on: { click: fn } },
+     text, el("kbd", { "aria-hidden": "true" }, key));
+
+function small(text, fn, props) {
+  return el("button", { type: "button", ...(props || {}), on: { click: fn } }, text);
+}
+
+function rollRow(c) {
+  const slot = c.group || c.id;
+  const group = status.groups.find((g) => g.id === slot);
+  if ((group ? group.initiative : c.initiative) !== null) return null;
+  const die = el("input", { class: "die", type: "number", min: "1", max: "10", placeholder: "d10",
+                            "aria-label": "the die " + slot + " rolled" });
+  return el("div", { class: "buttons" }, die,
+    small("Enter roll", () => declare({ command: "roll", slots: [slot], die: Number(die.value) }, "✓ " + nameOf(slot) + " rolled " + die.value)),
+    small("Roll for " + (group ? slot : c.name), () => declare({ command: "roll", slots: [slot] }, "✓ " + nameOf(slot) + " rolled")));
+}
+
+function effectsRow(c) {
+  const name = el("input", { class: "word", placeholder: "condition", "aria-label": "a condition or effect on " + c.name });
+  const rounds = el("input", { class: "die rounds", type: "number", min: "1", placeholder: "rounds", "aria-label": "for how many rounds" });
+  const add = () => declare({ command: "effect", id: c.id, name: name.value.trim(),
+                              ...(rounds.value ? { rounds: Number(rounds.value) } : { until_ended: true }) },
+                            "✓ " + c.name + ": " + name.value.trim());
+  return el("div", { class: "buttons" },
+    ...(c.effects || []).filter((e) => e.active !== false).map((e) =>
+      small("End " + e.name, () => declare({ command: "end-effect", effect: e.id }, "✓ " + e.name + " ends"),
+            { "aria-label": "end " + e.name + " on " + c.name })),
+    name, rounds, small("Add effect", add));
+}
+
+function trackRows(c) {
+  const rows = Object.entries(c.tracks || {}).map(([name, t]) => {
+    const to = el("input", { class: "die", type: "number", min: "0", "aria-label": "set " + name + " of " + c.name + " to" });
+    const change = (delta) => declare({ command: "track", id: c.id, name, delta },
+                                      "✓ " + c.name + " " + name + (delta > 0 ? " +" : " ") + delta);
+    return el("div", { class: "buttons track", data: { track: name } },
+      el("span", { class: "track-name" }, name + " " + t.value + (t.max === null ? "" : "/" + t.max)),
+      small("−1", () => change(-1), { "aria-label": name + " −1" }),
+      small("+1", () => change(1), { "aria-label": name + " +1" }),
+      to, small("Set", () => declare({ command: "track", id: c.id, name, value: Number(to.value) },
+                                     "✓ " + c.name + " " + name + " = " + to.value), { "aria-label": "set " + name }),
+      // (issue 27: the GM chooses per track whether the players see it)
+      small("Players see it", () => declare({ command: "track", id: c.id, name, delta: 0, public: !t.public },
+                                            "✓ the players " + (t.public ? "no longer see " : "see ") + c.name + "'s " + name),
+            { class: "toggle", "aria-pressed": String(!!t.public), "aria-label": "players see " + name }));
+  });
+  const name = el("input", { class: "word", placeholder: "new track", "aria-label": "a new track on " + c.name });
+  const value = el("input", { class: "die rounds", type: "number", min: "0", placeholder: "value", "aria-label": "its value and maximum" });
+  rows.push(el("div", { class: "buttons" }, name, value,
+    small("Add track", () => declare({ command: "track", id: c.id, name: name.value.trim(), value: Number(value.value),
+                                       max: Number(value.value) }, "✓ " + c.name + " " + name.value.trim()))));
+  return rows;
+}
+
+function panelKept(panel) {
+  // what the GM has typed or chosen in the panel, and where the focus is: a
+  // redraw (any device's declaration) keeps them for the same combatant
+  if (panel.dataset.id !== selected) return { values: {}, focus: null };
+  const values = {};
+  for (const box of panel.querySelectorAll("input, select")) values[box.getAttribute("aria-label")] = box.value;
+  const at = document.activeElement && panel.contains(document.activeElement) ? document.activeElement : null;
+  return { values, focus: at && (at.getAttribute("aria-label") || at.textContent) };
+}
+
+function panelRestored(panel, kept) {
+  for (const box of panel.querySelectorAll("input, select")) {
+    const was = kept.values[box.getAttribute("aria-label")];
+    if (was !== undefined) box.value = was;
+  }
+  if (!kept.focus) return;
+  const again = [...panel.querySelectorAll("input, select, button, h2")].find((n) =>
+    (n.getAttribute("aria-label") || n.textContent) === kept.focus);
+  if (again && !again.disabled) again.focus();
+}
+
+function renderPanel() {
+  const panel = $("panel");
+  const c = status && status.combatants.find((x) => x.id === selected);
+  const kept = panelKept(panel);
+  panel.dataset.id = selected || "";
+  if (!c) { panel.replaceChildren(el("p", {}, "add a combatant: `add NAME` in the command box, or a roster below")); return; }
+  const label = el("input", { id: "act-label", class: "label", placeholder: "what it does (optional)", "aria-label": "what " + c.name + " does" });
+  const cost = el("select", { id: "interrupt-cost", "aria-label": "interrupt cost" },
+                  el("option", { value: "minor" }, "minor (1)"), el("option", { value: "major" }, "major (2)"),
+                  el("option", { value: "3" }, "3 AP"), el("option", { value: "4" }, "4 AP"));
+  const state = status.acting === c.id ? "acting" : status.up.includes(c.id) ? "up" : !c.active ? "left" : "";
+  panel.replaceChildren(...[
+    el("h2", { tabindex: "-1" }, c.name, " ", pips(c), " ", el("span", { class: "init" }, "grit " + c.grit),
+       state ? el("span", { class: "tag" }, state) : null, c.hidden ? el("span", { class: "tag hidden" }, "hidden") : null),
+    rollRow(c),
+    el("div", { class: "buttons" },
+      keyed("Minor · 1 AP", "n", () => act("minor")), keyed("Major · 2 AP", "m", () => act("major")),
+      keyed("Free", "f", () => act("free")), keyed("End turn", "e", endTurn)),
+    el("div", { class: "buttons" },
+      keyed("Seize · 1 Grit", "s", () => declare({ command: "seize", id: c.id }, "✓ " + c.name + " seizes the moment")),
+      keyed("Interrupt", "i", interrupt), cost),
+    el("div", { class: "buttons" }, label),
+    el("h3", {}, "Tracks"), ...trackRows(c),
+    el("h3", {}, "Conditions"), effectsRow(c),
+    el("div", { class: "buttons" },
+      small("Grit +1", () => declare({ command: "grit", id: c.id, delta: 1 }, "✓ " + c.name + " gains 1 Grit")),
+      small("Grit −1", () => declare({ command: "grit", id: c.id, delta: -1 }, "✓ " + c.name + " loses 1 Grit")),
+      c.active ? small("Leaves", () => declare({ command: "leave", id: c.id, reason: label.value }, "✓ " + c.name + " leaves"))
+               : small("Rejoins", () => declare({ command: "rejoin", id: c.id }, "✓ " + c.name + " rejoins")),
+      c.hidden ? small("Reveal", () => declare({ command: "reveal", id: c.id }, "✓ the players see " + c.name))
+               : small("Hide", () => declare({ command: "hide", id: c.id }, "✓ " + c.name + " is hidden from the players")))]
+    .filter(Boolean));
+  panel.setAttribute("aria-label", "controls for " + c.name);
+  panelRestored(panel, kept);
+}
+
+// -- what the panel and the keys declare (play mode's aliases) ----------------
+
+function chosen() { return status && status.combatants.find((x) => x.id === selected); }
+
+function act(cost) {
+  const c = chosen();
+  if (!c) return;
+  const label = $("act-label") ? $("act-label").value : "";
+  declare({ command: "act", id: c.id, cost, label }, "✓ " + c.name + ": " + cost + " action")
+    .then((a) => { if (a && $("act-label")) $("act-label").value = ""; });
+}
+
+function interrupt() {
+  const c = chosen();
+  if (!c) return;
+  const cost = $("interrupt-cost").value;
+  declare({ command: "interrupt", id: c.id, cost: isNaN(cost) ? cost : Number(cost), label: $("act-label").value },
+          "✓ " + c.name + " interrupts").then((a) => { if (a && $("act-label")) $("act-label").value = ""; });
+}
+
+function endTurn() {
+  // play mode's `e`: the careful end-turn of whoever is acting; a group member
+  // among several up is named
+  const c = chosen();
+  const named = c && status.up.length > 1 && status.up.includes(c.id);
+  declare({ command: "end-turn", careful: true, ...(named ? { id: c.id } : {}) }, "✓ turn ended");
+}
+
+const KEYS = { m: () => act("major"), n: () => act("minor"), f: () => act("free"), i: interrupt,
+               s: () => { const c = chosen(); if (c) declare({ command: "seize", id: c.id }, "✓ " + c.name + " seizes the moment"); },
+               e: endTurn };
+
+function onKey(ev) {
+  const t = ev.target;
+  if (ev.key === "Escape" && !$("confirm").hidden) { closeConfirm(); return; }  // (from its reason box too)
+  if (!status || t.closest("input, select, textarea, [contenteditable]")) return;  // typing
+  if (!$("confirm").hidden) return;  // a confirmation waits for its answer
+  const key = ev.key.toLowerCase();
+  if ((ev.ctrlKey || ev.metaKey) && !ev.altKey) {
+    if (key === "z" && !ev.shiftKey) { ev.preventDefault(); declare({ command: "undo" }, "✓ undone"); }
+    else if (key === "y" || (key === "z" && ev.shiftKey)) { ev.preventDefault(); declare({ command: "redo" }, "✓ redone"); }
+    return;
+  }
+  if (ev.altKey || ev.ctrlKey || ev.metaKey || ev.repeat || !KEYS[key]) return;
+  ev.preventDefault();
+  KEYS[key]();
+}
+
+// -- the table's buttons and the command box ----------------------------------
 
 function gmButtons() {
   const simple = [["Roll all", () => declare({ command: "roll" }, "✓ rolled")],
                   ["Next round", () => preview({ command: "round" }, "Start the next round", "✓ a new round")],
-                  ["End turn", () => declare({ command: "end-turn", careful: true }, "✓ turn ended")],
-                  ["Undo", () => declare({ command: "undo" }, "✓ undone")],
-                  ["Redo", () => declare({ command: "redo" }, "✓ redone")],
+                  ["End turn", endTurn],
+                  ["Undo", () => declare({ command: "undo" }, "✓ undone"), "Control+Z"],
+                  ["Redo", () => declare({ command: "redo" }, "✓ redone"), "Control+Y"],
                   ["End encounter", () => confirmFirst("End the encounter",
                     ["afterwards only notes, undo, redo, retraction and amendment (R25)"], { command: "end" }, "✓ the encounter has ended")]];
-  $("gm-buttons").replaceChildren(...simple.map(([text, fn]) =>
-    el("button", { type: "button", on: { click: fn } }, text)));
+  $("gm-buttons").replaceChildren(...simple.map(([text, fn, key]) =>
+    el("button", { type: "button", on: { click: fn }, ...(key ? { "aria-keyshortcuts": key, title: key.replace("Control", "Ctrl") } : {}) }, text)));
   $("line-form").addEventListener("submit", (ev) => {
     ev.preventDefault();
     const line = $("line").value.trim();
@@ -54,104 +292,19 @@ function gmButtons() {
     api(path, { line }).then((answer) => {
       say("✓ " + line, "ok");
       $("line").value = "";
-      if (answer.status.encounter !== encounter) { // (`new ID`: the GM goes there)
-        encounter = answer.status.encounter;
-        const pick = $("encounter");
-        pick.append(el("option", { value: encounter }, encounter));
-        pick.value = encounter;
-        listen();
-      }
+      if (answer.status.encounter !== encounter) { goTo(answer.status.encounter); return; }  // (`new ID`)
       render(answer.status);
     }, (err) => say(err.message, "error"));
   });
+  document.addEventListener("keydown", onKey);
 }
 
-window.gmStart = function (list) {
+window.gmStart = function () {
   $("gm").hidden = false;
+  $("history").hidden = false;
+  $("evening").hidden = false;
   gmButtons();
-  const pick = $("encounter");
-  pick.replaceChildren(...list.map((e) => el("option", { value: e.id }, e.id + (e.title ? " · " + e.title : ""))));
-  pick.value = encounter;
-  pick.addEventListener("change", () => { encounter = pick.value; listen(); });
-  $("to-table").addEventListener("click", () => {
-    api("./api/table", { encounter: pick.value }, "PUT").then(
-      (t) => say("✓ " + t.encounter + " is on the table: every page follows it", "ok"),
-      (err) => say(err.message, "error"));
-  });
-  joins();
-  joined();
-  setInterval(() => { joins(); joined(); }, 2000);
+  gmEvening();
 };
 
-window.gmPicked = function (next) { $("encounter").value = next; };
-
-window.gmRendered = function () { refreshLog(); };
-
-window.gmCard = function (c, label) {
-  const id = c.id;
-  const button = (text, command, done) => el("button", { type: "button", on: { click: () => declare(command, done) } }, text);
-  return el("div", { class: "buttons" },
-    button("Grit +1", { command: "grit", id, delta: 1 }, "✓ " + c.name + " gains 1 Grit"),
-    button("Grit −1", { command: "grit", id, delta: -1 }, "✓ " + c.name + " loses 1 Grit"),
-    c.active ? el("button", { type: "button", on: { click: () => declare({ command: "leave", id, reason: label.value }, "✓ " + c.name + " leaves") } }, "Leaves")
-             : button("Rejoins", { command: "rejoin", id }, "✓ " + c.name + " rejoins"),
-    c.hidden ? button("Reveal", { command: "reveal", id }, "✓ the players see " + c.name)
-             : button("Hide", { command: "hide", id }, "✓ " + c.name + " is hidden from the players"));
-};
-
-// -- players asking to join -------------------------------------------------
-
-let joinedSeen = "";
-function joined() {
-  api("./api/joins?kind=joined").then((players) => {
-    const key = JSON.stringify(players);
-    if (key === joinedSeen) return;
-    joinedSeen = key;
-    $("joined").replaceChildren(...(players.length ? players.map((p) => el("li", { data: { player: p.name } },
-      p.name + " plays " + p.owns.join(", ") + " in " + p.encounter + " ",
-      el("button", { type: "button", on: { click: () => api("./api/players/" + encodeURIComponent(p.name) + "/revoke", {}).then(
-        () => { say("✓ " + p.name + "'s phone is shut out", "ok"); joined(); }, (err) => say(err.message, "error")) } },
-        "Revoke " + p.name))) : [el("li", {}, "no player tokens")]));
-  }, () => {});
-}
-
-let joinsSeen = "";
-function joins() {
-  api("./api/joins").then((waiting) => {
-    const key = JSON.stringify(waiting);
-    if (key === joinsSeen) return;
-    joinsSeen = key;
-    const list = $("joins");
-    if (!waiting.length) { list.replaceChildren(el("li", {}, "nobody is waiting")); return; }
-    list.replaceChildren(...waiting.map((w) => {
-      const answer = (approve) => api("./api/joins/" + encodeURIComponent(w.name), { approve }).then(
-        () => { say((approve ? "✓ " + w.name + " plays " : "✓ turned away: " + w.name + " for ") + w.owns.join(", "), "ok"); joins(); },
-        (err) => say(err.message, "error"));
-      return el("li", { data: { join: w.name } }, w.name + " asks to play " + w.owns.join(", ") + " in " + w.encounter + " ",
-        el("button", { type: "button", on: { click: () => answer(true) } }, "Approve " + w.name),
-        el("button", { type: "button", on: { click: () => answer(false) } }, "Deny"));
-    }));
-  }, () => {});
-}
-
-// -- the last declarations --------------------------------------------------
-
-function summary(line) {
-  // As `combat log` words it: who, where in the round, what; and what undid it.
-  return line.actor + " · " + line.context + " · " + (line.batch !== line.seq ? "+ " : "") +
-    line.text + (line.fate ? " (" + line.fate + ")" : "");
-}
-
-let logTimer = null;
-function refreshLog() {
-  clearTimeout(logTimer);
-  logTimer = setTimeout(() => {
-    api("./api/encounters/" + encodeURIComponent(encounter) + "/lines?last=12").then((lines) => {
-      $("log").replaceChildren(...lines.reverse().map((line) =>
-        el("li", { class: line.fate ? "undone" : "", value: String(line.seq) }, summary(line), " ",
-           line.fate || line.batch !== line.seq || /^(Undo|Redo|Retraction|Amendment|Encounter .* created)/.test(line.text) ? null
-             : el("button", { type: "button", class: "small", "aria-label": "retract seq " + line.seq,
-                              on: { click: () => retract(line) } }, "Retract…"))));
-    }, () => {});
-  }, 50);
-}
+window.gmPicked = function (next) { $("encounter").value = next; archiveWords(); };

@@ -17,45 +17,24 @@ from collections.abc import Iterator, Sequence
 from eventlog.codec import GENESIS, Envelope, encode_data, event_hash, utc_now
 from eventlog.stores.shared import (
     EVENT_VERSION, busy_timeout, count_commit, judged_head, not_text as _not_text)
-from eventlog.stores.contract import EncounterInfo, Snapshot, SnapshotMaker, StoredEvent
+from eventlog.stores.contract import EncounterInfo, SnapshotMaker, StoredEvent
 from eventlog.errors import Refusal, StoreError, UnknownEncounter
 from eventlog.events import EncounterCreated, Payload
-from eventlog.stores.sqlitefile import (
-    APPLICATION_ID, check_path, foreign_object, has_wal, read_only, recognised,
-    schema_objects, schema_version,
-)
-from eventlog.stores.sqliteimport import ROW as _ROW, ImportMixin
-from eventlog.stores.sqlitehooks import HooksMixin
-from eventlog.stores.sqlitetidy import TidyMixin
-from eventlog.stores.sqlitetokens import MIGRATIONS, TokensMixin
+from eventlog.stores.sqlite.changes import ChangesMixin
+from eventlog.stores.sqlite.connection import check_path, has_wal, read_only
+from eventlog.stores.sqlite.hooks import HooksMixin
+from eventlog.stores.sqlite.imports import ROW as _ROW, ImportMixin
+from eventlog.stores.sqlite.schema import (
+    APPLICATION_ID, MADE, MIGRATIONS, SCHEMA, SCHEMA_VERSION, foreign_object, recognised,
+    schema_version)
+from eventlog.stores.sqlite.snapshots import SnapshotsMixin
+from eventlog.stores.sqlite.tidy import TidyMixin
+from eventlog.stores.sqlite.tokens import TokensMixin
 from eventlog.text import check_actor, check_payload
 
-SCHEMA_VERSION = 3  # 2: the table server's tokens, 3: its webhooks (sqlitetokens.MIGRATIONS)
 DISK_FULL_BELOW = 1 << 20  # bytes free: an I/O error with less than this is a full disk
 
-_SCHEMA = """
-CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE encounters (
-    id TEXT PRIMARY KEY, title TEXT NOT NULL, created_at TEXT NOT NULL,
-    head_seq INTEGER NOT NULL, head_hash TEXT NOT NULL);
-CREATE TABLE events (
-    encounter TEXT NOT NULL, seq INTEGER NOT NULL, batch INTEGER NOT NULL,
-    type TEXT NOT NULL, at TEXT NOT NULL, actor TEXT NOT NULL,
-    data BLOB NOT NULL, prev_hash TEXT NOT NULL, hash TEXT NOT NULL,
-    version INTEGER NOT NULL DEFAULT 1,
-    PRIMARY KEY (encounter, seq)) WITHOUT ROWID;
-CREATE INDEX events_by_type ON events (encounter, type, seq);
-CREATE TABLE snapshots (
-    encounter TEXT PRIMARY KEY, seq INTEGER NOT NULL, hash TEXT NOT NULL,
-    version TEXT NOT NULL, state BLOB NOT NULL);
-"""
-# Every table and index a store of any version may hold (issue 24, item 2):
-# anything else in the file (a trigger, a view, a table of another shape)
-# was put there by someone else, and the file is not opened.
-_MADE = schema_objects(_SCHEMA, *(s for step in MIGRATIONS.values() for s in step))
-
-
-class Store(ImportMixin, TokensMixin, TidyMixin, HooksMixin):
+class Store(SnapshotsMixin, ImportMixin, TokensMixin, ChangesMixin, TidyMixin, HooksMixin):
     """One ledger file (the EventStore contract, eventlog/contract.py). Every
     method is one short transaction, or part of the one `reading()` holds."""
 
@@ -115,7 +94,7 @@ class Store(ImportMixin, TokensMixin, TidyMixin, HooksMixin):
             try:
                 if not self.db.execute("SELECT 1 FROM sqlite_master").fetchone():
                     self.db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
-                    for statement in _SCHEMA.split(";"):
+                    for statement in SCHEMA.split(";"):
                         if statement.strip():
                             self.db.execute(statement)
                     self._create_current()
@@ -129,7 +108,7 @@ class Store(ImportMixin, TokensMixin, TidyMixin, HooksMixin):
                 raise
         elif not recognised(self.db, tables):  # before anything is written to it
             raise StoreError(f"{self.path} is not a combat-ledger database")
-        elif doctored := foreign_object(objects, _MADE):
+        elif doctored := foreign_object(objects, MADE):
             raise StoreError(f"{self.path} is not a combat-ledger store as this program "
                              f"made it: it holds {doctored}; nothing was changed")
         row = self.db.execute(
@@ -144,13 +123,37 @@ class Store(ImportMixin, TokensMixin, TidyMixin, HooksMixin):
         if version < SCHEMA_VERSION:
             self._migrate(version, SCHEMA_VERSION)
         if tables and "snapshots" not in tables:  # a store from before snapshots
-            self._write(lambda: self.db.execute(_SCHEMA[_SCHEMA.index("CREATE TABLE snapshots"):]))
+            self._write(lambda: self.db.execute(SCHEMA[SCHEMA.index("CREATE TABLE snapshots"):]))
         self.indexed = not objects or any(name == "events_by_type" for _, name, _, _ in objects)
         self.db.execute("PRAGMA synchronous = FULL")
         # Names the store for the user's remembered current encounter: its
         # id and where it is (a copy of the file is another store).
         row = self.db.execute("SELECT value FROM meta WHERE key = 'store_id'").fetchone()
         self.identity = f"sqlite:{row[0] if row else ''}:{self.path.resolve()}"
+
+    def _create_current(self) -> None:
+        """A new store's tables of every step (inside its creating transaction)."""
+        for statements in MIGRATIONS.values():
+            for statement in statements:
+                self.db.execute(statement)
+
+    def _migrate(self, version: int, target: int) -> None:
+        """Bring a store written at `version` forward to `target`, in one
+        write transaction; a store this process may not write stays as it is
+        (it is read, and has no tokens)."""
+        if self._immutable():
+            return
+
+        def work():
+            for step in range(version + 1, target + 1):
+                for statement in MIGRATIONS.get(step, ()):
+                    self.db.execute(statement)
+            self.db.execute("UPDATE meta SET value = ? WHERE key = 'schema_version'",
+                            (str(target),))
+        self._write(work)
+
+    def _immutable(self) -> bool:
+        return read_only(self.path) and not has_wal(self.path)
 
     def close(self) -> None:
         self.close_watch()
@@ -255,30 +258,6 @@ class Store(ImportMixin, TokensMixin, TidyMixin, HooksMixin):
             sql += " AND seq <= ?"
             args.append(upto)
         return [StoredEvent._make(r) for r in self._query(sql + " ORDER BY seq", args)]
-
-    def snapshot(self, encounter: str, version: str) -> Snapshot | None:
-        """The encounter's snapshot if it was taken by this fold version and
-        the event at its seq still has the hash it recorded."""
-        row = self._query(
-            "SELECT s.seq, s.hash, s.state FROM snapshots s JOIN events e "
-            "ON e.encounter = s.encounter AND e.seq = s.seq AND e.hash = s.hash "
-            "WHERE s.encounter = ? AND s.version = ?", (encounter, version))
-        return Snapshot._make(row[0]) if row else None
-
-    def save_snapshot(self, encounter: str, seq: int, version: str,
-                      maker: SnapshotMaker) -> None:
-        self._write(lambda: self._put_snapshot(encounter, seq, version, maker))
-
-    def _put_snapshot(self, encounter, seq, version, maker: SnapshotMaker) -> None:
-        row = self.db.execute("SELECT hash FROM events WHERE encounter = ? AND seq = ?",
-                              (encounter, seq)).fetchone()
-        if row:
-            self.db.execute("INSERT OR REPLACE INTO snapshots VALUES (?, ?, ?, ?, ?)",
-                            (encounter, seq, row[0], version, maker(seq, row[0])))
-
-    def drop_snapshot(self, encounter: str) -> None:
-        self._write(lambda: self.db.execute(
-            "DELETE FROM snapshots WHERE encounter = ?", (encounter,)))
 
     def batch_end(self, encounter: str, seq: int) -> int:
         """The last seq of the batch that holds `seq`: just before the next

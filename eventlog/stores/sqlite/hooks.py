@@ -1,6 +1,6 @@
-"""The SQLite store's webhooks of the table server (a mixin of sqlite.Store:
+"""The SQLite store's webhooks of the table server (a mixin of the store:
 its connection, `_query` and `_write`): the hooks, and per hook and
-encounter the last seq delivered. Schema step 3 (sqlitetokens.MIGRATIONS)."""
+encounter the last seq delivered. Schema step 3 (schema.MIGRATIONS)."""
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
@@ -13,12 +13,6 @@ if TYPE_CHECKING:
 else:
     _Host = object
 
-HOOKS_TABLES = (
-    "CREATE TABLE hooks (id TEXT PRIMARY KEY, url TEXT NOT NULL UNIQUE, "
-    "discord INTEGER NOT NULL, secret TEXT NOT NULL, created_at TEXT NOT NULL)",
-    "CREATE TABLE hook_marks (hook TEXT NOT NULL, encounter TEXT NOT NULL, "
-    "seq INTEGER NOT NULL, PRIMARY KEY (hook, encounter))",
-)
 _HOOK = "id, url, discord, secret, created_at"
 
 

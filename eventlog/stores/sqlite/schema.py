@@ -1,5 +1,5 @@
-"""Which file may be a store, and whether a database is one of ours: asked
-before anything is written to it (issue 13, items 9 and 12).
+"""The SQLite store's tables, its forward-only migrations, and whether a
+database is one of ours: asked before anything is written to it.
 
 A store carries its own marker, SQLite's `application_id` header field. A
 store from before the marker is recognised by its tables, column for
@@ -8,12 +8,38 @@ tables of the same names is left alone, byte for byte.
 """
 from __future__ import annotations
 
-import os
 import sqlite3
-import stat
-from pathlib import Path
 
-from eventlog.errors import StoreError
+SCHEMA_VERSION = 3  # 2: the table server's tokens, 3: its webhooks (MIGRATIONS below)
+SCHEMA = """
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE encounters (
+    id TEXT PRIMARY KEY, title TEXT NOT NULL, created_at TEXT NOT NULL,
+    head_seq INTEGER NOT NULL, head_hash TEXT NOT NULL);
+CREATE TABLE events (
+    encounter TEXT NOT NULL, seq INTEGER NOT NULL, batch INTEGER NOT NULL,
+    type TEXT NOT NULL, at TEXT NOT NULL, actor TEXT NOT NULL,
+    data BLOB NOT NULL, prev_hash TEXT NOT NULL, hash TEXT NOT NULL,
+    version INTEGER NOT NULL DEFAULT 1,
+    PRIMARY KEY (encounter, seq)) WITHOUT ROWID;
+CREATE INDEX events_by_type ON events (encounter, type, seq);
+CREATE TABLE snapshots (
+    encounter TEXT PRIMARY KEY, seq INTEGER NOT NULL, hash TEXT NOT NULL,
+    version TEXT NOT NULL, state BLOB NOT NULL);
+"""
+HOOKS_TABLES = (
+    "CREATE TABLE hooks (id TEXT PRIMARY KEY, url TEXT NOT NULL UNIQUE, "
+    "discord INTEGER NOT NULL, secret TEXT NOT NULL, created_at TEXT NOT NULL)",
+    "CREATE TABLE hook_marks (hook TEXT NOT NULL, encounter TEXT NOT NULL, "
+    "seq INTEGER NOT NULL, PRIMARY KEY (hook, encounter))",
+)
+TOKENS_TABLE = (
+    "CREATE TABLE tokens (name TEXT PRIMARY KEY, role TEXT NOT NULL, "
+    "owns TEXT NOT NULL, encounter TEXT, digest TEXT NOT NULL UNIQUE, "
+    "created_at TEXT NOT NULL)")
+# The schema version each step reaches, and its statements: a store of an
+# older version is brought forward step by step when it is opened.
+MIGRATIONS: dict[int, tuple[str, ...]] = {2: (TOKENS_TABLE,), 3: HOOKS_TABLES}
 
 APPLICATION_ID = 0x436C6467  # "Cldg": combat-ledger, in the database header
 # The columns of a store's tables, as version 1 wrote them.
@@ -23,62 +49,6 @@ COLUMNS = {
     "events": ("encounter", "seq", "batch", "type", "at", "actor", "data",
                "prev_hash", "hash", "version"),
 }
-
-
-def check_path(path: Path, given: str) -> None:
-    """Refuse, in one line, a path no store can live at: empty, a folder, a
-    device or a FIFO (SQLite would write a journal beside /dev/null), or one
-    whose folder is a file."""
-    if given == "":
-        raise StoreError("--db is empty: name a ledger file (or leave --db out for "
-                         "the default store)")
-    try:
-        mode = os.stat(path).st_mode
-    except FileNotFoundError:
-        _check_folder(path)
-        return
-    except NotADirectoryError:
-        _check_folder(path)
-        return
-    except OSError as exc:
-        raise StoreError(f"cannot open {path}: {exc.strerror or exc}") from None
-    if stat.S_ISDIR(mode):
-        raise StoreError(f"{path} is a folder, not a ledger file")
-    if not stat.S_ISREG(mode):
-        raise StoreError(f"{path} is not a combat-ledger database (a device, FIFO or "
-                         "socket, not a file)")
-
-
-def _check_folder(path: Path) -> None:
-    """The first existing ancestor of `path` must be a folder."""
-    for parent in path.parents:
-        if parent.exists() or parent.is_symlink():
-            if not parent.is_dir():
-                raise StoreError(f"cannot create {path}: {parent} is a file, not a folder")
-            return
-
-
-def read_only(path: Path) -> bool:
-    """An existing file this process may not write (its mode, a read-only
-    file system), or in a folder where SQLite may not put its -wal and -shm
-    files; opening it for writing changes nothing in it."""
-    # (Asked with access(2), never by opening the file: closing any descriptor
-    # of a database drops every POSIX lock this process holds on it, so a
-    # second handle opened beside a first (the table server's threads) would
-    # let another program's close delete the WAL under the first one.)
-    if not path.exists():
-        return False
-    if not os.access(path, os.W_OK):
-        return path.is_file()
-    return not os.access(path.parent, os.W_OK)
-
-
-def has_wal(path: Path) -> bool:
-    """Committed writes may wait in the write-ahead log (a writer's crash)."""
-    try:
-        return os.path.getsize(f"{path}-wal") > 0
-    except OSError:
-        return False
 
 
 def recognised(db: sqlite3.Connection, tables: set[str]) -> bool:
@@ -133,3 +103,9 @@ def foreign_object(rows, made: dict[str, tuple[str, str]]) -> str | None:
             shown = repr(str(name)[:60])
             return f"a {kind} {shown} that combat-ledger did not make"
     return None
+
+
+# Every table and index a store of any version may hold (issue 24, item 2):
+# anything else in the file (a trigger, a view, a table of another shape)
+# was put there by someone else, and the file is not opened.
+MADE = schema_objects(SCHEMA, *(s for step in MIGRATIONS.values() for s in step))

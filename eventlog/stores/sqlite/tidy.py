@@ -1,5 +1,5 @@
 """The SQLite store's part for keeping the list tidy (the docs: archive,
-rename, delete), a mixin of sqlite.Store, which keeps the connection,
+rename, delete), a mixin of the store, which keeps the connection,
 `head`, `_query` and `_write`. Archive marks live in `meta` (`archived:ID`):
 no new table, so no new schema version."""
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The PostgreSQL store's webhooks of the table server (a mixin of
 PostgresStore: `_query`, `_write`): the hooks, per hook and encounter the
-last seq delivered (schema step 4, pgschema.MIGRATIONS), and the claim of
+last seq delivered (schema step 4, schema.MIGRATIONS), and the claim of
 the one process that delivers them: an advisory lock held on a connection
 of its own, freed by the server when that process dies, so another server
 takes over from the marks."""
@@ -13,7 +13,7 @@ import psycopg
 
 from eventlog.errors import Refusal
 from eventlog.stores.contract import Hook
-from eventlog.stores.pgduties import CONNECT_TIMEOUT_S
+from eventlog.stores.postgres.connection import CONNECT_TIMEOUT_S
 
 if TYPE_CHECKING:
     from eventlog.stores.hosts import PgHost as _Host

@@ -1,16 +1,14 @@
 """The PostgreSQL store's tables, its forward-only migrations, whether a
 database is one of ours (asked before anything is written to it), and its
-errors said in one line. psycopg is imported by the caller (postgres.py).
+errors said in one line (connection.py).
 
 Events keep the exact canonical bytes that are hashed (`bytea`): jsonb
 reorders keys, so `verify` could never recompute a hash from it.
 """
 from __future__ import annotations
 
-import re
-from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
-
 from eventlog.errors import StoreError
+from eventlog.stores.postgres.connection import wrap
 from eventlog.text import neutral
 
 APP = "combat-ledger"
@@ -52,7 +50,7 @@ ALTER TABLE events DROP CONSTRAINT IF EXISTS events_encounter_fkey;
 CREATE TABLE archived (encounter text PRIMARY KEY);
 """),
     # The table server's webhooks, and per hook and encounter the last seq
-    # delivered (pghooks.py).
+    # delivered (hooks.py).
     (5, """
 CREATE TABLE hooks (
     id text PRIMARY KEY, url text NOT NULL UNIQUE, discord boolean NOT NULL,
@@ -148,23 +146,6 @@ _MADE = {
 _LOCK = "SELECT pg_advisory_xact_lock(hashtext(current_schema() || ':combat-ledger'))"
 
 
-def shown(url: str) -> str:
-    """`url` without its password (the store's name in messages and identity)."""
-    try:
-        parts = urlsplit(url)
-    except ValueError as exc:  # (`postgresql://[::1`: a bracket never closed)
-        hidden = re.sub(r"(://[^:/@]*):[^@/]*@", r"\1@", url)
-        raise StoreError(f"{neutral(hidden)[:200]} is not a PostgreSQL URL ({exc})") from None
-    netloc = parts.netloc
-    if "@" in netloc:
-        user, host = netloc.rsplit("@", 1)
-        netloc = f"{user.split(':', 1)[0]}@{host}"
-    pairs = parse_qsl(parts.query, keep_blank_values=True)
-    query = parts.query if all(k != "password" for k, _ in pairs) else urlencode(
-        [(k, v) for k, v in pairs if k != "password"], safe="/=")
-    return urlunsplit((parts.scheme, netloc, parts.path, query, ""))
-
-
 def prepare(db, where: str, create: bool = True) -> str:
     """Create, recognise or migrate the store in `db`'s current schema; its
     store id. Refuses a database that is not ours, or a newer one, in one
@@ -227,37 +208,3 @@ def _recognised(db, where: str) -> tuple[int, str]:
     return rows[0][1], rows[0][2]
 
 
-def wrap(exc: Exception, where: str, timeout: float, writing: bool) -> StoreError:
-    """A psycopg error as one line of the table's language."""
-    import psycopg
-    from psycopg import errors as e
-    first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
-    if isinstance(exc, (e.LockNotAvailable, e.QueryCanceled)):
-        return StoreError(f"{where} is locked by a concurrent writer; gave up after "
-                          f"{timeout:g} s")
-    if isinstance(exc, e.UndefinedTable):
-        return StoreError(f"{where} is not a combat-ledger database (a table is "
-                          f"missing: {first})")
-    if isinstance(exc, e.InsufficientPrivilege):
-        return StoreError(f"{where}: permission denied ({first})")
-    if isinstance(exc, e.ReadOnlySqlTransaction):
-        return StoreError(f"{where} is read-only here ({first})")
-    if isinstance(exc, (psycopg.OperationalError, psycopg.InterfaceError)):
-        if writing:
-            return StoreError(f"lost the connection to {where} ({first}) before the "
-                              "declaration was confirmed: `combat log` shows whether it "
-                              "was recorded")
-        return StoreError(f"lost the connection to {where} ({first})")
-    return StoreError(f"{where}: {first}")
-
-
-def unreachable(exc: Exception, where: str) -> StoreError:
-    """A server that could not be reached at all."""
-    text = str(exc)
-    reason = ("connection refused" if "refused" in text or "No such file" in text
-              else (text.strip().splitlines() or ["unknown error"])[-1].strip())
-    if "does not exist" in text and "database" in text:
-        reason = "no such database"
-    elif "authentication" in text or "password" in text:
-        reason = "authentication failed"
-    return StoreError(f"cannot reach the PostgreSQL server of {where}: {reason}")

@@ -28,10 +28,15 @@ import psycopg
 from eventlog.codec import GENESIS, Envelope, encode_data, event_hash, utc_now
 from eventlog.errors import LedgerError, Refusal, StoreError, UnknownEncounter
 from eventlog.events import EncounterCreated, Payload
-from eventlog.stores import pgpool, pgschema
-from eventlog.stores.pghooks import HooksMixin
-from eventlog.stores.pgduties import CONNECT_TIMEOUT_S, Duties
-from eventlog.stores.contract import EncounterInfo, Snapshot, SnapshotMaker, StoredEvent
+from eventlog.stores.postgres import connection, schema
+from eventlog.stores.postgres.changes import ChangesMixin
+from eventlog.stores.postgres.connection import CONNECT_TIMEOUT_S
+from eventlog.stores.postgres.hooks import HooksMixin
+from eventlog.stores.postgres.imports import ImportMixin
+from eventlog.stores.postgres.snapshots import SnapshotsMixin
+from eventlog.stores.postgres.tidy import TidyMixin
+from eventlog.stores.postgres.tokens import TokensMixin
+from eventlog.stores.contract import EncounterInfo, SnapshotMaker, StoredEvent
 from eventlog.stores.shared import (
     EVENT_VERSION, busy_timeout, conflict, count_commit, judged_head, not_text as _not_text)
 from eventlog.text import check_actor, check_payload
@@ -68,7 +73,8 @@ SNAPSHOT = """, snap AS (INSERT INTO snapshots SELECT %(e)s, %(new)s, %(new_hash
     seq = excluded.seq, hash = excluded.hash, version = excluded.version, state = excluded.state)"""
 
 
-class PostgresStore(Duties, HooksMixin):
+class PostgresStore(SnapshotsMixin, ImportMixin, TokensMixin, ChangesMixin, TidyMixin,
+                    HooksMixin):
     """One schema of one PostgreSQL database (the EventStore contract)."""
 
     path = None  # no file: nothing an export could overwrite
@@ -76,7 +82,7 @@ class PostgresStore(Duties, HooksMixin):
     def __init__(self, url: str, create: bool = True, pool: int | None = None):
         self.url = url
         self.threadsafe = pool is not None  # (one store for every thread: the pool's)
-        self.where = pgschema.shown(url)
+        self.where = connection.shown(url)
         self.timeout = busy_timeout()
         self._local = threading.local()
         self._all: list[psycopg.Connection] = []
@@ -86,9 +92,9 @@ class PostgresStore(Duties, HooksMixin):
         self._pool = None
         try:
             if pool is not None:
-                self._pool = pgpool.make(self, pool)
+                self._pool = connection.make(self, pool)
             with self._held() as db:
-                store_id = pgschema.prepare(db, self.where, create)
+                store_id = schema.prepare(db, self.where, create)
         except psycopg.Error as exc:
             self.close()
             raise self._wrap(exc) from None
@@ -104,7 +110,7 @@ class PostgresStore(Duties, HooksMixin):
             db = psycopg.connect(self.url, autocommit=True, connect_timeout=CONNECT_TIMEOUT_S,
                                  application_name="combat-ledger")
         except psycopg.Error as exc:
-            raise pgschema.unreachable(exc, self.where) from None
+            raise connection.unreachable(exc, self.where) from None
         self._configure(db)
         return db
 
@@ -127,7 +133,7 @@ class PostgresStore(Duties, HooksMixin):
         if db is not None:
             yield db
             return
-        with pgpool.lent(self) as db:
+        with connection.lent(self) as db:
             self._local.db, self._local.depth = db, 0
             try:
                 yield db
@@ -146,7 +152,7 @@ class PostgresStore(Duties, HooksMixin):
         return db
 
     def _wrap(self, exc: Exception, writing: bool = False) -> StoreError:
-        return pgschema.wrap(exc, self.where, self.timeout, writing)
+        return connection.wrap(exc, self.where, self.timeout, writing)
 
     def close(self) -> None:
         self.release_hooks()
@@ -263,13 +269,6 @@ class PostgresStore(Duties, HooksMixin):
             "SELECT seq, type FROM events WHERE encounter = %s AND seq = batch ORDER BY seq",
             (encounter,))]
 
-    def snapshot(self, encounter: str, version: str) -> Snapshot | None:
-        row = self._query(
-            "SELECT s.seq, s.hash, s.state FROM snapshots s JOIN events e "
-            "ON e.encounter = s.encounter AND e.seq = s.seq AND e.hash = s.hash "
-            "WHERE s.encounter = %s AND s.version = %s", (encounter, version), binary=True)
-        return Snapshot._make(row[0]) if row else None
-
     # -- writing ---------------------------------------------------------
 
     def _write(self, work: Callable[[psycopg.Connection], T]) -> T:
@@ -313,7 +312,7 @@ class PostgresStore(Duties, HooksMixin):
         envelopes = self._envelopes(*head, [payloads], actor, utc_now())
         last = envelopes[-1]
         args = {"e": encounter, "seq": head[0], "hash": head[1], "new": last.seq,
-                "new_hash": last.hash, "channel": pgschema.CHANNEL,
+                "new_hash": last.hash, "channel": schema.CHANNEL,
                 "said": f"{encounter}:{last.seq}", **self._columns(envelopes)}
         sql = APPEND
         if snapshot is not None:
@@ -397,4 +396,4 @@ class PostgresStore(Duties, HooksMixin):
                        (encounter, last.seq, last.hash, version, maker(last.seq, last.hash),
                         encounter, last.seq))
         db.execute(f"SELECT pg_notify(%s, %s) WHERE {now}",
-                   (pgschema.CHANNEL, f"{encounter}:{last.seq}", encounter, last.seq))
+                   (schema.CHANNEL, f"{encounter}:{last.seq}", encounter, last.seq))

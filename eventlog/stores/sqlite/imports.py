@@ -1,6 +1,6 @@
 """The SQLite store's import: a whole log stored verbatim as a new
 encounter, all or nothing, streamed through a staging table (a mixin of
-sqlite.Store, which keeps the connection, `_write` and `_wrap`)."""
+the store, which keeps the connection, `_write` and `_wrap`)."""
 from __future__ import annotations
 
 import sqlite3

@@ -1,0 +1,181 @@
+// The GM's console, continued (after gm.js): corrections from the log (undo
+// the latest, retract, amend die, cost, label, who or a track's value, each
+// with the core's --dry-run preview before it is declared), and the evening:
+// the encounters (pick, put on the table, archive, unarchive), a new one from
+// a roster file read by the server's strict reader, the phones asking to join
+// and the ones joined.
+"use strict";
+
+// -- corrections from the log -------------------------------------------------
+
+function summary(line) {
+  // As `combat log` words it: who, where in the round, what; and what undid it.
+  return line.actor + " · " + line.context + " · " + (line.batch !== line.seq ? "+ " : "") +
+    line.text + (line.fate ? " (" + line.fate + ")" : "");
+}
+
+function retract(line) {
+  // a mistake noticed later: what the retraction would change first (retract --dry-run)
+  const command = { command: "retract", seq: line.seq };
+  api(commandsPath(), { ...command, dry_run: true }).then(
+    (answer) => confirmFirst("Retract seq " + line.seq, answer.preview || [], command, "✓ retracted seq " + line.seq, true),
+    (err) => {
+      say(err.message, "error");
+      preview({ ...command, cascade: true }, "Retract seq " + line.seq + " and what falls with it",
+              "✓ retracted seq " + line.seq + " with its cascade", true);
+    });
+}
+
+function undoLatest() {
+  preview({ command: "undo" }, "Undo the latest declaration", "✓ undone", true);
+}
+
+function amend(line) {
+  // the fields the core may change; an empty one is left as it was
+  const box = $("confirm");
+  const die = el("input", { class: "die", type: "number", min: "1", max: "10", "aria-label": "die" });
+  const cost = el("select", { "aria-label": "cost" }, el("option", { value: "" }, "cost: as it was"),
+                  ...["minor", "major", "free", "1", "2", "3", "4"].map((v) => el("option", { value: v }, v)));
+  const label = el("input", { class: "word", "aria-label": "label" });
+  const who = el("select", { "aria-label": "who" }, el("option", { value: "" }, "who: as it was"),
+                 ...status.combatants.map((c) => el("option", { value: c.id }, c.name)));
+  const value = el("input", { class: "die", type: "number", "aria-label": "track value" });
+  const why = el("input", { class: "label", "aria-label": "why, for the record", placeholder: "why (for the record)" });
+  const field = (text, input) => el("label", { class: "field" }, text + " ", input);
+  const command = () => {
+    const out = { command: "amend", seq: line.seq, reason: why.value };
+    if (die.value) out.die = Number(die.value);
+    if (cost.value) out.cost = isNaN(cost.value) ? cost.value : Number(cost.value);
+    if (label.value) out.label = label.value;
+    if (who.value) out.who = who.value;
+    if (value.value) out.value = Number(value.value);
+    return out;
+  };
+  const look = () => api(commandsPath(), { ...command(), dry_run: true }).then(
+    (answer) => confirmFirst("Amend seq " + line.seq, answer.preview || [], command(), "✓ amended seq " + line.seq, false,
+                             el("p", { class: "said" }, summary(line))),
+    (err) => say(err.message, "error"));
+  box.replaceChildren(el("p", {}, "Amend seq " + line.seq + ": " + line.text),
+    el("div", { class: "buttons fields" }, field("die", die), field("cost", cost), field("label", label),
+       field("who", who), field("track value", value)), why,
+    el("div", { class: "buttons" }, el("button", { type: "button", class: "big", on: { click: look } }, "Preview amendment"),
+       el("button", { type: "button", on: { click: closeConfirm } }, "Cancel")));
+  box.hidden = false;
+  box.scrollIntoView({ block: "nearest" });
+  die.focus();
+}
+
+const FIXED = /^(Undo|Redo|Retraction|Amendment|Encounter .* created)/;
+
+function logLine(line, latest) {
+  const plain = !line.fate && line.batch === line.seq && !FIXED.test(line.text);
+  const tool = (text, what, fn) => el("button", { type: "button", class: "small", "aria-label": what + " seq " + line.seq,
+                                                  on: { click: () => fn(line) } }, text);
+  return el("li", { class: line.fate ? "undone" : "", value: String(line.seq), data: { seq: String(line.seq) } },
+    el("span", { class: "said" }, summary(line)), " ",
+    latest || plain ? el("span", { class: "tools" },
+      latest ? tool("Undo…", "undo", undoLatest) : null,
+      plain ? tool("Retract…", "retract", retract) : null,
+      plain ? tool("Amend…", "amend", amend) : null) : null);
+}
+
+let logTimer = null;
+function refreshLog() {
+  clearTimeout(logTimer);
+  logTimer = setTimeout(() => {
+    api("./api/encounters/" + encodeURIComponent(encounter) + "/lines?last=12").then((lines) => {
+      lines.reverse();
+      const latest = lines.find((l) => !l.fate && !/^(Undo|Redo|Encounter .* created)/.test(l.text));
+      $("log").replaceChildren(...lines.map((line) => logLine(line, latest && line.batch === latest.batch && line.seq === line.batch)));
+    }, () => {});
+  }, 50);
+}
+
+// -- the evening: encounters, a roster, the phones ------------------------------
+
+function goTo(next) {
+  encounter = next;
+  listEncounters();
+  listen();
+}
+
+function listEncounters() {
+  api("./api/encounters?all=1").then((list) => {
+    const picker = $("encounter");
+    picker.replaceChildren(...list.map((e) => el("option", { value: e.id, data: { archived: e.archived ? "1" : "" } },
+      e.id + (e.title ? " · " + e.title : "") + (e.archived ? " (archived)" : ""))));
+    picker.value = encounter;
+    archiveWords();
+  }, (err) => say(err.message, "error"));
+}
+
+function archiveWords() {
+  const option = $("encounter").selectedOptions[0];
+  $("archive").textContent = option && option.dataset.archived ? "Unarchive" : "Archive";
+}
+
+function startEncounter(ev) {
+  ev.preventDefault();
+  const id = $("new-id").value.trim(), file = $("new-roster").files[0];
+  if (!id) { say("the new encounter needs an id, e.g. docks", "error"); return; }
+  const send = (roster) => api("./api/encounters/" + encodeURIComponent(id), { title: $("new-title").value, ...(roster ? { roster } : {}) })
+    .then(() => { say("✓ " + id + " started" + (roster ? " from " + roster.file : ""), "ok"); $("new-form").reset(); goTo(id); },
+          (err) => say(err.message, "error"));
+  if (!file) { send(null); return; }
+  if (file.size > 60 * 1024) { say(file.name + " is over 60 KiB: load it with `combat load` instead", "error"); return; }
+  file.text().then((text) => send({ file: file.name, text }), () => say("the file could not be read", "error"));
+}
+
+function gmEvening() {
+  const picker = $("encounter");
+  listEncounters();
+  picker.addEventListener("change", () => { encounter = picker.value; archiveWords(); listen(); });
+  $("to-table").addEventListener("click", () => {
+    api("./api/table", { encounter: picker.value }, "PUT").then(
+      (t) => say("✓ " + t.encounter + " is on the table: every page follows it", "ok"),
+      (err) => say(err.message, "error"));
+  });
+  $("archive").addEventListener("click", () => {
+    const archived = !picker.selectedOptions[0].dataset.archived;
+    api("./api/encounters/" + encodeURIComponent(picker.value) + "/archive", { archived }).then(
+      (a) => { say("✓ " + a.encounter + (archived ? " archived: out of the pickers, its log kept" : " is back"), "ok"); listEncounters(); },
+      (err) => say(err.message, "error"));
+  });
+  $("new-form").addEventListener("submit", startEncounter);
+  joins();
+  joined();
+  setInterval(() => { joins(); joined(); }, 2000);
+}
+
+let joinedSeen = "";
+function joined() {
+  api("./api/joins?kind=joined").then((players) => {
+    const key = JSON.stringify(players);
+    if (key === joinedSeen) return;
+    joinedSeen = key;
+    $("joined").replaceChildren(...(players.length ? players.map((p) => el("li", { data: { player: p.name } },
+      p.name + " plays " + p.owns.join(", ") + " in " + p.encounter + " ",
+      el("button", { type: "button", on: { click: () => api("./api/players/" + encodeURIComponent(p.name) + "/revoke", {}).then(
+        () => { say("✓ " + p.name + "'s phone is shut out", "ok"); joined(); }, (err) => say(err.message, "error")) } },
+        "Revoke " + p.name))) : [el("li", {}, "no player tokens")]));
+  }, () => {});
+}
+
+let joinsSeen = "";
+function joins() {
+  api("./api/joins").then((waiting) => {
+    const key = JSON.stringify(waiting);
+    if (key === joinsSeen) return;
+    joinsSeen = key;
+    const list = $("joins");
+    if (!waiting.length) { list.replaceChildren(el("li", {}, "nobody is waiting")); return; }
+    list.replaceChildren(...waiting.map((w) => {
+      const answer = (approve) => api("./api/joins/" + encodeURIComponent(w.name), { approve }).then(
+        () => { say((approve ? "✓ " + w.name + " plays " : "✓ turned away: " + w.name + " for ") + w.owns.join(", "), "ok"); joins(); },
+        (err) => say(err.message, "error"));
+      return el("li", { data: { join: w.name } }, w.name + " asks to play " + w.owns.join(", ") + " in " + w.encounter + " ",
+        el("button", { type: "button", on: { click: () => answer(true) } }, "Approve " + w.name),
+        el("button", { type: "button", on: { click: () => answer(false) } }, "Deny"));
+    }));
+  }, () => {});
+}

@@ -1,0 +1,116 @@
+"""The PostgreSQL store's import (staged in a temporary table, judged, then
+copied in one short write transaction) and `extend_log` (`copy --to`
+bringing a copy up to date). A mixin of the store: its connection, `_query`
+and `_write`.
+"""
+from __future__ import annotations
+
+from itertools import islice
+from typing import TYPE_CHECKING, TypeVar
+from collections.abc import Callable, Iterable, Iterator
+
+import psycopg
+
+from eventlog.codec import GENESIS, Envelope, encode_data, utc_now
+from eventlog.errors import Conflict, Refusal
+from eventlog.stores.postgres import schema
+from eventlog.stores.shared import EVENT_VERSION, not_text as _not_text
+
+if TYPE_CHECKING:
+    from eventlog.stores.hosts import PgHost as _Host
+else:
+    _Host = object
+
+T = TypeVar("T")
+PAGE = 10_000
+IMPORT_CHUNK = 1000
+_ROW = "seq, batch, type, at, actor, data, prev_hash, hash"
+
+
+class ImportMixin(_Host):
+    # -- archive, titles, deletion ------------------------------------------
+
+    # -- tokens of the table server ----------------------------------------
+
+    def import_log(self, encounter: str, title: str, envelopes: Iterable[Envelope],
+                   then: Callable[[Iterator[tuple]], T]) -> T:
+        """Store `envelopes` verbatim as a new encounter, all or nothing: they
+        are staged in a temporary table of this session, judged by `then`
+        from there, and copied into the log in one short write transaction."""
+        with self._held() as db:
+            return self._import(db, encounter, title, envelopes, then)
+
+    def _import(self, db, encounter: str, title: str, envelopes: Iterable[Envelope],
+                then: Callable[[Iterator[tuple]], T]) -> T:
+        try:
+            if self._query("SELECT 1 FROM encounters WHERE id = %s", (encounter,)):
+                raise Refusal(f"encounter {encounter!r} already exists")
+            db.execute("CREATE TEMP TABLE IF NOT EXISTS combat_staged (seq bigint PRIMARY KEY, "
+                       "batch bigint, type text, at text, actor text, data bytea, "
+                       "prev_hash text, hash text)")
+            db.execute("TRUNCATE combat_staged")
+            try:
+                events = iter(envelopes)
+                while chunk := list(islice(events, IMPORT_CHUNK)):
+                    with db.cursor().copy(f"COPY combat_staged ({_ROW}) FROM STDIN") as copy:
+                        for e in chunk:
+                            copy.write_row((e.seq, e.batch, e.type, e.at, e.actor,
+                                            encode_data(e.data), e.prev_hash, e.hash))
+                result = then(self._staged())
+                self._write(lambda db: self._copy_staged(db, encounter, title))
+                return result
+            finally:
+                if not db.broken:
+                    db.execute("TRUNCATE combat_staged")
+        except psycopg.Error as exc:
+            raise self._wrap(exc, writing=True) from None
+        except UnicodeEncodeError as exc:
+            raise _not_text(exc) from None
+
+    def _staged(self) -> Iterator[tuple]:
+        after = 0
+        while True:
+            page = self._query("SELECT seq, batch, type, data FROM combat_staged WHERE seq > %s "
+                               "ORDER BY seq LIMIT %s", (after, PAGE), binary=True)
+            yield from page
+            if len(page) < PAGE:
+                return
+            after = page[-1][0]
+
+    def _copy_staged(self, db, encounter: str, title: str) -> None:
+        head = db.execute("SELECT seq, hash FROM combat_staged ORDER BY seq DESC LIMIT 1"
+                          ).fetchone() or (0, GENESIS)
+        done = db.execute("INSERT INTO encounters VALUES (%s, %s, %s, %s, %s) "
+                          "ON CONFLICT DO NOTHING", (encounter, title, utc_now(), *head))
+        if done.rowcount != 1:  # another writer made it meanwhile
+            raise Refusal(f"encounter {encounter!r} already exists")
+        db.execute(f"INSERT INTO events SELECT %s, {_ROW}, %s FROM combat_staged ORDER BY seq",
+                   (encounter, EVENT_VERSION))
+        db.execute("SELECT pg_notify(%s, %s)", (schema.CHANNEL, f"{encounter}:{head[0]}"))
+
+    def extend_log(self, encounter: str, head: tuple[int, str],
+                   envelopes: Iterable[Envelope]) -> None:
+        """Append `envelopes` verbatim after `head`, the encounter's (seq,
+        hash), all or nothing (`copy --to` bringing a copy up to date)."""
+        def work(db):
+            row = self._head_as_judged(db, encounter, head[0])
+            if tuple(row) != tuple(head):
+                raise Conflict(f"the head of {encounter} moved while it was copied")
+            last = None
+            events = iter(envelopes)
+            while chunk := list(islice(events, IMPORT_CHUNK)):
+                db.cursor().executemany(
+                    f"INSERT INTO events ({_ROW}, encounter, version) "
+                    "VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
+                    [(e.seq, e.batch, e.type, e.at, e.actor, encode_data(e.data),
+                      e.prev_hash, e.hash, encounter, EVENT_VERSION) for e in chunk])
+                last = chunk[-1]
+            if last is not None:
+                db.execute("UPDATE encounters SET head_seq = %s, head_hash = %s WHERE id = %s",
+                           (last.seq, last.hash, encounter))
+                db.execute("SELECT pg_notify(%s, %s)",
+                           (schema.CHANNEL, f"{encounter}:{last.seq}"))
+        try:
+            self._write(work)
+        except UnicodeEncodeError as exc:
+            raise _not_text(exc) from None

@@ -1,0 +1,37 @@
+"""The PostgreSQL store's part for keeping the list tidy (archive, rename,
+delete), a mixin of the store (`head`, `_query`, `_write`, `_heads`)."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from eventlog.stores.hosts import PgHost as _Host
+else:
+    _Host = object
+
+
+class TidyMixin(_Host):
+    def archived(self) -> set[str]:
+        return {r[0] for r in self._query("SELECT encounter FROM archived")}
+
+    def set_archived(self, encounter: str, archived: bool) -> None:
+        self.head(encounter)  # an unknown encounter is refused
+        sql = ("INSERT INTO archived VALUES (%s) ON CONFLICT DO NOTHING" if archived
+               else "DELETE FROM archived WHERE encounter = %s")
+        self._write(lambda db: db.execute(sql, (encounter,)))
+
+    def retitle(self, encounter: str, title: str) -> None:
+        self.head(encounter)
+        self._write(lambda db: db.execute("UPDATE encounters SET title = %s WHERE id = %s",
+                                          (title, encounter)))
+
+    def delete(self, encounter: str) -> None:
+        self.head(encounter)
+        def work(db):
+            for table, column in (("events", "encounter"), ("snapshots", "encounter"),
+                                  ("archived", "encounter"), ("hook_marks", "encounter"),
+                                  ("encounters", "id")):
+                db.execute(f"DELETE FROM {table} WHERE {column} = %s", (encounter,))
+        self._write(work)
+        self._heads.pop(encounter, None)
+
