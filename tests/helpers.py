@@ -206,12 +206,33 @@ def cli_env(db: Path, columns: int = 120) -> dict:
             "NO_COLOR": "1", "COLUMNS": str(columns)}
 
 
+def _built_once() -> None:
+    """typer's CliRunner builds the click command from the app again on every
+    `invoke` (every option of every command read from its signature): most
+    of a quick command's time in process. Each app is built once per
+    process instead; click runs a built command any number of times (a
+    fresh context each run), as `combat` runs it once."""
+    import typer.testing
+    build = typer.testing._get_command
+    if getattr(build, "once", False):
+        return
+    built: dict[int, tuple] = {}
+
+    def once(app):
+        if id(app) not in built:
+            built[id(app)] = (app, build(app))  # (the app kept: its id stays its own)
+        return built[id(app)][1]
+    once.once = True
+    typer.testing._get_command = once
+
+
 def in_process(env: dict):
     """`combat ARGS` run in this process with `env`, its exit code checked
     (`code=`); `.db` is the store it reaches."""
     from typer.testing import CliRunner
 
     from cli.app import app
+    _built_once()
     runner = CliRunner()
 
     def combat(*args, code=0, input=None):
