@@ -206,24 +206,22 @@ def cli_env(db: Path, columns: int = 120) -> dict:
             "NO_COLOR": "1", "COLUMNS": str(columns)}
 
 
-def _built_once() -> None:
+def build_commands_once() -> None:
     """typer's CliRunner builds the click command from the app again on every
-    `invoke` (every option of every command read from its signature): most
-    of a quick command's time in process. Each app is built once per
-    process instead; click runs a built command any number of times (a
-    fresh context each run), as `combat` runs it once."""
-    import typer.testing
-    build = typer.testing._get_command
-    if getattr(build, "once", False):
-        return
-    built: dict[int, tuple] = {}
+    `invoke`, reading every option of every command from its function's
+    signature: most of a quick command's time in process. What a function's
+    signature says is read once per process instead (the click command is
+    still built afresh each time: typer's keeps the last run's arguments,
+    the store among them, for as long as it lives)."""
+    import functools
 
-    def once(app):
-        if id(app) not in built:
-            built[id(app)] = (app, build(app))  # (the app kept: its id stays its own)
-        return built[id(app)][1]
-    once.once = True
-    typer.testing._get_command = once
+    import typer.main
+    if hasattr(typer.main.get_params_from_function, "cache_info"):
+        return
+    typer.main.get_params_from_function = functools.cache(typer.main.get_params_from_function)
+
+
+build_commands_once()  # (every CliRunner of a test process: conftest imports this module)
 
 
 def in_process(env: dict):
@@ -232,7 +230,6 @@ def in_process(env: dict):
     from typer.testing import CliRunner
 
     from cli.app import app
-    _built_once()
     runner = CliRunner()
 
     def combat(*args, code=0, input=None):
