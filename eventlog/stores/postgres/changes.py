@@ -2,9 +2,8 @@
 probe, a mixin of the store (its connection, `_guard`, `_held`, `_wrap`)."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import time
+from typing import TYPE_CHECKING
 
 import psycopg
 

@@ -7,11 +7,10 @@ process's alike wake it within one poll.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import sqlite3
 import threading
 import time
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from eventlog.stores.hosts import SqliteHost as _Host
