@@ -20,10 +20,10 @@ IN_CI = os.environ.get("CI", "").lower() in ("true", "1", "yes")
 # these start at once and the quick files fill in around them; last, they
 # would leave one worker busy long after the other ran out of files.
 SLOW_FIRST = (
-    "test_untrusted.py", "test_postgres.py", "test_examples.py", "test_concurrency.py",
-    "test_wheel.py", "test_tokens.py", "test_store_doctored.py", "test_fuzz.py",
-    "test_server_hooks.py", "test_report_browser.py", "test_players.py",
-    "test_server_pages.py", "test_crash.py", "test_cli.py",
+    "test_untrusted.py", "test_examples.py", "test_postgres.py", "test_wheel.py",
+    "test_fuzz.py", "test_actor_names.py", "test_cli.py", "test_server_pages.py",
+    "test_crash.py", "test_store_doctored.py", "test_concurrency.py", "test_copy_backup.py",
+    "test_players.py", "test_tokens.py", "test_report_browser.py", "test_transfer.py",
 )
 
 
