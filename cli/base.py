@@ -3,6 +3,7 @@ errors become `error: ...`. Each cli/*_cmds.py module registers its commands
 on it; cli/app.py imports them all."""
 
 import typer
+from click.core import ParameterSource
 from typer.core import TyperGroup
 
 from cli import output
@@ -82,7 +83,7 @@ def main_options(
 ) -> None:
     if ctx.obj is None:
         ctx.obj = Session.opened(db, encounter, actor)
-    elif ctx.get_parameter_source("actor").name == "COMMANDLINE":
+    elif ctx.get_parameter_source("actor") is ParameterSource.COMMANDLINE:
         ctx.obj = ctx.obj.as_actor(actor)  # a demo line with its own --actor
 
 

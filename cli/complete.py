@@ -9,6 +9,10 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from eventlog.stores.contract import EventStore
 
 KINDS = ("combatants", "groups")  # "slots": lone combatants, groups, seizers
 
@@ -47,10 +51,11 @@ def _quietly(ctx, read) -> list[str]:
     try:
         db, chosen = _where(ctx)
         from eventlog.stores import is_url
+        store: EventStore
         if is_url(db):
             from eventlog.stores.postgres import PostgresStore
-            store = PostgresStore(db, create=False)  # never create a store to complete a word
-        elif not db.is_file():
+            store = PostgresStore(str(db), create=False)  # never create a store to complete a word
+        elif not Path(db).is_file():
             return []
         else:
             from eventlog.stores.sqlite import Store

@@ -98,7 +98,7 @@ class Play:
         self.seen = 0        # the last seq reported in the console
         self.pressed: tuple[str, str] | None = None  # (line, key) run after the prompt
         self._drawn: tuple = (None, None)  # the table as last rendered, and for what
-        self.prompt = PromptSession(
+        self.prompt: PromptSession[str] = PromptSession(
             history=history if history is not None else history_for(session.db),
             completer=PlayCompleter(self), complete_while_typing=False,
             key_bindings=self._keys(), erase_when_done=True,
@@ -364,13 +364,13 @@ class Play:
 
 def screen(state: State | None, columns: int, color: bool) -> str:
     """The status table as the prompt shows it: headline, table, who is up."""
-    out = SafeConsole(file=io.StringIO(), width=max(columns, 40), force_terminal=color,
+    out = SafeConsole(file=(buf := io.StringIO()), width=max(columns, 40), force_terminal=color,
                   color_system="standard" if color else None, highlight=False,
                   legacy_windows=False, emoji=False)
     if state is None:
         out.print("no encounter yet: `new ID` starts one, `use ID` picks one, "
                   "`list` shows them")
-        return out.file.getvalue()
+        return buf.getvalue()
     out.print(headline(state).replace("`combat ", "`"))
     if state.combatants:
         out.print(status_table(state))
@@ -385,7 +385,7 @@ def screen(state: State | None, columns: int, color: bool) -> str:
     for run in state.ties():
         out.print(f"[yellow]unresolved tie[/yellow]: {' = '.join(run)} "
                   f"({tie_hint(state, run, 'order')})")
-    return out.file.getvalue()
+    return buf.getvalue()
 
 
 __all__ = ["Play", "acting", "expand", "screen"]

@@ -8,6 +8,8 @@ terminal) to rich's own Table. tests/test_status_speed.py holds both to the
 same segments."""
 from __future__ import annotations
 
+from typing import cast
+
 from rich.console import Console, ConsoleOptions, RenderResult
 from rich.measure import Measurement
 from rich.segment import Segment
@@ -71,7 +73,7 @@ def _laid_out(table: Table, console: Console, options: ConsoleOptions) -> list |
         return found
 
     try:
-        grid = [[text(c.header) for c in columns]]
+        grid = [[text(cast(str, c.header)) for c in columns]]  # (_plain: str)
         for cells in zip(*(column.cells for column in columns)):
             if not all(isinstance(c, str) and "\n" not in c and "\t" not in c for c in cells):
                 return None
@@ -84,6 +86,7 @@ def _laid_out(table: Table, console: Console, options: ConsoleOptions) -> list |
     full = [w + left + right for w, (left, right) in zip(widths, pads)]
     if sum(full) + last > options.max_width:
         return None
+    assert table.box is not None  # (_plain)
     box = table.box.substitute(options, safe=console.safe_box)
     header = console.get_style(table.header_style or "")
     rendered: dict[tuple[int, int], list[Segment]] = {}

@@ -131,7 +131,7 @@ def head(ctx: typer.Context) -> None:
 
 from projections.reports.formats import FORMATS, described  # noqa: E402 (names only)
 
-Format = Enum("Format", {name: name for name in FORMATS}, type=str)
+Format = Enum("Format", {name: name for name in FORMATS}, type=str)  # type: ignore[misc]  # (members from FORMATS: mypy wants literals)
 
 
 @app.command()
@@ -156,8 +156,8 @@ def export(ctx: typer.Context,
         return
     count = write_file(out, lambda f: write(s.ledger, s.encounter, f, track),
                        s.ledger.store.path, force)
-    from cli.output import neutral, write  # (not rich: the export to stdout does without it)
-    write(neutral(f"exported {count} events of {s.encounter} to {out} ({fmt.value})") + "\n")
+    from cli.output import neutral, write as write_out  # (not rich: the export to stdout does without it)
+    write_out(neutral(f"exported {count} events of {s.encounter} to {out} ({fmt.value})") + "\n")
 
 
 @app.command("import")

@@ -2,8 +2,10 @@
 from __future__ import annotations
 
 import errno
+from collections.abc import Sequence
+from typing import cast
 
-from rich.console import Console, ConsoleDimensions
+from rich.console import Console, ConsoleDimensions, JustifyMethod
 from rich.markup import escape as _markup_escape
 from rich.table import Table
 
@@ -38,14 +40,14 @@ class SafeConsole(Console):
     def size(self) -> ConsoleDimensions:
         """The terminal's size, but never under MIN_WIDTH columns: `COLUMNS=0`
         (set by some CI runners and sudo) would print nothing at all."""
-        size = Console.size.fget(self)
+        size = Console.size.fget(self)  # type: ignore[attr-defined]  # (mypy: a property with a setter)
         if size.width >= MIN_WIDTH:
             return size
         return ConsoleDimensions(80 if size.width <= 0 else MIN_WIDTH, size.height)
 
     @size.setter
     def size(self, new: tuple[int, int]) -> None:
-        Console.size.fset(self, new)
+        Console.size.fset(self, new)  # type: ignore[attr-defined]  # (mypy: a property with a setter)
 
     def on_broken_pipe(self) -> None:
         """Rich would exit 1 here, after a batch may have been committed: the
@@ -132,7 +134,7 @@ def status_table(s: State) -> Quick:
                (("#", "right"), ("combatant", "left"), ("side", "left"), ("init", "right"),
                 ("AP", "left"), ("turn", "right"), ("grit", "right"), ("", "left")))
     for name, justify in columns:
-        table.add_column(name, justify=justify, no_wrap=narrow and name != "")
+        table.add_column(name, justify=cast(JustifyMethod, justify), no_wrap=narrow and name != "")
     shown: set[str] = set()
 
     def member_row(pos: str, cid: str, indent: str = "") -> None:
@@ -207,7 +209,7 @@ def show_state(s: State, lost: bool = False) -> None:
         console.print(line)
 
 
-def show_done(s: State, lines: list[Said], flow: list[str] = ()) -> None:
+def show_done(s: State, lines: list[Said], flow: Sequence[str] = ()) -> None:
     """What a command did: a line per declaration (projections/reports/worded.py),
     how the round moved on (a turn that ended by itself, a new pass, who is
     up), then the table."""

@@ -129,9 +129,9 @@ def _sha256():
             from _sha256 import sha256  # (Python 3.11)
         except ImportError:
             try:
-                from _sha2 import sha256  # type: ignore[no-redef]  # (Python 3.12 on)
+                from _sha2 import sha256  # (Python 3.12 on)
             except ImportError:  # pragma: no cover - a Python built otherwise
-                from hashlib import sha256  # type: ignore[no-redef]
+                from hashlib import sha256
         found.append(sha256)
     return found[0]
 

@@ -7,7 +7,7 @@ retype one (see README, "Event reference").
 """
 from __future__ import annotations
 
-from typing import Literal, Union
+from typing import Literal, Union, get_args
 
 import msgspec
 
@@ -21,12 +21,12 @@ class Payload(msgspec.Struct, frozen=True, tag=True, forbid_unknown_fields=True,
     garbage collector need not track the millions a fold decodes)."""
 
 
-class EncounterCreated(Payload):
+class EncounterCreated(Payload, frozen=True):
     encounter: str
     title: str = ""
 
 
-class CombatantJoined(Payload):
+class CombatantJoined(Payload, frozen=True):
     id: str
     name: str
     side: Side = "npc"
@@ -36,12 +36,12 @@ class CombatantJoined(Payload):
     group: str | None = None
 
 
-class GroupBonusSet(Payload):
+class GroupBonusSet(Payload, frozen=True):
     group: str
     bonus: int
 
 
-class InitiativeRolled(Payload):
+class InitiativeRolled(Payload, frozen=True):
     slot: str
     die: int
     bonus: int
@@ -49,99 +49,99 @@ class InitiativeRolled(Payload):
     manual: bool = False
 
 
-class InitiativeOverridden(Payload):
+class InitiativeOverridden(Payload, frozen=True):
     slot: str
     total: int
     reason: str
 
 
-class OrderDeclared(Payload):
+class OrderDeclared(Payload, frozen=True):
     slots: list[str]
     context: Literal["tie", "seize"] = "tie"
 
 
-class RoundStarted(Payload):
+class RoundStarted(Payload, frozen=True):
     round: int
 
 
-class MomentSeized(Payload):
+class MomentSeized(Payload, frozen=True):
     combatant: str
 
 
-class APSpent(Payload):
-    combatant: str
-    cost: int
-    category: Category
-    label: str = ""
-
-
-class FreeActionTaken(Payload):
-    combatant: str
-    label: str = ""
-
-
-class InterruptTaken(Payload):
+class APSpent(Payload, frozen=True):
     combatant: str
     cost: int
     category: Category
     label: str = ""
 
 
-class TurnEnded(Payload):
+class FreeActionTaken(Payload, frozen=True):
+    combatant: str
+    label: str = ""
+
+
+class InterruptTaken(Payload, frozen=True):
+    combatant: str
+    cost: int
+    category: Category
+    label: str = ""
+
+
+class TurnEnded(Payload, frozen=True):
     combatant: str
 
 
-class CombatantLeft(Payload):
+class CombatantLeft(Payload, frozen=True):
     combatant: str
     reason: str = ""
 
 
-class CombatantRejoined(Payload):
+class CombatantRejoined(Payload, frozen=True):
     combatant: str
 
 
-class MaxAPChanged(Payload):
+class MaxAPChanged(Payload, frozen=True):
     combatant: str
     max_ap: int
     reason: str
 
 
-class APAdjusted(Payload):
+class APAdjusted(Payload, frozen=True):
     combatant: str
     delta: int
     reason: str
 
 
-class GritAdjusted(Payload):
+class GritAdjusted(Payload, frozen=True):
     combatant: str
     delta: int
     reason: str = ""
 
 
-class NoteAdded(Payload):
+class NoteAdded(Payload, frozen=True):
     text: str
 
 
-class EncounterEnded(Payload):
+class EncounterEnded(Payload, frozen=True):
     pass
 
 
-class CombatantHidden(Payload):
+class CombatantHidden(Payload, frozen=True):
     """The players do not see this combatant (docs/server.md, "What the players
     see") until it is revealed, or reveals itself (derived by the fold)."""
     combatant: str
 
 
-class CombatantRevealed(Payload):
+class CombatantRevealed(Payload, frozen=True):
     combatant: str
 
 
-class EncounterRenamed(Payload):
+class EncounterRenamed(Payload, frozen=True):
     """A new title for the encounter (`rename ID --title T`)."""
     title: str
 
 
-class Undone(Payload):
+class Undone(Payload, frozen=True):
     """`kept`: turns the retraction keeps ended where the table saw them end
     (R28a): before batch N, combatant C's turn is taken as ended (C == "":
     the next pass begins, as it did)."""
@@ -151,11 +151,11 @@ class Undone(Payload):
     kept: list[tuple[int, str]] = []
 
 
-class Redone(Payload):
+class Redone(Payload, frozen=True):
     batch: int
 
 
-class EffectApplied(Payload):
+class EffectApplied(Payload, frozen=True):
     """A timed effect on a combatant's maximum AP (R14: traits, cyberware,
     magic, effects), or with `max_ap` 0 a condition (prone, blinded, on
     fire). `rounds`: it covers the next N rounds' AP restores (a condition:
@@ -171,13 +171,13 @@ class EffectApplied(Payload):
     until_ended: bool = False
 
 
-class EffectEnded(Payload):
+class EffectEnded(Payload, frozen=True):
     """The GM ends an effect before it runs out."""
     effect: str
     reason: str = ""
 
 
-class TrackChanged(Payload):
+class TrackChanged(Payload, frozen=True):
     """A named counter of a combatant (hp, stun, ammo): set to `value`, or
     changed by `delta` (exactly one of them). `max`: its maximum from now on
     (None: as it was; a new track without one runs to the project's range);
@@ -193,7 +193,7 @@ class TrackChanged(Payload):
     public: bool | None = None
 
 
-class Amended(Payload):
+class Amended(Payload, frozen=True):
     """A correction of an earlier batch: `events` replace it, in its place;
     `retracted`: the later batches it made illegal, retracted with it
     (`amend --cascade`, R28); `also`: later batches of the same turn that
@@ -217,7 +217,7 @@ Event = Union[  # noqa: UP007 (one Union of the tagged structs, as msgspec's doc
     CombatantHidden, CombatantRevealed,
 ]
 
-EVENT_TYPES: dict[str, type[Payload]] = {cls.__name__: cls for cls in Event.__args__}
+EVENT_TYPES: dict[str, type[Payload]] = {cls.__name__: cls for cls in get_args(Event)}
 # Undo and redo markers: they act on other batches and are never undone.
 MARKERS = ("Undone", "Redone")
 # Events about earlier batches, which a fold reads before the rest.

@@ -11,6 +11,7 @@ import codecs
 import json
 import re
 from collections.abc import Iterator
+from typing import cast
 
 from eventlog.errors import InvalidFile
 
@@ -80,7 +81,7 @@ class JSONStream:
     def peek(self) -> str:
         """The next character that is not whitespace ("" at the end)."""
         while True:
-            self.pos = _WHITESPACE.match(self.buf, self.pos).end()
+            self.pos = cast(re.Match[str], _WHITESPACE.match(self.buf, self.pos)).end()  # (matches "")
             if self.pos < len(self.buf):
                 return self.buf[self.pos]
             if not self._more():

@@ -67,7 +67,7 @@ def checked_target(path, store: Path | None, force: bool) -> tuple[Path, bool]:
     return target, True
 
 
-def write_file(path: Path, write: Callable[[TextIO], R], store: Path | None = None,
+def write_file(path: str | Path, write: Callable[[TextIO], R], store: Path | None = None,
                force: bool = False) -> R:
     """Call `write` on the file `path` (checked by `checked_target`)."""
     target, regular = checked_target(path, store, force)

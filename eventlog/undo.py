@@ -13,6 +13,7 @@ from __future__ import annotations
 from array import array
 from bisect import bisect_left
 from collections.abc import Iterable, Iterator
+from typing import cast
 
 from eventlog.events import EVENT_TYPES, MARKERS, Amended, Payload, Redone, Undone
 
@@ -90,7 +91,7 @@ class Corrections:
         for batch, p in self.items:
             if batch <= seq:
                 continue
-            touched = p.batches if isinstance(p, Undone) else [p.batch]
+            touched = p.batches if isinstance(p, Undone) else [cast("Redone | Amended", p).batch]
             touched = [*touched, *(b for t in touched for b in self._retracts(t))]
             if isinstance(p, Amended):
                 touched += [*p.retracted, *(b for b, _ in p.also)]
@@ -121,7 +122,7 @@ class UndoBook(Corrections):
                 self.redo_stack.pop()
         else:  # anything newly declared, retracted or amended (R27)
             self.redo_stack.clear()
-        if type_name in MARKERS or type_name == "Amended":
+        if payload is not None and (type_name in MARKERS or type_name == "Amended"):
             self.add(batch, payload)
 
     def heads(self) -> Iterator[tuple[int, str]]:

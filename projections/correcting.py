@@ -8,9 +8,9 @@ still in force stays legal. A refusal lists the first ten that would not
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Set as AbstractSet
 from itertools import tee
-from typing import NamedTuple
+from typing import NamedTuple, Protocol, cast
 
 import msgspec
 
@@ -21,11 +21,13 @@ from eventlog.events import (
     Amended,
     APSpent,
     CombatantLeft,
+    Event,
     Payload,
     Redone,
     TurnEnded,
     Undone,
 )
+from eventlog.stores.contract import StoredEvent
 from eventlog.undo import Corrections, UndoBook
 from projections.domain import commands as c
 from projections.domain.evolve import evolve
@@ -73,14 +75,18 @@ class Trial(NamedTuple):
     kept: list[tuple[int, str]]
 
 
-def casualties(log: Iterable[Envelope], fixes: Corrections, encounter: str,
+class _Actor(Protocol):  # a declaration about one combatant
+    combatant: str
+
+
+def casualties(log: Iterable[StoredEvent | Envelope], fixes: Corrections, encounter: str,
                target: int | None = None) -> list[Casualty]:
     """The declarations `fixes` would make illegal (see `rejudge`)."""
-    return rejudge(log, fixes, fixes, encounter, {target} - {None}).lost
+    return rejudge(log, fixes, fixes, encounter, set() if target is None else {target}).lost
 
 
-def rejudge(log: Iterable[Envelope], lived_fixes: Corrections, fixes: Corrections,
-            encounter: str, targets: set[int] = frozenset(), end: int | None = None,
+def rejudge(log: Iterable[StoredEvent | Envelope], lived_fixes: Corrections, fixes: Corrections,
+            encounter: str, targets: AbstractSet[int] = frozenset(), end: int | None = None,
             moving: str = "") -> Trial:
     """Fold the history twice in step: as the table lived it (`lived_fixes`)
     and as `fixes` would put it, judging every batch of the latter; a refused
@@ -190,7 +196,7 @@ def _target(book: UndoBook, seq: int, head: int, encounter: str, doing: str) -> 
 
 
 def decide_correction(command: c.Command, book: UndoBook, head: int, state: State,
-                      log: Callable[[], Iterable[Envelope]],
+                      log: Callable[[], Iterable[StoredEvent | Envelope]],
                       batch_of: Callable[[int], list[Envelope]],
                       encounter: str) -> Payload:
     """The marker that `command` (Undo, Redo, Retract or Amend) appends, or a
@@ -257,11 +263,11 @@ def _amendment(command: c.Amend, book: UndoBook, head: int, log, batch_of,
         raise Refusal(f"the correction changes nothing in seq {command.seq}")
     also: list[tuple[int, list]] = []
     if command.who is not None:  # R28b: the whole turn moves
-        who = payloads[offset].combatant
+        who = cast(_Actor, payloads[offset]).combatant  # (correction() took --who: it has one)
         for b in turn_rest(log(), book, encounter, target, who):
             rest, _ = _reading(book, b, b, batch_of)
             also.append((b, [correction(p, who=command.who) for p in rest]))
-    amendment = Amended(target, fixed, command.reason, also=also)
+    amendment = Amended(target, cast("list[Event]", fixed), command.reason, also=also)
     moving = command.who if command.who is not None else ""
     lost, kept = rejudge(log(), book, _with(book, head, amendment), encounter,
                          {target, *(b for b, _ in also)}, head + 1, moving)
@@ -284,7 +290,7 @@ def _reading(book: UndoBook, target: int, seq: int, batch_of) -> tuple[list[Payl
 TURN_ACTIONS = (APSpent, TurnEnded)
 
 
-def turn_rest(log: Iterable[Envelope], fixes: Corrections, encounter: str, target: int,
+def turn_rest(log: Iterable[StoredEvent | Envelope], fixes: Corrections, encounter: str, target: int,
               who: str) -> list[int]:
     """The later batches of the turn that batch `target` opened for `who`:
     their AP spent in it and its end (R28b); [] when it opened no turn."""

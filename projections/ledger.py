@@ -7,13 +7,15 @@ the store, so no check is made against one read and appended against another.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple, cast
 
 import msgspec
 
 from eventlog.codec import Envelope, envelope_dict
 from eventlog.errors import Conflict, LedgerError, Refusal
-from eventlog.events import MARKERS, CombatantJoined, EncounterCreated, Payload
+from eventlog.events import (
+    MARKERS, Amended, CombatantJoined, EncounterCreated, Payload, Redone, Undone,
+)
 from eventlog.undo import Corrections, UndoBook
 from projections import snapshot as snapshots
 from projections.domain import commands as c
@@ -25,6 +27,8 @@ if TYPE_CHECKING:  # the Protocol, for annotations only (typing's machinery: ~1 
     from eventlog.stores.contract import EventStore
 
 MAX_ATTEMPTS = 50
+
+
 def roll_d10() -> int:
     """A d10 rolled by the program (R1); `random` only loads for a roll."""
     import random
@@ -329,7 +333,7 @@ class Ledger:
     def retract(self, encounter: str, seq: int, cascade: bool, actor: str,
                 reason: str = "") -> tuple[State, list[int]]:
         out = self.execute(encounter, c.Retract(seq=seq, cascade=cascade, reason=reason), actor)
-        return out.state, list(out.events[0].data.batches)
+        return out.state, list(cast(Undone, out.events[0].data).batches)
 
 
 def _touched(marker: Payload) -> list[int]:
@@ -337,5 +341,5 @@ def _touched(marker: Payload) -> list[int]:
     batches = getattr(marker, "batches", None)
     if batches is not None:
         return list(batches)
-    return [marker.batch, *getattr(marker, "retracted", ()),
+    return [cast("Amended | Redone", marker).batch, *getattr(marker, "retracted", ()),
             *(b for b, _ in getattr(marker, "also", ()))]  # a moved turn (R28b)

@@ -5,6 +5,7 @@ Helpers that are not fixtures live in helpers.py (import them from there)."""
 from __future__ import annotations
 
 import os
+from collections import Counter
 
 import pytest
 
@@ -13,10 +14,24 @@ from projections.ledger import Ledger
 
 IN_CI = os.environ.get("CI", "").lower() in ("true", "1", "yes")
 
+# The files that take longest, longest first (their tests' seconds summed,
+# measured with --durations=0): under `--dist loadfile` a worker takes a
+# whole file at a time, in the order collected (--no-loadscope-reorder), so
+# these start at once and the quick files fill in around them; last, they
+# would leave one worker busy long after the other ran out of files.
+SLOW_FIRST = (
+    "test_untrusted.py", "test_examples.py", "test_postgres.py", "test_wheel.py",
+    "test_fuzz.py", "test_actor_names.py", "test_cli.py", "test_server_pages.py",
+    "test_crash.py", "test_store_doctored.py", "test_concurrency.py", "test_copy_backup.py",
+    "test_players.py", "test_tokens.py", "test_report_browser.py", "test_transfer.py",
+)
+
 
 def pytest_collection_modifyitems(config, items):
     """A test marked `sqlite` looks into the SQLite file itself: its runs on
-    the other stores are not collected (rather than skipped)."""
+    the other stores are not collected (rather than skipped). The slowest
+    files go first (SLOW_FIRST), then the others, most tests first; a file's
+    tests keep their order."""
     kept, dropped = [], []
     for item in items:
         store = getattr(item, "callspec", None) and item.callspec.params.get("ledger")
@@ -26,7 +41,11 @@ def pytest_collection_modifyitems(config, items):
             kept.append(item)
     if dropped:
         config.hook.pytest_deselected(items=dropped)
-        items[:] = kept
+    count = Counter(item.path for item in kept)
+    rank = {name: i for i, name in enumerate(SLOW_FIRST)}
+    kept.sort(key=lambda item: (rank.get(item.path.name, len(rank)), -count[item.path],
+                                str(item.path)))
+    items[:] = kept
 
 
 @pytest.hookimpl(wrapper=True)

@@ -206,6 +206,24 @@ def cli_env(db: Path, columns: int = 120) -> dict:
             "NO_COLOR": "1", "COLUMNS": str(columns)}
 
 
+def build_commands_once() -> None:
+    """typer's CliRunner builds the click command from the app again on every
+    `invoke`, reading every option of every command from its function's
+    signature: most of a quick command's time in process. What a function's
+    signature says is read once per process instead (the click command is
+    still built afresh each time: typer's keeps the last run's arguments,
+    the store among them, for as long as it lives)."""
+    import functools
+
+    import typer.main
+    if hasattr(typer.main.get_params_from_function, "cache_info"):
+        return
+    typer.main.get_params_from_function = functools.cache(typer.main.get_params_from_function)
+
+
+build_commands_once()  # (every CliRunner of a test process: conftest imports this module)
+
+
 def in_process(env: dict):
     """`combat ARGS` run in this process with `env`, its exit code checked
     (`code=`); `.db` is the store it reaches."""

@@ -1,7 +1,7 @@
 """A user's install: the wheel built from the project, installed into a
 fresh virtual environment (no dev extras, nothing of the checkout), plays
-the demo, writes a report, prints a rule and serves the pages. Slow (a
-minute: the dependencies come from pip's cache or the index), and run in
+the demo, writes a report, prints a rule and serves the pages. Slow (most of
+a minute: the dependencies come from pip's cache or the index), and run in
 CI all the same: it is the only test of what a user installs."""
 import os
 import re
@@ -25,19 +25,23 @@ def run(*args, **kw) -> subprocess.CompletedProcess:
 @pytest.fixture(scope="module")
 def installed(tmp_path_factory):
     """The `combat` of a fresh environment that has only the wheel and its
-    dependencies."""
+    dependencies. (This environment's pip installs into it, `--python`: a
+    pip of its own, ensurepip's, takes longer to set up than the rest;
+    `--no-compile`: a module is compiled when first imported, see user_env,
+    not the thousands of numpy's and matplotlib's the commands never use.)"""
     where = tmp_path_factory.mktemp("wheel")
     run(sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "--wheel-dir",
         str(where / "dist"), str(ROOT))
     wheel, = (where / "dist").glob("combat_ledger-*.whl")
-    run(sys.executable, "-m", "venv", str(where / "venv"))
-    run(str(where / "venv" / "bin" / "python"), "-m", "pip", "install", "--quiet",
-        "--disable-pip-version-check", str(wheel))
+    run(sys.executable, "-m", "venv", "--without-pip", str(where / "venv"))
+    run(sys.executable, "-m", "pip", "--python", str(where / "venv" / "bin" / "python"),
+        "install", "--quiet", "--disable-pip-version-check", "--no-compile", str(wheel))
     return where / "venv" / "bin" / "combat"
 
 
 def user_env(folder: Path) -> dict:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("COMBAT_")}
+    env = {k: v for k, v in os.environ.items() if not k.startswith("COMBAT_")
+           and k != "PYTHONDONTWRITEBYTECODE"}  # (a user's Python keeps what it compiles)
     env.update(COMBAT_DB=str(folder / "ledger.db"), XDG_STATE_HOME=str(folder / "state"),
                XDG_DATA_HOME=str(folder / "data"), NO_COLOR="1", PYTHONPATH="")
     return env

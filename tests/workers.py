@@ -103,6 +103,8 @@ def player(db: str, name: str, count: int, report: str, seed: int, go) -> None:
     every other one a note, the rest turn actions for whoever is up now,
     racing the other players for the same turn. Each command's outcome is
     reported: (args, exit code, stderr, exception)."""
+    from helpers import build_commands_once
+    build_commands_once()
     fd = os.open(report, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
     rng = random.Random(seed)
     runner = CliRunner()

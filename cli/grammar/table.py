@@ -45,7 +45,7 @@ def _track(values: dict[str, Any], read: Reader | None) -> c.Command:
     if not NUMBER.fullmatch(word.strip()):
         raise BadLine(f"VALUE is a number (10) or a change (+2, -3), not {word[:40]!r} "
                       "(usage: track ID NAME VALUE)")
-    change = {"delta" if word.strip()[0] in "+-" else "value": int(word)}
+    change: dict[str, Any] = {"delta" if word.strip()[0] in "+-" else "value": int(word)}
     shown = True if public else False if private else None
     return c.Track(**values, **change, public=shown)
 

@@ -83,8 +83,9 @@ def build(open_store) -> Starlette:
             await run(hub.stop)
             handles.close()
 
-    app = Starlette(routes=ROUTES, lifespan=lifespan,
-                    exception_handlers={HTTPException: not_here, Exception: unexpected})
+    app = Starlette(routes=ROUTES, lifespan=lifespan,  # (starlette: a handler takes any Exception)
+                    exception_handlers={HTTPException: not_here,  # type: ignore[dict-item]
+                                        Exception: unexpected})
     app.state.hub, app.state.handles = hub, handles
     app.state.metrics = Metrics(hub)
     return app

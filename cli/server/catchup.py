@@ -6,6 +6,8 @@ last batch sent, never the whole backlog: the server's memory stays flat
 in the number of events and of slow clients."""
 from __future__ import annotations
 
+from typing import Any
+
 from eventlog.events import CORRECTIONS
 from projections import snapshot as snapshots
 from projections.history import fold
@@ -44,7 +46,7 @@ class Catching:
                  owned: frozenset[str], digest: str):
         self.request, self.encounter, self.last = request, encounter, last
         self.owned, self.digest = owned, digest
-        self.held = None
+        self.held: Any = None  # (the long-read slot, while it is held)
         self.cu: CatchUp | None = None
 
     async def start(self) -> list[Message]:
@@ -61,7 +63,9 @@ class Catching:
 
     async def _next(self) -> list[Message]:
         async with gate_of(self.request.app).pacer:
-            return await run(lambda: next_page(ledger(self.request), self.cu))
+            cu = self.cu
+            assert cu is not None  # (made by start)
+            return await run(lambda: next_page(ledger(self.request), cu))
 
     async def pages(self, first: list[Message]):
         """`first`, then each next page once the one before has gone out."""
@@ -112,6 +116,7 @@ def _batch_ends(store, cu: CatchUp) -> list[tuple[int, str]]:
     """(last seq, first event's type) of the next PAGE_BATCHES batches
     after `cu.sent`, up to the head."""
     ends: list[tuple[int, int, str]] = []  # (batch, last seq seen, first type)
+    assert cu.head is not None  # (read at the catch-up's start)
     upto = min(cu.head, cu.sent + PAGE_SPAN)  # (the first row after `sent` starts a batch)
     rows = store.fold_rows(cu.encounter, after=cu.sent, upto=upto)
     full = False

@@ -29,7 +29,7 @@ def shown(target: str | os.PathLike) -> str:
     return str(target)
 
 
-def open_store(target: str | os.PathLike, pool: int | None = None):
+def open_store(target: str | os.PathLike[str], pool: int | None = None):
     """The store `target` names: a PostgreSQL URL, else a SQLite file path.
     Each store's library is imported only when that kind is used. `pool`: a
     PostgreSQL store shared by every thread, on a pool of at most that many

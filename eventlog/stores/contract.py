@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager
-from typing import Protocol, TypeVar
+from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from eventlog.codec import Envelope
 from eventlog.events import EncounterCreated, Payload
@@ -25,11 +25,18 @@ from eventlog.stores.records import (  # noqa: F401  (the contract's records, na
     EncounterInfo, FoldRow, Hook, Snapshot, SnapshotMaker, StoredEvent, Token,
 )
 
+if TYPE_CHECKING:
+    from pathlib import Path
+
 T = TypeVar("T")
 
 
 class EventStore(Protocol):
     identity: str  # names the store for the user's remembered current encounter
+
+    @property
+    def path(self) -> Path | None:
+        """The store's file (None: it has none); an export never overwrites it."""
 
     def close(self) -> None: ...
 

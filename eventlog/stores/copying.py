@@ -60,7 +60,7 @@ def _plan(source: EventStore, target: EventStore, where: str):
     there = {e.id for e in target.encounters()}
     for info in source.encounters():
         with source.reading():
-            head = tuple(source.head(info.id))
+            head = (*source.head(info.id),)
             verdict = verify_chain(source.rows(info.id, upto=head[0]), head)
         if not verdict.ok:
             raise BrokenChain(f"the log of {info.id} is broken at seq {verdict.first_bad_seq}: "
@@ -68,7 +68,7 @@ def _plan(source: EventStore, target: EventStore, where: str):
         theirs = None
         if info.id in there:
             with target.reading():
-                theirs = tuple(target.head(info.id))
+                theirs = (*target.head(info.id),)
                 same = _at(source, info.id, theirs[0]) == theirs and verify_chain(
                     target.rows(info.id), theirs).ok
             if not same:

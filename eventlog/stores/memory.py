@@ -33,6 +33,8 @@ class _Log:
 
 
 class MemoryStore:
+    path = None  # no file: nothing an export could overwrite
+
     def __init__(self, name: str = "memory") -> None:
         self.identity = f"memory:{name}:{id(self)}"
         self._logs: dict[str, _Log] = {}
@@ -270,7 +272,7 @@ class MemoryStore:
                    imported: bool | int = True) -> T:
         if encounter in self._logs:
             raise Refusal(f"encounter {encounter!r} already exists")
-        staged = []
+        staged: list[StoredEvent] = []
         events = iter(envelopes)
         while chunk := list(islice(events, 1000)):
             staged.extend(StoredEvent(e.seq, e.batch, e.type, e.at, e.actor,
@@ -305,6 +307,7 @@ class MemoryStore:
     def _judged_against(self, encounter: str, expected_seq: int) -> _Log:
         log = self._logs.get(encounter)
         judged_head(log and log.head, encounter, self.identity, expected_seq)
+        assert log is not None  # (judged_head refused an unknown encounter)
         return log
 
     def _insert(self, log: _Log, payloads: list[Payload], actor: str, at: str) -> list[Envelope]:

@@ -36,7 +36,7 @@ def busy_timeout() -> float:
     return seconds if math.isfinite(seconds) and seconds >= 0 else BUSY_TIMEOUT_S
 
 
-def not_text(exc: UnicodeError) -> Refusal:
+def not_text(exc: UnicodeEncodeError) -> Refusal:
     """Text a store cannot take (an argument in another encoding than UTF-8),
     shown with its bad bytes escaped so that the message itself prints."""
     text = exc.object if isinstance(exc.object, str) else ""

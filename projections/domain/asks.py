@@ -5,6 +5,8 @@ whether a word typed where an id goes is a slip. decide.py and play mode
 call these; the judge (rules.py) then checks what they give."""
 from __future__ import annotations
 
+from typing import Literal
+
 from eventlog.errors import Refusal
 from eventlog.events import EncounterCreated, OrderDeclared, TurnEnded
 from projections.domain.names import did_you_mean
@@ -19,7 +21,7 @@ def check_new(encounter: str, title: str) -> None:
     check_numbers(EncounterCreated(encounter=encounter, title=title))
 
 
-def order_context(s: State, slots: list[str]) -> str:
+def order_context(s: State, slots: list[str]) -> Literal["tie", "seize"]:
     """What `order` orders: the seizers while every slot named has seized this
     round, until the next round starts (R3b, R12), else a tie (R3)."""
     return "seize" if s.round and all(x in s.seizers for x in slots) else "tie"

@@ -9,7 +9,7 @@ commands: they change nothing.
 """
 from __future__ import annotations
 
-from typing import Union
+from typing import Union, get_args
 
 import msgspec
 
@@ -47,7 +47,7 @@ class RosterGroup(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     bonus: int | None = None
 
 
-class Load(Command, tag="load"):
+class Load(Command, frozen=True, tag="load"):
     """A roster's entries, read from a file by projections/roster.py (or sent
     as JSON): they join in one declaration."""
     combatant: list[RosterCombatant]
@@ -55,7 +55,7 @@ class Load(Command, tag="load"):
     file: str = "roster"  # how refusals name the roster
 
 
-class New(Command, tag="new"):
+class New(Command, frozen=True, tag="new"):
     """A new encounter; with a roster, its combatants join at once, and with
     `carry_grit`, their Grit is carried over from that encounter."""
     id: str
@@ -64,7 +64,7 @@ class New(Command, tag="new"):
     carry_grit: str | None = None
 
 
-class Add(Command, tag="add"):
+class Add(Command, frozen=True, tag="add"):
     name: str
     id: str | None = None
     pc: bool = False
@@ -76,100 +76,100 @@ class Add(Command, tag="add"):
     hidden: bool = False  # the players do not see it yet (`hide`)
 
 
-class Hide(Command, tag="hide"):
+class Hide(Command, frozen=True, tag="hide"):
     id: str
 
 
-class Reveal(Command, tag="reveal"):
+class Reveal(Command, frozen=True, tag="reveal"):
     id: str
 
 
-class Group(Command, tag="group"):
+class Group(Command, frozen=True, tag="group"):
     id: str
     bonus: int
 
 
-class Roll(Command, tag="roll"):
+class Roll(Command, frozen=True, tag="roll"):
     slots: list[str] = []
     die: int | None = None
 
 
-class Order(Command, tag="order"):
+class Order(Command, frozen=True, tag="order"):
     slots: list[str]
 
 
-class Round(Command, tag="round"):
+class Round(Command, frozen=True, tag="round"):
     dry_run: bool = False  # say what it would change, append nothing
 
 
-class Seize(Command, tag="seize"):
+class Seize(Command, frozen=True, tag="seize"):
     id: str
 
 
-class Act(Command, tag="act"):
-    id: str
-    cost: Cost
-    label: str = ""
-
-
-class Interrupt(Command, tag="interrupt"):
+class Act(Command, frozen=True, tag="act"):
     id: str
     cost: Cost
     label: str = ""
 
 
-class EndTurn(Command, tag="end-turn"):
+class Interrupt(Command, frozen=True, tag="interrupt"):
+    id: str
+    cost: Cost
+    label: str = ""
+
+
+class EndTurn(Command, frozen=True, tag="end-turn"):
     id: str | None = None
     careful: bool = False  # a bare end-turn never ends an untouched turn (R21, play mode)
 
 
-class Leave(Command, tag="leave"):
+class Leave(Command, frozen=True, tag="leave"):
     id: str
     reason: str = ""
 
 
-class Rejoin(Command, tag="rejoin"):
+class Rejoin(Command, frozen=True, tag="rejoin"):
     id: str
 
 
-class MaxAP(Command, tag="max-ap"):
+class MaxAP(Command, frozen=True, tag="max-ap"):
     id: str
     n: int
     reason: str = ""
 
 
-class AdjustAP(Command, tag="adjust-ap"):
+class AdjustAP(Command, frozen=True, tag="adjust-ap"):
     id: str
     delta: int
     reason: str = ""
 
 
-class Grit(Command, tag="grit"):
+class Grit(Command, frozen=True, tag="grit"):
     id: str
     delta: int
     reason: str = ""
 
 
-class SetInitiative(Command, tag="set-initiative"):
+class SetInitiative(Command, frozen=True, tag="set-initiative"):
     slot: str
     total: int
     reason: str = ""
 
 
-class Note(Command, tag="note"):
+class Note(Command, frozen=True, tag="note"):
     text: str
 
 
-class End(Command, tag="end"):
+class End(Command, frozen=True, tag="end"):
     pass
 
 
-class Rename(Command, tag="rename"):
+class Rename(Command, frozen=True, tag="rename"):
     """A new title for the encounter it is declared in (an event)."""
     title: str
 
 
-class Effect(Command, tag="effect"):
+class Effect(Command, frozen=True, tag="effect"):
     """Without `max_ap`: a condition (prone, blinded), a name with a duration."""
     id: str
     name: str
@@ -180,7 +180,7 @@ class Effect(Command, tag="effect"):
     until_ended: bool = False
 
 
-class Track(Command, tag="track"):
+class Track(Command, frozen=True, tag="track"):
     """A named counter of a combatant: set to `value`, or changed by `delta`
     (the line's VALUE `10`, `+2` or `-3`). `public`: players see an NPC's
     value (True), or no longer (False); None keeps it as it is."""
@@ -194,28 +194,28 @@ class Track(Command, tag="track"):
     public: bool | None = None
 
 
-class EndEffect(Command, tag="end-effect"):
+class EndEffect(Command, frozen=True, tag="end-effect"):
     effect: str
     reason: str = ""
 
 
-class Undo(Command, tag="undo"):
+class Undo(Command, frozen=True, tag="undo"):
     reason: str = ""
     dry_run: bool = False
 
 
-class Redo(Command, tag="redo"):
+class Redo(Command, frozen=True, tag="redo"):
     dry_run: bool = False
 
 
-class Retract(Command, tag="retract"):
+class Retract(Command, frozen=True, tag="retract"):
     seq: int
     cascade: bool = False
     reason: str = ""
     dry_run: bool = False
 
 
-class Amend(Command, tag="amend"):
+class Amend(Command, frozen=True, tag="amend"):
     seq: int
     die: int | None = None
     cost: Cost | None = None
@@ -233,7 +233,7 @@ AnyCommand = Union[  # noqa: UP007 (as Event in eventlog/events.py)
     Effect, EndEffect, Undo, Redo, Retract, Amend, Track, Hide, Reveal,
 ]
 COMMANDS: dict[str, type[Command]] = {
-    cls.__struct_config__.tag: cls for cls in AnyCommand.__args__}
+    cls.__struct_config__.tag: cls for cls in get_args(AnyCommand)}
 # Commands that fix the record rather than declare at the table (R26-R28).
 CORRECTING = (Undo, Redo, Retract, Amend)
 

@@ -12,6 +12,7 @@ the state: see projections/correcting.py.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from eventlog.errors import Refusal
 from eventlog.events import (
@@ -19,7 +20,7 @@ from eventlog.events import (
     CombatantRejoined, EffectApplied, EffectEnded, EncounterCreated, EncounterEnded,
     EncounterRenamed, GritAdjusted, GroupBonusSet,
     InitiativeOverridden, InitiativeRolled, MaxAPChanged, MomentSeized, NoteAdded,
-    Payload, RoundStarted, TrackChanged,
+    Payload, RoundStarted, Side, TrackChanged,
 )
 
 from projections.domain import commands as c
@@ -80,7 +81,7 @@ def _add(s: State, cmd: c.Add, dice: Dice) -> list[Payload]:
         base, name = f"{base}-{n}", f"{cmd.name} {n}"
     people = [(base, name)] if cmd.count == 1 else [
         (f"{base}-{i}", f"{cmd.name} {i}") for i in range(1, cmd.count + 1)]
-    side = "pc" if cmd.pc else "npc"
+    side: Side = "pc" if cmd.pc else "npc"
     joined: list[Payload] = [CombatantJoined(id=i, name=n, side=side, bonus=cmd.bonus,
                                              max_ap=cmd.ap, grit=cmd.grit, group=cmd.group)
                              for i, n in people]
@@ -123,7 +124,7 @@ def _roll(s: State, cmd: c.Roll, dice: Dice) -> list[Payload]:
     chosen = cmd.slots or unrolled(s)
     if not chosen:
         raise Refusal("every active slot has rolled initiative already (R1)")
-    out = []
+    out: list[Payload] = []
     for slot in chosen:
         die = cmd.die if cmd.die is not None else dice()
         bonus = _bonus(s, slot)
@@ -190,7 +191,8 @@ def acting(state: State) -> str:
 
 
 
-_DECIDERS: dict[type, Callable[[State, c.Command, Dice], list[Payload]]] = {
+# (Any: each decider takes the command of its key's type)
+_DECIDERS: dict[type, Callable[[State, Any, Dice], list[Payload]]] = {
     c.New: _new, c.Add: _add, c.Load: _load, c.Group: _group,
     c.Roll: _roll, c.Round: _round, c.Seize: _seize, c.Act: _act,
     c.Interrupt: _interrupt, c.EndTurn: _end_turn,

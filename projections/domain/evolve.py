@@ -11,7 +11,7 @@ from eventlog.events import (
     RoundStarted, TrackChanged, TurnEnded,
 )
 from projections.domain import ties, tracks
-from projections.domain.state import FOREVER, TURN_LIMIT, Combatant, Effect, Group, Slot, State
+from projections.domain.state import FOREVER, TURN_LIMIT, Combatant, Effect, Group, Slot, State, Step
 
 
 def _created(s: State, e: EncounterCreated) -> None:
@@ -29,7 +29,7 @@ def _joined(s: State, e: CombatantJoined) -> None:
             group = s.groups[e.group] = Group(e.group, s.next_key())
         group.members.append(e.id)
     s.reorder()
-    if entering:  # its rolled group enters the order: above the cursor, it waits (R23b)
+    if entering and e.group:  # its rolled group enters the order: above the cursor, it waits (R23b)
         s.place(e.group)
     s.advance()
 
@@ -53,7 +53,7 @@ def _rolled(s: State, e: InitiativeRolled) -> None:
 def _overridden(s: State, e: InitiativeOverridden) -> None:
     slot = s.slots.get(e.slot)
     entering = slot is None
-    if entering:
+    if slot is None:
         joined = (s.groups[e.slot] if e.slot in s.groups else s.combatants[e.slot]).joined
         slot = s.slots[e.slot] = Slot(e.slot, None, None, e.total, False, joined,
                                       s.side_of(e.slot))
@@ -212,7 +212,7 @@ def _nothing(s: State, e: Payload) -> None:
     pass
 
 
-STEPS = {
+STEPS: dict[type, Step] = {
     EncounterCreated: _created, CombatantJoined: _joined,
     GroupBonusSet: _group_bonus, InitiativeRolled: _rolled,
     InitiativeOverridden: _overridden, OrderDeclared: _order_declared,

@@ -8,11 +8,15 @@ the judge refuses it, with its "did you mean" hint.
 """
 from __future__ import annotations
 
+from typing import TypeVar
+
 import msgspec
 
 from eventlog.errors import Refusal
 from projections.domain import commands as c
 from projections.domain.state import State
+
+C = TypeVar("C", bound=c.Command)
 
 # The fields of each command that name a combatant or a slot.
 ID_FIELDS: dict[type, tuple[str, ...]] = {
@@ -48,12 +52,12 @@ def resolve(s: State, word: str) -> str:
     return found[0] if found else word
 
 
-def resolved(s: State, command: c.Command) -> c.Command:
+def resolved(s: State, command: C) -> C:
     """`command` with every id it names resolved on `s`."""
     fields = ID_FIELDS.get(type(command))
     if not fields:
         return command
-    changes = {}
+    changes: dict[str, object] = {}
     for name in fields:
         value = getattr(command, name)
         if isinstance(value, str):

@@ -5,10 +5,11 @@ the core that decides, and imports no pydantic."""
 from __future__ import annotations
 
 import json
+from typing import cast
 
 from eventlog.errors import InvalidFile, Refusal
 from eventlog.text import check_payload, neutral
-from eventlog.events import CombatantJoined, GritAdjusted, GroupBonusSet, Payload, TrackChanged
+from eventlog.events import CombatantJoined, GritAdjusted, GroupBonusSet, Payload, Side, TrackChanged
 
 from projections.domain.commands import Load, RosterCombatant
 from projections.domain.phrases import slugify
@@ -79,7 +80,7 @@ def declarations(roster: Load, state: State) -> list[Payload]:
                 refuse(f"{who}: id {shown(cid)} is already used by {taken[cid]}")
             taken[cid] = who
             joined.append(numbers(who, CombatantJoined(
-                id=cid, name=person, side=c.side, bonus=c.bonus, max_ap=c.ap,
+                id=cid, name=person, side=cast(Side, c.side), bonus=c.bonus, max_ap=c.ap,
                 grit=c.grit, group=c.group)))
             tracked += [numbers(who, t) for t in _tracks(cid, c, who, refuse)]
         if c.group is not None:
@@ -94,7 +95,8 @@ def declarations(roster: Load, state: State) -> list[Payload]:
                 refuse(f"{who}: key 'group': group {shown(c.group)} is {side} "
                        f"({setter}), this entry is {c.side}: all members of a "
                        "group are on one side (R7)")
-    bonuses, seen = [], {}
+    bonuses: list[Payload] = []
+    seen: dict[str, str] = {}
     for i, g in enumerate(roster.group):
         who = label("group", i, g)
         if not SLUG.match(g.id):
@@ -134,9 +136,9 @@ def _tracks(cid: str, c: RosterCombatant, who: str, refuse) -> list[TrackChanged
     return out
 
 
-def carried_grit(state: State, source: State, source_id: str, ids) -> list[Payload]:
+def carried_grit(state: State, source: State, source_id: str | None, ids) -> list[Payload]:
     """GritAdjusted for each of `ids` in both encounters whose Grit differs."""
-    out = []
+    out: list[Payload] = []
     for cid in ids:
         there, here = source.combatants.get(cid), state.combatants.get(cid)
         if there is not None and here is not None and there.grit != here.grit:

@@ -5,6 +5,8 @@ appending anything. The pages enable their buttons from this and never
 work the rules out themselves."""
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from eventlog.errors import Refusal
 from eventlog.events import Payload
 
@@ -46,7 +48,7 @@ def may(state: State, cid: str, actor: str = "player") -> list[str]:
     comb = state.combatants.get(cid)
     if comb is None or state.ended or not comb.active:
         return []
-    tries = {
+    tries: dict[str, Sequence[c.Command]] = {
         "act": [c.Act(id=cid, cost="minor")],
         "interrupt": [c.Interrupt(id=cid, cost="minor")],
         "end-turn": [c.EndTurn(id=cid)],

@@ -9,6 +9,7 @@ MAX_SUGGESTIONS = 3
 
 def distance(a: str, b: str) -> int:
     """Edits (insert, delete, change, swap of neighbours) from a to b."""
+    prev2: list[int]
     prev2, prev = [], list(range(len(b) + 1))
     for i, ca in enumerate(a, 1):
         row = [i] + [0] * len(b)

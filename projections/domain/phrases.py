@@ -3,12 +3,13 @@ corrections of an earlier declaration (`amend 12 --die 8`)."""
 from __future__ import annotations
 
 import re
+from typing import cast
 
 import msgspec
 
 from eventlog.errors import Refusal
 from eventlog.events import (
-    APSpent, FreeActionTaken, InitiativeRolled, InterruptTaken, Payload, TrackChanged,
+    APSpent, Category, FreeActionTaken, InitiativeRolled, InterruptTaken, Payload, TrackChanged,
 )
 
 
@@ -37,7 +38,7 @@ def action(cid: str, cost: str, label: str, interrupt: bool) -> Payload:
     else:
         raise Refusal(f"{cost[:40]!r} is not a cost: say {COST_WORDS}")
     kind = InterruptTaken if interrupt else APSpent
-    return kind(combatant=cid, cost=ap, category=category, label=label)
+    return kind(combatant=cid, cost=ap, category=cast(Category, category), label=label)
 
 
 def correction(p: Payload, die: int | None = None, cost: str | None = None,

@@ -18,7 +18,7 @@ from projections.domain import tracks
 from projections.domain.names import did_you_mean
 from projections.domain.phrases import slugify
 from projections.domain.ranges import MAX_NUMBER, MAX_ID, check_numbers
-from projections.domain.state import TURN_LIMIT, Combatant, State
+from projections.domain.state import TURN_LIMIT, Combatant, State, Step
 
 SLUG = re.compile(rf"[a-z0-9][a-z0-9-]{{0,{MAX_ID - 1}}}\Z")  # 10,000 characters is no id
 
@@ -386,7 +386,7 @@ def _secret(s: State, e: CombatantHidden | CombatantRevealed) -> None:
         raise Refusal(f"it is {c.id}'s turn: the players see it act")
 
 
-_CHECKS = {
+_CHECKS: dict[type, Step] = {
     EncounterCreated: _created, CombatantJoined: _joined,
     GroupBonusSet: _group_bonus, InitiativeRolled: _rolled,
     InitiativeOverridden: _overridden, OrderDeclared: _order_declared,

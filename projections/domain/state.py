@@ -12,12 +12,17 @@ next pass (R23).
 decoder from these annotations on every command, and evaluated ones spare it
 reading each as a string: ~0.7 ms of every command's start.)
 """
+from collections.abc import Callable
+from typing import Any
+
 import msgspec
 
 from projections.domain import ties
 
 TURN_LIMIT = 4  # R17
 SIDE_RANK = {"pc": 0, "npc": 1}  # R3, R12: PCs first
+# A fold's step or the judge's check of one event type (Any: the event of its key).
+Step = Callable[["State", Any], None]
 
 
 class Combatant(msgspec.Struct, gc=False):
@@ -199,7 +204,7 @@ class State(msgspec.Struct, dict=True):
         """Active slots by total, PCs first, as runs of tied slots (R2-R3)."""
         slots = [s for s in self.slots.values() if self.in_order(s.id)]
         slots.sort(key=lambda s: (-s.total, SIDE_RANK[s.side], s.joined))
-        runs = []
+        runs: list[list[Slot]] = []
         for slot in slots:
             if runs and (runs[-1][0].total, runs[-1][0].side) == (slot.total, slot.side):
                 runs[-1].append(slot)

@@ -40,7 +40,7 @@ def check(s: State, e: TrackChanged) -> None:
         raise Refusal(f"{e.combatant} has no track {e.track!r}: give it a value first "
                       f"(track {e.combatant} {e.track} N)")
     value, most = after(track, e)
-    if value < 0:
+    if value < 0 and track is not None:  # (a delta on no track was refused above)
         raise Refusal(f"{e.combatant}'s {e.track} is {track.value}: a track never goes "
                       f"below 0 (by {e.delta:+} it would be {value})")
     if value > (MAX_NUMBER if most is None else most):
@@ -60,6 +60,7 @@ def after(track: Track | None, e: TrackChanged) -> tuple[int, int | None]:
     most = e.max if e.max is not None else (track.max if track is not None else None)
     if e.delta is not None:
         return (track.value if track is not None else 0) + e.delta, most
+    assert e.value is not None  # (exactly one of value and delta)
     return e.value, most
 
 

@@ -17,6 +17,7 @@ from typing import Literal
 
 import msgspec
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic_core import ErrorDetails
 
 from eventlog.errors import InvalidFile
 from eventlog.files import read_bounded
@@ -147,7 +148,7 @@ EXPECTED = {
 }
 
 
-def _problem(err: dict, data: dict) -> str | None:
+def _problem(err: ErrorDetails, data: dict) -> str | None:
     loc, kind = err["loc"], err["type"]
     if len(loc) >= 2 and loc[0] in KEYS and isinstance(loc[1], int):
         where = entry_label(loc[0], loc[1], data)
@@ -158,7 +159,7 @@ def _problem(err: dict, data: dict) -> str | None:
         where = "at the top"
         key = loc[0] if loc else None
     if kind == "extra_forbidden":
-        keys = KEYS.get(loc[0]) if where != "at the top" else list(KEYS)
+        keys = KEYS[str(loc[0])] if where != "at the top" else list(KEYS)
         return f"{where}: unknown key {_key(key)} (expected one of: {', '.join(keys)})"
     if kind == "missing":
         return f"{where}: key {_key(key)} is missing (required)"
@@ -166,7 +167,7 @@ def _problem(err: dict, data: dict) -> str | None:
     return f"{where}: {subject}: expected {_expected(err)}, got {shown(err.get('input'))}"
 
 
-def _track_problem(err: dict, where: str) -> str | None:
+def _track_problem(err: ErrorDetails, where: str) -> str | None:
     """A track of an entry: a number, or a table of value, max and public
     (pydantic tries both: only the one the file meant is said)."""
     loc, given = err["loc"], err.get("input")
@@ -185,7 +186,7 @@ def _track_problem(err: dict, where: str) -> str | None:
             f"got {shown(given)}")
 
 
-def _expected(err: dict) -> str:
+def _expected(err: ErrorDetails) -> str:
     kind, ctx = err["type"], err.get("ctx") or {}
     if kind == "literal_error":
         expected = ctx.get("expected", "").replace("'", '"')

@@ -39,7 +39,7 @@ def campaign(ledger: Ledger, encounters: list[str], track: Track = no_track) -> 
     people: dict[str, dict] = {}
     sides: dict[str, dict] = {}
     for numbers in fights:
-        turn_ap = {}
+        turn_ap: dict[str, list[int]] = {}
         for t in numbers["turns"]:
             turn_ap.setdefault(t["combatant"], []).append(t["ap_spent"])
         for c in numbers["combatants"]:

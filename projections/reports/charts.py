@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import io
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from html import escape
 
@@ -91,7 +92,7 @@ def _figure(width_px: float, height_px: float, left: float, right: float,
 
 
 def _svg(fig, chart_id: str, titles: dict[str, tuple[str, float]],
-         cells: list[tuple[str, float]] = ()) -> str:
+         cells: Sequence[tuple[str, float]] = ()) -> str:
     out = io.StringIO()
     fig.savefig(out, format="svg", transparent=True, metadata={"Date": None})
     svg = out.getvalue()
@@ -147,7 +148,7 @@ def columns(chart_id: str, title: str, caption: str, categories: list[str],
             data: list[Series], unit: str, stacked: bool = True) -> Chart:
     """Vertical bars, a column per category (a round), series stacked."""
     n = max(len(categories), 1)
-    slot = 30 if n <= 30 else 14 if n <= 100 else 8
+    slot: float = 30 if n <= 30 else 14 if n <= 100 else 8
     left, right, bottom = 56, 16, 52
     plot_w = max(n * slot, 240)
     slot = plot_w / n
@@ -276,8 +277,8 @@ def heatmap(chart_id: str, title: str, caption: str, names: list[str],
         steps = sorted({round(peak * k / 4) for k in range(5)})  # the key: a swatch per step
         cax = fig.add_axes(((left + plot_w + 14) / width, bottom / height,
                             14 / width, min(18 * len(steps), height - top - bottom) / height))
-        for k, v in enumerate(steps):
-            cax.add_patch(Rectangle((0, k), 1, 1, facecolor=shade.to_rgba(v), edgecolor="#999",
+        for k, v in enumerate(steps):  # (matplotlib's stubs type to_rgba for arrays only)
+            cax.add_patch(Rectangle((0, k), 1, 1, facecolor=shade.to_rgba(v), edgecolor="#999",  # type: ignore[arg-type]
                                     linewidth=0.5))
         cax.set_xlim(0, 1)
         cax.set_ylim(0, len(steps))

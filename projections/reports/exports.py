@@ -18,13 +18,13 @@ import shutil
 import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import TextIO
+from typing import TextIO, cast
 
 import msgspec
 
 from eventlog.codec import data_of, decode_data, envelope_dict
 from eventlog.events import (
-    APSpent, EffectApplied, EffectEnded, FreeActionTaken, InterruptTaken, Payload, TrackChanged,
+    Amended, APSpent, EffectApplied, EffectEnded, FreeActionTaken, InterruptTaken, Payload, TrackChanged,
 )
 from eventlog.text import csv_cell, json_safe, neutral
 from projections.ledger import Ledger
@@ -47,7 +47,7 @@ class Reading:
     in force in its place (the amended reading of an amended event; the event
     itself otherwise, undone or not), `original` what was stored."""
     step: Step
-    effective: Payload | None
+    effective: Payload
     original: Payload | None  # set only when the event was amended
 
 
@@ -58,6 +58,7 @@ def readings(ledger: Ledger, encounter: str, track: Track = no_track) -> Iterato
     for step in steps(ledger, encounter, track, "exporting"):
         seq = step.entry.env.seq
         if step.amended:
+            assert step.payload is not None  # (an amended reading is a declaration)
             first = pending.pop(seq, None)
             yield Reading(first or step, step.payload,
                           first.entry.env.data if first else None)
@@ -178,6 +179,7 @@ def review(ledger: Ledger, encounter: str, track: Track = no_track) -> tuple[dic
         tally.feed(step)
         teller.feed(step)
         state = step.state
+    assert state is not None  # (a log begins with EncounterCreated)
     return tally.result(state), teller.chapters
 
 
@@ -198,7 +200,7 @@ def write_md(ledger: Ledger, encounter: str, out: TextIO, track: Track = no_trac
     with ledger.store.reading(), tempfile.TemporaryFile(
             "w+", encoding="utf-8", newline="") as told:  # (reasons and walk: one snapshot)
         head, _ = ledger.store.head(encounter)
-        reasons = {r.seq: decode_data(r.type, r.data).reason
+        reasons = {r.seq: cast(Amended, decode_data(r.type, r.data)).reason
                    for r in ledger.store.markers(encounter, head) if r.type == "Amended"}
         def tell(chapter: Chapter) -> None:
             told.write(_md_lines(chapter_markdown(chapter)))
@@ -208,6 +210,7 @@ def write_md(ledger: Ledger, encounter: str, out: TextIO, track: Track = no_trac
             teller.feed(step)
             state = step.state
         teller.close()
+        assert state is not None  # (a log begins with EncounterCreated)
         numbers = tally.result(state, turns=False)
         out.write(_md_lines(markdown_head(numbers)))
         told.seek(0)

@@ -60,7 +60,7 @@ def announce(before: State, after: State, payloads: Iterable[Payload],
             lines.append(lost_line(lost, before.round))
     for p in payloads:
         cid = getattr(p, "combatant", None)
-        if isinstance(p, TurnEnded) and not named and untouched_after_auto_end(before, cid):
+        if isinstance(p, TurnEnded) and not named and untouched_after_auto_end(before, p.combatant):
             lines.append(f"{cid}'s turn ended before {cid} declared anything "
                          f"({before.auto_ended}'s ended by itself): `undo` if that "
                          "was a slip (R21)")

@@ -76,7 +76,7 @@ class Harm:
         hp = {"used": self.used, "combatants": [
             {"id": cid, "name": state.combatants[cid].name, "taken": self.taken[cid],
              "dealt": self.dealt[cid], "healed": self.healed[cid],
-             "hp": state.tracks.get(cid, {}).get(HP).value
+             "hp": state.tracks[cid][HP].value
              if HP in state.tracks.get(cid, {}) else None}
             for cid in ids] if self.used else [],
             "rounds": [{"round": n,

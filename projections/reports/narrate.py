@@ -99,8 +99,8 @@ def describe(e: Payload, who: Callable[[str], str] = str) -> str:
         case EffectEnded(effect=eid, reason=reason):
             return f"Effect {eid} ends{_because(reason)}"
         case Amended(batch=batch, events=events, reason=reason):
-            now = "; ".join(describe(e, who) for e in events)
-            return f"Amendment of seq {batch}{_because(reason)}: now {now}"
+            reading = "; ".join(describe(e, who) for e in events)
+            return f"Amendment of seq {batch}{_because(reason)}: now {reading}"
     return type(e).__name__
 
 
@@ -108,6 +108,6 @@ def _track(e: TrackChanged, who: Callable[[str], str]) -> str:
     """`Juno's hp -3 (shot, by Ganger)`, `Juno's hp set to 10 of 10`."""
     change = (f"{_signed(e.delta)}" if e.delta is not None else f"set to {e.value}")
     most = f", maximum {e.max}" if e.max is not None else ""
-    shown = {True: ", shown to players", False: ", hidden from players"}.get(e.public, "")
+    shown = "" if e.public is None else ", shown to players" if e.public else ", hidden from players"
     why = ", ".join(x for x in (e.reason, f"by {who(e.by)}" if e.by else "") if x)
     return f"{who(e.combatant)}'s {e.track} {change}{most}{shown}{_because(why)}"

@@ -15,6 +15,7 @@ when the next round started or the encounter ended (R15: it is lost).
 from __future__ import annotations
 
 from collections import Counter
+from typing import Any
 from dataclasses import dataclass, field
 
 from eventlog.events import (
@@ -80,7 +81,7 @@ class Stats:
 
     def feed(self, step: Step) -> None:
         self._record_event(step)
-        if step.payload is None:
+        if step.payload is None or step.before is None:  # (a step in effect has both)
             return
         p, before, after = step.payload, step.before, step.state
         env = step.entry.env
@@ -189,7 +190,7 @@ class Stats:
         """The numbers; without `turns`, less the list of every turn (the md
         export's tables do not show it, and it is the one part as long as
         the log)."""
-        combatants = []
+        combatants: list[dict[str, Any]] = []
         seconds = self.timing.per_combatant()
         for cid, t in self.combatants.items():
             c = state.combatants[cid]
@@ -204,7 +205,7 @@ class Stats:
                 "turn_seconds": seconds.get(cid, 0.0),
                 "seconds_per_turn": round(seconds.get(cid, 0.0) / t.turns, 3) if t.turns else None,
             })
-        rounds = []
+        rounds: list[dict[str, Any]] = []
         for n in sorted(self.rounds):
             r = self.rounds[n]
             per_pass = [r.turns_per_pass[i] for i in range(1, r.passes + 1)]
@@ -223,8 +224,8 @@ class Stats:
             return sum(c[key] for c in combatants)
 
         actions = _categories()
-        for c in combatants:
-            actions.update(c["actions"])
+        for row in combatants:
+            actions.update(row["actions"])
         totals = {
             "rounds": len(rounds), "passes": sum(r["passes"] for r in rounds),
             "turns": total("turns"), "empty_turns": total("empty_turns"),

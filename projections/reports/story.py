@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from collections.abc import Callable
+from typing import cast
 
 from eventlog.events import (
     CORRECTIONS, Amended, APAdjusted, APSpent, CombatantJoined, CombatantLeft, CombatantRejoined,
@@ -184,9 +185,9 @@ class Story:
         came (an order declared mid-round included), then those that never
         had one, as planned; slots placed during the round are listed apart."""
         later = {p.slot for p in chapter.joined}
-        visited = [p for p in self._visited.get(chapter.round, []) if p.slot not in later]
+        visited = [p for p in self._visited.get(chapter.round or 0, []) if p.slot not in later]
         seen = {p.slot for p in visited}
-        gone = self._left.get(chapter.round, set())
+        gone = self._left.get(chapter.round or 0, set())
         return [replace(p, left=p.slot in gone)
                 for p in visited + [p for p in chapter.order if p.slot not in seen]]
 
@@ -202,6 +203,7 @@ class Story:
             text, note = sentence(env.data, None, step.state), self._struck_note(entry)
             line = Line(env.seq, text, env.type, env.actor, env.at, True, note)
         else:
+            assert step.before is not None  # (a step in effect has its before)
             ended = step.before.ended
             if isinstance(step.payload, RoundStarted):
                 self._open_round(step)
@@ -254,7 +256,7 @@ class Story:
 
     def _visit(self, step: Step) -> None:
         """A turn action: its slot's turn has come in this round."""
-        s, cid = step.state, step.payload.combatant
+        s, cid = step.state, cast("APSpent | TurnEnded", step.payload).combatant
         if not s.round or s.ended or cid not in s.combatants:
             return
         key = s.slot_of(cid)
@@ -284,7 +286,7 @@ class Story:
         return self._chapters[-1]
 
     def _open_round(self, step: Step) -> None:
-        n = step.payload.round
+        n = cast(RoundStarted, step.payload).round
         chapter = self._chapter(n, False)
         chapter.pass_(1)
         chapter.order = chapter.planned = self._order(step.state)
@@ -297,7 +299,7 @@ class Story:
         if not s.running or not self._chapters or self._chapters[-1].round != s.round:
             return
         chapter = self._chapters[-1]
-        if s.window or step.before.window:
+        if s.window or (step.before is not None and step.before.window):
             chapter.order = self._order(s)
             self._placed[s.round] = {p.slot for p in chapter.order}
             return

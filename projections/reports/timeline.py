@@ -56,7 +56,7 @@ class Entry:
         return None
 
 
-def annotations(markers: Iterable[StoredEvent]) -> tuple[Corrections, dict[int, Mark], dict[int, int]]:
+def annotate(markers: Iterable[StoredEvent]) -> tuple[Corrections, dict[int, Mark], dict[int, int]]:
     """What the markers say about each batch: the corrections, which marker
     undid or retracted each batch now out of force, and which amendment in
     force reads in its place."""
@@ -94,22 +94,22 @@ def _origin(fixes: Corrections, batch: int, seq: int, p) -> Mark:
 
 def timeline(ledger: Ledger, encounter: str) -> Iterator[Entry]:
     head, _ = ledger.store.head(encounter)  # the log only grows: read up to here
-    fixes, undone_by, amended_by = annotations(ledger.store.markers(encounter, head))
+    fixes, undone_by, amended_by = annotate(ledger.store.markers(encounter, head))
     rows = ledger.store.rows(encounter, upto=head)
     imported = ledger.store.imported(encounter)
     state = State(encounter)
     for b in batches(rows, fixes):
         keep(state, b.kept)  # R28a
-        same = b.amended and len(b.payloads) == len(b.events)
+        same = b.amended and len(b.payloads or ()) == len(b.events)
         for i, env in enumerate(b.events):
-            reads = (b.payloads[i] if same else b.payloads[0]) if b.amended else None
+            reads = (b.payloads[i] if same else b.payloads[0]) if b.amended and b.payloads else None
             yield Entry(env, state.round, state.pass_, state.turn if state.running else None,
                         undone_by.get(env.batch), amended_by.get(env.batch), reads,
                         env.seq <= imported)
             state.seq = env.seq
             if b.payloads is not None and not b.amended:
                 evolve(state, env.data)
-        if b.amended:
+        if b.amended and b.payloads is not None:
             for payload in b.payloads:
                 evolve(state, payload)
 

@@ -1,6 +1,8 @@
 """Read models over the folded state: `status --json` exactly as docs/formats.md says."""
 from __future__ import annotations
 
+from collections.abc import Set as AbstractSet
+
 from projections.domain.state import State
 
 
@@ -85,7 +87,7 @@ def unseen_tracks(s: State) -> set[tuple[str, str]]:
             if not t.public and s.combatants[cid].side != "pc"}
 
 
-def hides(unseen: set[tuple[str, str]], type_name: str, data) -> bool:
+def hides(unseen: AbstractSet[tuple[str, str]], type_name: str | None, data) -> bool:
     """Whether an event (its type and data, a dict or a payload) tells the
     value of a track players do not see (in an amendment too)."""
     if not unseen:

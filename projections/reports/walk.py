@@ -21,10 +21,10 @@ from eventlog.events import (
     TurnEnded,
 )
 from projections.domain.evolve import evolve
-from projections.domain.state import State
+from projections.domain.state import Combatant, State
 from projections.history import batches, keep
 from projections.ledger import Ledger
-from projections.reports.timeline import Entry, annotations
+from projections.reports.timeline import Entry, annotate
 
 T = TypeVar("T")
 # track(items, total, what): the items, reporting progress as they pass.
@@ -63,9 +63,9 @@ class Before:
     def of(cls, s: State, payload: Payload) -> Before:
         running = s.running
         if isinstance(payload, (RoundStarted, EncounterEnded)):
-            people = s.combatants.values()
+            people: Iterable[Combatant] = s.combatants.values()
         else:
-            one = s.combatants.get(getattr(payload, "combatant", None))
+            one = s.combatants.get(getattr(payload, "combatant", ""))
             people = (one,) if one is not None else ()
         return cls(s.round, s.pass_, running, s.ended, running and s.window,
                    s.turn if running else None,
@@ -112,7 +112,7 @@ def steps(ledger: Ledger, encounter: str, track: Track = no_track,
     """Every stored event of `encounter` as steps of the fold (see Step);
     `track` sees the stored rows go by, under the name `what`."""
     head, _ = ledger.store.head(encounter)  # the log only grows: read up to here
-    corrections, undone_by, amended_by = annotations(ledger.store.markers(encounter, head))
+    corrections, undone_by, amended_by = annotate(ledger.store.markers(encounter, head))
     rows = track(ledger.store.rows(encounter, upto=head), head, what)
     state = State(encounter)
 
@@ -128,7 +128,7 @@ def steps(ledger: Ledger, encounter: str, track: Track = no_track,
             for env, e in zip(envs, entries):
                 state.seq = env.seq
                 yield Step(e, None, None, state)
-            if b.amended:
+            if b.amended and b.payloads is not None:
                 state.seq = envs[0].seq
                 same = len(b.payloads) == len(entries)  # each reading in its own seq
                 for i, payload in enumerate(b.payloads):

@@ -3,14 +3,20 @@ probe, a mixin of the store (its connection, `_guard`, `_held`, `_wrap`)."""
 from __future__ import annotations
 
 import time
+from typing import TYPE_CHECKING
 
 import psycopg
 
 from eventlog.stores.postgres import schema
 from eventlog.stores.postgres.connection import CONNECT_TIMEOUT_S
 
+if TYPE_CHECKING:
+    from eventlog.stores.hosts import PgHost as _Host
+else:
+    _Host = object
 
-class ChangesMixin:
+
+class ChangesMixin(_Host):
     def wait_changes(self, timeout: float) -> set[str] | None:
         """LISTEN on `combat_ledger` (one connection of its own, outside any
         pool); back after a notification or `timeout` with the encounters
@@ -28,7 +34,7 @@ class ChangesMixin:
                         application_name="combat-ledger-listen")
                     self._listener.execute(f"LISTEN {schema.CHANNEL}")
                 listener = self._listener
-            if fresh:
+            if fresh or listener is None:
                 return None
             said = [n.payload for n in listener.notifies(timeout=timeout, stop_after=1)]
             said += [n.payload for n in listener.notifies(timeout=0)]  # the rest of a burst

@@ -7,6 +7,7 @@ takes over from the marks."""
 from __future__ import annotations
 
 import threading
+from typing import TYPE_CHECKING
 
 import psycopg
 
@@ -14,11 +15,16 @@ from eventlog.errors import Refusal
 from eventlog.stores.contract import Hook
 from eventlog.stores.postgres.connection import CONNECT_TIMEOUT_S
 
+if TYPE_CHECKING:
+    from eventlog.stores.hosts import PgHost as _Host
+else:
+    _Host = object
+
 _HOOK = "id, url, discord, secret, created_at"
 _CLAIM = "SELECT pg_try_advisory_lock(hashtext(current_schema() || ':combat-hooks'))"
 
 
-class HooksMixin:
+class HooksMixin(_Host):
     def hooks(self) -> list[Hook]:
         return [Hook(*r) for r in self._query(f"SELECT {_HOOK} FROM hooks ORDER BY id")]
 
@@ -60,7 +66,7 @@ class HooksMixin:
                 db = psycopg.connect(self.url, autocommit=True,
                                      connect_timeout=CONNECT_TIMEOUT_S,
                                      application_name="combat-ledger-hooks")
-                if db.execute(_CLAIM).fetchone()[0]:
+                if (db.execute(_CLAIM).fetchone() or (False,))[0]:
                     self._claim = db
                     return True
                 db.close()

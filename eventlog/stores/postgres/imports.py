@@ -6,7 +6,7 @@ and `_write`.
 from __future__ import annotations
 
 from itertools import islice
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 from collections.abc import Callable, Iterable, Iterator
 
 import psycopg
@@ -16,13 +16,18 @@ from eventlog.errors import Conflict, Refusal
 from eventlog.stores.postgres import schema
 from eventlog.stores.shared import EVENT_VERSION, not_text as _not_text
 
+if TYPE_CHECKING:
+    from eventlog.stores.hosts import PgHost as _Host
+else:
+    _Host = object
+
 T = TypeVar("T")
 PAGE = 10_000
 IMPORT_CHUNK = 1000
 _ROW = "seq, batch, type, at, actor, data, prev_hash, hash"
 
 
-class ImportMixin:
+class ImportMixin(_Host):
     # -- archive, titles, deletion ------------------------------------------
 
     # -- tokens of the table server ----------------------------------------

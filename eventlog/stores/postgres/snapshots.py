@@ -2,10 +2,17 @@
 command reads from there), a mixin of the store."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from eventlog.stores.contract import Snapshot, SnapshotMaker
 
+if TYPE_CHECKING:
+    from eventlog.stores.hosts import PgHost as _Host
+else:
+    _Host = object
 
-class SnapshotsMixin:
+
+class SnapshotsMixin(_Host):
     def snapshot(self, encounter: str, version: str) -> Snapshot | None:
         row = self._query(
             "SELECT s.seq, s.hash, s.state FROM snapshots s JOIN events e "

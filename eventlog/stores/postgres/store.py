@@ -143,7 +143,7 @@ class PostgresStore(SnapshotsMixin, ImportMixin, TokensMixin, ChangesMixin, Tidy
     def _conn(self) -> psycopg.Connection:
         db = getattr(self._local, "db", None)
         if db is None or db.closed or db.broken:
-            if db is not None and getattr(self._local, "depth", 0):
+            if db is not None and getattr(self._local, "depth", None):
                 raise StoreError(f"lost the connection to {self.where} during a read")
             db = self._local.db = self._connect()
             self._local.depth = 0

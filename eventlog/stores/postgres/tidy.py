@@ -2,8 +2,15 @@
 delete), a mixin of the store (`head`, `_query`, `_write`, `_heads`)."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
 
-class TidyMixin:
+if TYPE_CHECKING:
+    from eventlog.stores.hosts import PgHost as _Host
+else:
+    _Host = object
+
+
+class TidyMixin(_Host):
     def archived(self) -> set[str]:
         return {r[0] for r in self._query("SELECT encounter FROM archived")}
 

@@ -2,11 +2,18 @@
 digests), a mixin of the store (`_query`, `_write`)."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from eventlog.errors import Refusal
 from eventlog.stores.contract import Token
 
+if TYPE_CHECKING:
+    from eventlog.stores.hosts import PgHost as _Host
+else:
+    _Host = object
 
-class TokensMixin:
+
+class TokensMixin(_Host):
     _TOKEN = "name, role, owns, encounter, digest, created_at"
 
     def tokens(self) -> list[Token]:

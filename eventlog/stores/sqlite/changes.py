@@ -9,11 +9,17 @@ from __future__ import annotations
 
 import sqlite3
 import time
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from eventlog.stores.hosts import SqliteHost as _Host
+else:
+    _Host = object
 
 POLL_S = 0.015  # how often wait_changes asks whether the file changed
 
 
-class ChangesMixin:
+class ChangesMixin(_Host):
     def wait_changes(self, timeout: float) -> None:
         """Return when the file changed since this handle last asked (at
         once if it did meanwhile), or after `timeout` seconds."""

@@ -3,13 +3,20 @@ its connection, `_query` and `_write`): the hooks, and per hook and
 encounter the last seq delivered. Schema step 3 (schema.MIGRATIONS)."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from eventlog.errors import Refusal
 from eventlog.stores.records import Hook
+
+if TYPE_CHECKING:
+    from eventlog.stores.hosts import SqliteHost as _Host
+else:
+    _Host = object
 
 _HOOK = "id, url, discord, secret, created_at"
 
 
-class HooksMixin:
+class HooksMixin(_Host):
     def _has_hooks(self) -> bool:
         """(A store read without its migration has none.)"""
         if not self.__dict__.get("_hooks_table"):

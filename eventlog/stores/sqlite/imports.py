@@ -6,18 +6,23 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Callable, Iterable, Iterator
 from itertools import islice
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from eventlog.codec import GENESIS, Envelope, encode_data, utc_now
 from eventlog.errors import Conflict, Refusal
 from eventlog.stores.shared import EVENT_VERSION
+
+if TYPE_CHECKING:
+    from eventlog.stores.hosts import SqliteHost as _Host
+else:
+    _Host = object
 
 IMPORT_CHUNK = 1000  # events staged per statement
 ROW = "seq, batch, type, at, actor, data, prev_hash, hash"  # a StoredEvent's columns
 T = TypeVar("T")
 
 
-class ImportMixin:
+class ImportMixin(_Host):
     def import_log(self, encounter: str, title: str, envelopes: Iterable[Envelope],
                    then: Callable[[Iterator[tuple]], T], imported: bool | int = True) -> T:
         """Store `envelopes` verbatim as the log of the new encounter, all or

@@ -2,10 +2,17 @@
 command reads from there), a mixin of the store."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from eventlog.stores.records import Snapshot, SnapshotMaker
 
+if TYPE_CHECKING:
+    from eventlog.stores.hosts import SqliteHost as _Host
+else:
+    _Host = object
 
-class SnapshotsMixin:
+
+class SnapshotsMixin(_Host):
     def snapshot(self, encounter: str, version: str) -> Snapshot | None:
         """The encounter's snapshot if it was taken by this fold version and
         the event at its seq still has the hash it recorded."""

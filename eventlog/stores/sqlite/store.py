@@ -38,7 +38,7 @@ class Store(SnapshotsMixin, ImportMixin, TokensMixin, ChangesMixin, TidyMixin, H
     method is one short transaction, or part of the one `reading()` holds."""
 
 
-    def __init__(self, path: str | os.PathLike):
+    def __init__(self, path: str | os.PathLike[str]):
         # (a string: pathlib costs every command ~4 ms of start-up; `path`
         # makes the Path a message or a caller wants)
         self.file = plain(path)

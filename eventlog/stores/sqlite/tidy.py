@@ -5,8 +5,15 @@ as import marks, `imported:ID`):
 no new table, so no new schema version."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
 
-class TidyMixin:
+if TYPE_CHECKING:
+    from eventlog.stores.hosts import SqliteHost as _Host
+else:
+    _Host = object
+
+
+class TidyMixin(_Host):
     def archived(self) -> set[str]:
         return {r[0][len("archived:"):] for r in self._query(
             "SELECT key FROM meta WHERE key LIKE 'archived:%'")}

@@ -3,8 +3,15 @@ digests), a mixin of the store (its connection, `_query` and `_write`).
 Their table is schema step 2 (schema.MIGRATIONS)."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from eventlog.errors import Refusal
 from eventlog.stores.records import Token
+
+if TYPE_CHECKING:
+    from eventlog.stores.hosts import SqliteHost as _Host
+else:
+    _Host = object
 
 _TOKEN = "name, role, owns, encounter, digest, created_at"
 
@@ -15,7 +22,7 @@ def _token(row) -> Token:
                  digest, created_at)
 
 
-class TokensMixin:
+class TokensMixin(_Host):
     """Tokens, on top of the store's connection."""
 
     def _has_tokens(self) -> bool:
