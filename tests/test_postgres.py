@@ -172,11 +172,24 @@ def test_pg_tokens_are_kept_found_by_digest_and_revoked(url):
     assert store.token("ab" * 32) is None and store.tokens() == [gm]
 
 
+def test_pg_a_store_in_another_schema_of_the_database_does_not_wake_this_one(url):
+    """A NOTIFY channel is the whole database's: each store has its own."""
+    store, other = _store(url), _store(pg_server().fresh_url())
+    assert store.channel != other.channel and store.channel.startswith("combat_ledger_")
+    _created(store)
+    _created(other)
+    store.wait_changes(0.01)  # its listener is listening from here on
+    other.append(E, 1, [NoteAdded(text="elsewhere")], "gm")
+    started = time.monotonic()
+    assert store.wait_changes(0.5) == set()  # back by the timeout, nothing of ours
+    assert time.monotonic() - started >= 0.45
+
+
 def test_pg_an_append_notifies_encounter_and_seq_and_wakes_a_waiter(url):
     store = _store(url)
     _created(store)
     listener = _raw(url)
-    listener.execute("LISTEN combat_ledger")
+    listener.execute(f"LISTEN {store.channel}")
     store.wait_changes(0.01)  # its own listener is listening from here on
     woke = []
     waiter = threading.Thread(target=lambda: (store.wait_changes(20), woke.append(time.monotonic())))

@@ -88,7 +88,7 @@ class EventStore(Protocol):
         the encounters known to have changed, or None when that is not
         known (callers then re-read `encounters()` to learn what changed). (SQLite polls
         `PRAGMA data_version` on its own connection; PostgreSQL LISTENs on the
-        channel `combat_ledger`, payload `encounter:seq`, and wakes by the
+        store's channel (`combat_ledger_` and its id), payload `encounter:seq`, and wakes by the
         timeout when a notification is lost; memory waits on a condition.)"""
 
     # -- webhooks of the table server --------------------------------------

@@ -33,6 +33,7 @@ class SqliteHost(Protocol):
 
 class PgHost(Protocol):
     url: str
+    channel: str
     timeout: float
     _guard: threading.Lock
     _listener: psycopg.Connection[Any] | None = None  # (a value: the mixin assigns it)

@@ -1,4 +1,4 @@
-"""The PostgreSQL store's change hint (LISTEN on `combat_ledger`) and its
+"""The PostgreSQL store's change hint (LISTEN on its channel, `combat_ledger_` and the store id) and its
 probe, a mixin of the store (its connection, `_guard`, `_held`, `_wrap`)."""
 from __future__ import annotations
 
@@ -7,7 +7,6 @@ from typing import TYPE_CHECKING
 
 import psycopg
 
-from eventlog.stores.postgres import schema
 from eventlog.stores.postgres.connection import CONNECT_TIMEOUT_S
 
 if TYPE_CHECKING:
@@ -18,7 +17,7 @@ else:
 
 class ChangesMixin(_Host):
     def wait_changes(self, timeout: float) -> set[str] | None:
-        """LISTEN on `combat_ledger` (one connection of its own, outside any
+        """LISTEN on the store's channel (one connection of its own, outside any
         pool); back after a notification or `timeout` with the encounters
         notified (payload `encounter:seq`). None when they are unknown: the
         listener was (re)connected, so what was sent meanwhile is lost, or
@@ -32,7 +31,7 @@ class ChangesMixin(_Host):
                     self._listener = psycopg.connect(
                         self.url, autocommit=True, connect_timeout=CONNECT_TIMEOUT_S,
                         application_name="combat-ledger-listen")
-                    self._listener.execute(f"LISTEN {schema.CHANNEL}")
+                    self._listener.execute(f"LISTEN {self.channel}")
                 listener = self._listener
             if fresh or listener is None:
                 return None

@@ -13,7 +13,6 @@ import psycopg
 
 from eventlog.codec import GENESIS, Envelope, encode_data, utc_now
 from eventlog.errors import Conflict, Refusal
-from eventlog.stores.postgres import schema
 from eventlog.stores.shared import EVENT_VERSION, not_text as _not_text
 
 if TYPE_CHECKING:
@@ -94,7 +93,7 @@ class ImportMixin(_Host):
         upto = head[0] if imported is True else int(imported)
         if upto > 0:
             db.execute("INSERT INTO imported VALUES (%s, %s)", (encounter, upto))
-        db.execute("SELECT pg_notify(%s, %s)", (schema.CHANNEL, f"{encounter}:{head[0]}"))
+        db.execute("SELECT pg_notify(%s, %s)", (self.channel, f"{encounter}:{head[0]}"))
 
     def extend_log(self, encounter: str, head: tuple[int, str],
                    envelopes: Iterable[Envelope]) -> None:
@@ -117,7 +116,7 @@ class ImportMixin(_Host):
                 db.execute("UPDATE encounters SET head_seq = %s, head_hash = %s WHERE id = %s",
                            (last.seq, last.hash, encounter))
                 db.execute("SELECT pg_notify(%s, %s)",
-                           (schema.CHANNEL, f"{encounter}:{last.seq}"))
+                           (self.channel, f"{encounter}:{last.seq}"))
         try:
             self._write(work)
         except UnicodeEncodeError as exc:

@@ -12,7 +12,13 @@ from eventlog.stores.postgres.connection import wrap
 from eventlog.text import neutral
 
 APP = "combat-ledger"
-CHANNEL = "combat_ledger"  # NOTIFY payload: `encounter:seq`
+CHANNEL = "combat_ledger"  # + "_" + the store id's first 16 digits; payload `encounter:seq`
+
+
+def channel(store_id: str) -> str:
+    """The store's own NOTIFY channel: a channel is the whole database's, and
+    stores in other schemas of it must not wake this one's listeners."""
+    return f"{CHANNEL}_{store_id[:16]}"
 
 # Forward-only: version N is reached by applying every step up to N in order;
 # a step never rewrites an event (that would break the hash chain).

@@ -5,7 +5,7 @@ An append is one transaction, one statement (APPEND): the encounter's head
 row is locked (`SELECT ... FOR UPDATE`, bounded by `lock_timeout`), the
 expected seq and hash checked (a stale one is the same Conflict, so the
 optimistic retry is unchanged), the batch inserted, the head moved and
-`NOTIFY combat_ledger, 'encounter:seq'` sent last, then commit: seq is
+`NOTIFY combat_ledger_<store id>, 'encounter:seq'` sent last, then commit: seq is
 gap-free and visible in commit order, in one round trip to the server.
 `reading()` is one REPEATABLE READ, READ ONLY transaction. Each thread has
 its own connection; a broken one is replaced on the next call. Or, for the
@@ -102,6 +102,7 @@ class PostgresStore(SnapshotsMixin, ImportMixin, TokensMixin, ChangesMixin, Tidy
             self.close()
             raise
         self.identity = f"postgresql:{store_id}:{self.where}"
+        self.channel = schema.channel(store_id)
 
     # -- connections -----------------------------------------------------
 
@@ -312,7 +313,7 @@ class PostgresStore(SnapshotsMixin, ImportMixin, TokensMixin, ChangesMixin, Tidy
         envelopes = self._envelopes(*head, [payloads], actor, utc_now())
         last = envelopes[-1]
         args = {"e": encounter, "seq": head[0], "hash": head[1], "new": last.seq,
-                "new_hash": last.hash, "channel": schema.CHANNEL,
+                "new_hash": last.hash, "channel": self.channel,
                 "said": f"{encounter}:{last.seq}", **self._columns(envelopes)}
         sql = APPEND
         if snapshot is not None:
@@ -396,4 +397,4 @@ class PostgresStore(SnapshotsMixin, ImportMixin, TokensMixin, ChangesMixin, Tidy
                        (encounter, last.seq, last.hash, version, maker(last.seq, last.hash),
                         encounter, last.seq))
         db.execute(f"SELECT pg_notify(%s, %s) WHERE {now}",
-                   (schema.CHANNEL, f"{encounter}:{last.seq}", encounter, last.seq))
+                   (self.channel, f"{encounter}:{last.seq}", encounter, last.seq))
