@@ -226,3 +226,30 @@ def test_amend_of_a_seq_inside_a_batch_names_that_seq(combat):
 def test_r28_retract_of_a_negative_seq_is_a_refusal_not_a_usage_error(noted):
     err = noted("retract", "-1", code=1).stderr
     assert err == "error: there is no seq -1 in the log of alley (1 to 4)\n"
+
+
+def test_r28_amendable_names_what_amend_may_correct_of_each_declaration():
+    """The GM page offers these fields only: each is one correction() takes,
+    and every other field is refused by it."""
+    from eventlog.events import (
+        APSpent, FreeActionTaken, InitiativeRolled, RoundStarted, TrackChanged, TurnEnded,
+    )
+    from projections.domain.phrases import amendable
+    given = {
+        InitiativeRolled(slot="ash", die=3, bonus=1, total=4): ["die"],
+        APSpent(combatant="ash", cost=2, category="major", label="x"): ["cost", "label", "who"],
+        FreeActionTaken(combatant="ash", label="x"): ["cost", "label", "who"],
+        TrackChanged(combatant="ash", track="hp", delta=-3): ["who", "value"],
+        TurnEnded(combatant="ash"): ["who"],
+        RoundStarted(round=2): [],
+    }
+    fields = {"die": {"die": 5}, "cost": {"cost": "minor"}, "label": {"label": "y"},
+              "who": {"who": "vex"}, "value": {"value": 2}}
+    for payload, may in given.items():
+        assert amendable(payload) == may
+        for name, change in fields.items():
+            if name in may:
+                correction(payload, **change)
+            else:
+                with pytest.raises(Refusal):
+                    correction(payload, **change)

@@ -329,6 +329,8 @@ def test_api_lines_are_the_log_as_combat_log_words_it(server):
         assert lines[1]["undone_by"] == {"seq": 13, "kind": "undo", "reason": ""}
         assert lines[1]["fate"] == "undone at seq 13" and lines[0]["fate"] is None
         assert lines[0]["undone_by"] is None and lines[0]["amended_by"] is None
+        # what amend may correct, as the core's correction() takes it
+        assert [x["amendable"] for x in lines] == [[], ["cost", "label", "who"], []]
         every = gm.get(f"/api/encounters/{E}/lines", params={"last": 500}).json()
         assert [x["seq"] for x in every] == list(range(1, 14))
         for bad in ("0", "501", "x", "-1"):

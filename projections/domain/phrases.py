@@ -41,6 +41,18 @@ def action(cid: str, cost: str, label: str, interrupt: bool) -> Payload:
     return kind(combatant=cid, cost=ap, category=cast(Category, category), label=label)
 
 
+def amendable(p: Payload) -> list[str]:
+    """What `amend` may correct of the declaration `p` (as `correction`
+    takes it): "die", "cost", "label", "who", "value"; none, for one that
+    can only be retracted."""
+    return [field for field, holds in (
+        ("die", isinstance(p, InitiativeRolled)),
+        ("cost", isinstance(p, (APSpent, InterruptTaken, FreeActionTaken))),
+        ("label", hasattr(p, "label")),
+        ("who", hasattr(p, "combatant")),
+        ("value", isinstance(p, TrackChanged))) if holds]
+
+
 def correction(p: Payload, die: int | None = None, cost: str | None = None,
                label: str | None = None, who: str | None = None,
                value: int | None = None) -> Payload:

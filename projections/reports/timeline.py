@@ -116,8 +116,10 @@ def timeline(ledger: Ledger, encounter: str) -> Iterator[Entry]:
 
 def said(entry: Entry) -> dict:
     """One line of the log as `combat log` reads it, as data (the table
-    server's GM page): who declared what, when, and what later changed it."""
+    server's GM page): who declared what, when, what later changed it, and
+    what `amend` may correct of it."""
     from eventlog.text import neutral
+    from projections.domain.phrases import amendable
     from projections.reports.narrate import describe
     mark = entry.undone_by
     return {"seq": entry.env.seq, "batch": entry.env.batch, "actor": entry.env.actor,
@@ -126,4 +128,5 @@ def said(entry: Entry) -> dict:
                 "seq": mark[0], "kind": "undo" if mark[1] == "undo" else "retract",
                 "reason": neutral(mark[2])},
             "amended_by": entry.amended_by, "imported": entry.imported,
+            "amendable": amendable(entry.env.data),
             "fate": None if entry.fate is None else neutral(entry.fate)}

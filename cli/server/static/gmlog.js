@@ -56,13 +56,14 @@ function amend(line) {
                              el("p", { class: "said" }, summary(line))),
     (err) => say(err.message, "error"));
   box.replaceChildren(el("p", {}, "Amend seq " + line.seq + ": " + line.text),
-    el("div", { class: "buttons fields" }, field("die", die), field("cost", cost), field("label", label),
-       field("who", who), field("track value", value)), why,
+    el("div", { class: "buttons fields" }, ...[["die", "die", die], ["cost", "cost", cost], ["label", "label", label],
+       ["who", "who", who], ["value", "track value", value]]
+      .filter(([key]) => line.amendable.includes(key)).map(([, text, input]) => field(text, input))), why,
     el("div", { class: "buttons" }, el("button", { type: "button", class: "big", on: { click: look } }, "Preview amendment"),
        el("button", { type: "button", on: { click: closeConfirm } }, "Cancel")));
   box.hidden = false;
   box.scrollIntoView({ block: "nearest" });
-  die.focus();
+  box.querySelector("input, select").focus();  // (the first field the core says it may correct)
 }
 
 const FIXED = /^(Undo|Redo|Retraction|Amendment|Encounter .* created)/;
@@ -76,7 +77,7 @@ function logLine(line, latest) {
     latest || plain ? el("span", { class: "tools" },
       latest ? tool("Undo…", "undo", undoLatest) : null,
       plain ? tool("Retract…", "retract", retract) : null,
-      plain ? tool("Amend…", "amend", amend) : null) : null);
+      plain && line.amendable.length ? tool("Amend…", "amend", amend) : null) : null);
 }
 
 let logTimer = null;
