@@ -26,9 +26,8 @@ from prompt_toolkit.history import FileHistory, History, InMemoryHistory
 from prompt_toolkit.key_binding import KeyBindings
 from prompt_toolkit.output import ColorDepth
 
+from cli.grammar.aliases import ALIASES, COST_ALIASES, expand
 from cli.playwords import (
-    ALIASES,
-    COST_ALIASES,
     FIXED_OPTIONS,
     GUIDE,
     HELP,
@@ -39,7 +38,6 @@ from cli.playwords import (
     SWITCHING,
     PlayCompleter,
     console_words,
-    expand,
     turn_end_hint,
 )
 from cli.render import SafeConsole, console, escape, headline, log_table, status_table

@@ -7,15 +7,11 @@ import re
 from prompt_toolkit.completion import Completer, Completion
 from prompt_toolkit.document import Document
 
+from cli.grammar.aliases import ALIASES
 from cli.terminal import leading
 from eventlog.errors import LedgerError
-from projections.domain.decide import acting
 from projections.domain.state import State
 
-# The hot path: `m rook shoots` is `act rook major shoots` (R16).
-COST_ALIASES = {"m": "major", "n": "minor", "f": "free"}
-ALIASES = {"i": "interrupt", "s": "seize", "e": "end-turn", "u": "undo", "r": "redo",
-           "t": "track"}
 QUIT = {"q", "quit", "exit"}
 LAST = {"l", "last"}
 HELP = {"?", "help"}  # `?`: the aliases and keys (24 lines); `help`: every command too
@@ -56,27 +52,6 @@ GUIDE = [
 ]
 KEYS = [("Ctrl-Z", "undo"), ("Ctrl-Y", "redo"), ("Ctrl-L", "the last log lines"),
         ("Tab", "complete a command, an id or a cost"), ("Up/Down, Ctrl-R", "history")]
-
-
-def expand(words: list[str], state: State | None) -> list[str]:
-    """The command line an alias stands for; other lines are left as typed."""
-    head, rest = words[0], words[1:]
-    if head in COST_ALIASES:
-        if state is None:
-            raise LedgerError("no current encounter: start one with `new ID`")
-        from projections.domain.ids import candidates
-        found = candidates(state, rest[0]) if rest else []
-        if len(found) == 1:  # an id, its unique prefix or a name (the docs)
-            cid, rest = found[0], rest[1:]
-        else:
-            if rest:  # `m kia shoots`: a slip for kai, never a label (issue 14)
-                from projections.domain.asks import label_word
-                label_word(state, rest[0])
-            cid = acting(state)
-        return ["act", cid, COST_ALIASES[head], *rest]
-    if head in ALIASES:
-        return [ALIASES[head], *rest]
-    return words
 
 
 class PlayCompleter(Completer):

@@ -303,6 +303,30 @@ def test_the_gms_command_box_declares_a_line(server):
     assert usage.status_code == 422
 
 
+def test_the_command_box_takes_play_modes_one_letter_words_and_its_careful_e(server):
+    """`n` acts for whoever is acting, `m bo ...` for bo, `t` is track, `e`
+    ends a turn, and a second `e` right after a turn that ended by itself is
+    refused as at play mode's prompt (issue 26: the same guards)."""
+    started(server)
+    said = lambda gm, line: gm.post(f"/api/encounters/{E}/line", json={"line": line})  # noqa: E731
+    with as_(server, "gm") as gm:
+        minor = said(gm, "n takes cover")
+        assert minor.status_code == 200, minor.text
+        assert minor.json()["events"][0]["data"] == {
+            "combatant": "ash", "cost": 1, "category": "minor", "label": "takes cover"}
+        tracked = said(gm, "t ash hp 10 --max 10")
+        assert tracked.status_code == 200 and tracked.json()["events"][0]["type"] == "TrackChanged"
+        major = said(gm, "m ash shoots")  # 3 of 3 AP: ash's turn ends by itself
+        assert major.status_code == 200 and major.json()["status"]["acting"] == "bo"
+        untouched = said(gm, "e")  # (bo's turn: nothing declared in it)
+        assert untouched.status_code == 409, untouched.text
+        assert said(gm, "e bo").status_code == 200  # named: the GM means it
+        slip = said(gm, "m boo shoots")
+        assert slip.status_code in (404, 409, 422) and "error" in slip.json()
+    code, out, _ = cli(server.db, "log", "--last", "3")
+    assert code == 0 and "bo ends their turn" in out
+
+
 def test_pages_are_served_without_a_cdn_and_keep_the_token_in(server):
     with client(server, None) as http:
         page = http.get("/", params={"token": server.secrets["ash"]})

@@ -5,6 +5,8 @@ name and permit, and the batch goes to the stream."""
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import msgspec
 from starlette.requests import Request
@@ -12,11 +14,15 @@ from starlette.requests import Request
 from eventlog.codec import envelope_dict
 from projections import access
 from projections.domain import commands as c
-from cli.grammar import BadLine, parse_line
+from cli.grammar import BadLine, parse, split
+from cli.grammar.aliases import ALIASES, COST_ALIASES, expand
 from cli.server import auth
 from cli.server.views import encode, message, sees_all, status_for
 from cli.server.replies import (
     JSON, BadInput, body_of, check_unarchived, encounter_of, guarded, ledger, one_line, run)
+
+if TYPE_CHECKING:
+    from projections.domain.state import State
 
 
 class Declared(msgspec.Struct, omit_defaults=True):
@@ -27,7 +33,7 @@ class Declared(msgspec.Struct, omit_defaults=True):
     preview: list[str] | None = None  # `dry_run`: what it would change; nothing appended
 
 
-def read_command(raw: bytes) -> c.Command:
+def read_command(raw: bytes, _state: Callable[[], State]) -> c.Command:
     try:
         return c.decode(raw)
     except (msgspec.ValidationError, msgspec.DecodeError) as exc:
@@ -36,14 +42,22 @@ def read_command(raw: bytes) -> c.Command:
         raise BadInput("not a command: it is nested too deeply (see /api/schema)") from None
 
 
-def read_line(raw: bytes) -> c.Command:
-    """The GM's command box: one play-mode line, read by the grammar."""
+def read_line(raw: bytes, state: Callable[[], State]) -> c.Command:
+    """The GM's command box: one play-mode line, its one-letter words too
+    (`m rook shoots`, `e`), read by the grammar; an end-turn is the careful
+    one, as at play mode's prompt. `state`: the encounter's, for `m`, `n`
+    and `f`, which act for whoever is acting when no id is named."""
     try:
         line = msgspec.json.decode(raw, type=dict[str, str]).get("line", "")
     except (msgspec.ValidationError, msgspec.DecodeError) as exc:
         raise BadInput(f'not a line: send {{"line": "act rook major"}} ({one_line(exc)})') from None
     try:
-        return parse_line(line).command
+        words = split(line)
+        if words and words[0] in COST_ALIASES:
+            words = expand(words, state())
+        elif words and words[0] in ALIASES:
+            words = expand(words, None)
+        return parse(words, careful=True).command
     except BadLine as exc:
         raise BadInput(one_line(exc)) from None
 
@@ -60,7 +74,7 @@ def declare(request: Request, raw: bytes, read, typed: bool) -> bytes:
     access.check_writes(token)
     if typed:
         access.check_types_lines(token)
-    command = read(raw)
+    command = read(raw, lambda: lg.state(encounter))
     access.check_may_declare(token, command)
     if isinstance(command, c.New):  # (it names the encounter it starts)
         encounter = command.id

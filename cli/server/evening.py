@@ -59,7 +59,7 @@ def reader(request: Request):
     """The body of a create as the `new` command (the id is the address's)."""
     encounter = encounter_of(request)
 
-    def read(raw: bytes) -> c.Command:
+    def read(raw: bytes, _state: object = None) -> c.Command:  # (a new encounter: no state)
         asked = _decoded(raw, Create)
         roster = roster_of(asked.roster) if asked.roster is not None else None
         return c.New(id=encounter, title=asked.title, roster=roster)
