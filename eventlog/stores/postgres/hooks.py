@@ -22,6 +22,7 @@ else:
 
 _HOOK = "id, url, discord, secret, created_at"
 _CLAIM = "SELECT pg_try_advisory_lock(hashtext(current_schema() || ':combat-hooks'))"
+_RELEASE = "SELECT pg_advisory_unlock(hashtext(current_schema() || ':combat-hooks'))"
 
 
 class HooksMixin(_Host):
@@ -80,4 +81,8 @@ class HooksMixin(_Host):
     def release_hooks(self) -> None:
         db = self.__dict__.pop("_claim", None)
         if db is not None:
+            try:  # at once: a closed connection's lock is freed when its backend ends
+                db.execute(_RELEASE)
+            except psycopg.Error:
+                pass  # (a lost connection: its lock went with it)
             db.close()
