@@ -27,6 +27,14 @@ SLOW_FIRST = (
 )
 
 
+def pytest_xdist_auto_num_workers(config):
+    """`-n auto`: a worker more than the cores. Much of the suite waits on
+    other processes (`combat` runs, servers, Chromium, PostgreSQL), so two
+    workers left the two cores of the reference machine a fifth idle:
+    272.7 s at -n 2, 243-252 s at -n 3, 255 s at -n 4 (one run each)."""
+    return (os.cpu_count() or 1) + 1
+
+
 def pytest_collection_modifyitems(config, items):
     """A test marked `sqlite` looks into the SQLite file itself: its runs on
     the other stores are not collected (rather than skipped). The slowest
