@@ -155,13 +155,18 @@ def _write(ledger, eid, path):
     return path
 
 
-def measured(browser, path, width: int) -> dict:
+def evaluated(browser, path, width: int, script: str) -> dict:
+    """What `script` finds in the report at `path`, `width` pixels wide."""
     page = browser.new_page(viewport={"width": width, "height": 900})
     try:
         page.goto(path.as_uri())
-        return page.evaluate(MEASURE)
+        return page.evaluate(script)
     finally:
         page.close()
+
+
+def measured(browser, path, width: int) -> dict:
+    return evaluated(browser, path, width, MEASURE)
 
 
 @pytest.mark.parametrize("width", WIDTHS)
@@ -292,12 +297,7 @@ def test_report_charts_are_painted(browser, reports):
 
 
 def laid_out(browser, path, width: int) -> dict:
-    page = browser.new_page(viewport={"width": width, "height": 900})
-    try:
-        page.goto(path.as_uri())
-        return page.evaluate(LAYOUT)
-    finally:
-        page.close()
+    return evaluated(browser, path, width, LAYOUT)
 
 
 @pytest.mark.parametrize("width", WIDTHS)
