@@ -7,6 +7,17 @@ import msgspec
 
 from eventlog.events import EVENT_TYPES, Payload
 
+# SHA-256 from Python's builtin module: hashlib loads OpenSSL (~3 ms of every
+# declaring command). `_sha256` on Python 3.11, `_sha2` from 3.12 on.
+try:
+    from _sha256 import sha256
+except ImportError:
+    try:
+        from _sha2 import sha256
+    except ImportError:  # pragma: no cover - a Python built otherwise
+        from hashlib import sha256
+
+
 GENESIS = "0" * 64
 
 # Schema evolution (README, "Schema evolution"): the fields added to an event
@@ -119,30 +130,9 @@ def _hashed_nested(event):
     return {"type": event["type"], **hashed_data(event["type"], data)}
 
 
-def _sha256():
-    """SHA-256 from Python's builtin module (hashlib loads OpenSSL, ~3 ms of
-    every declaring command); hashlib's where a Python has no such module.
-    Found once, on first use."""
-    found = _SHA256
-    if not found:
-        try:
-            from _sha256 import sha256  # (Python 3.11)
-        except ImportError:
-            try:
-                from _sha2 import sha256  # (Python 3.12 on)
-            except ImportError:  # pragma: no cover - a Python built otherwise
-                from hashlib import sha256
-        found.append(sha256)
-    return found[0]
-
-
-_SHA256: list = []  # (the constructor _sha256 found)
-
-
 def event_hash(seq: int, batch: int, type_name: str, at: str, actor: str,
                data: dict | Payload, prev_hash: str) -> str:
     """SHA-256 of the canonical encoding (sorted keys, compact) with prev_hash."""
-    sha256 = _sha256()
     body = data if isinstance(data, dict) else data_of(data)
     if ADDED_FIELDS:  # (nothing to leave out until a field is added)
         body = hashed_data(type_name, body)

@@ -57,6 +57,21 @@ def served(db: Path, pool: int | None = None):
         yield running
 
 
+@contextmanager
+def served_table(db: Path, players: dict[str, tuple[str, str]] | None = None):
+    """`table(db)` served, with its tokens in `running.secrets`: "gm", a view
+    "tv", and a player token per key of `players` (its name, the id it owns;
+    by default Ana's, owning ash, as "ash"). `running.db` is `db`."""
+    table(db)
+    players = {"ash": ("ana", "ash")} if players is None else players
+    secrets = {"gm": token(db, "gm", "gm"), **{
+        key: token(db, name, "player", owns) for key, (name, owns) in players.items()},
+        "tv": token(db, "tv", "view")}
+    with served(db) as running:
+        running.db, running.secrets = db, secrets
+        yield running
+
+
 def client(running: Running, secret: str | None, **kw) -> httpx.Client:
     headers = {"Authorization": f"Bearer {secret}"} if secret else {}
     return httpx.Client(base_url=running.url, headers=headers, timeout=10, **kw)

@@ -10,19 +10,15 @@ import sys
 
 import pytest
 
-from serverkit import E, client, log, post, served, table, token
+from serverkit import E, client, log, post, served, served_table, table, token
 
 pytestmark = pytest.mark.sqlite
 
 
 @pytest.fixture
 def server(tmp_path):
-    db = tmp_path / "table.db"
-    table(db)
-    secrets = {"gm": token(db, "gm", "gm"), "ash": token(db, "ana", "player", "ash"),
-               "bo": token(db, "ben", "player", "bo"), "tv": token(db, "tv", "view")}
-    with served(db) as running:
-        running.db, running.secrets = db, secrets
+    players = {"ash": ("ana", "ash"), "bo": ("ben", "bo")}
+    with served_table(tmp_path / "table.db", players) as running:
         yield running
 
 

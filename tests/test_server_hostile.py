@@ -10,7 +10,7 @@ import socket
 
 import pytest
 
-from serverkit import E, log, served, table, token
+from serverkit import E, log, served_table
 
 pytestmark = pytest.mark.sqlite
 
@@ -19,12 +19,7 @@ DEEP = b"[" * 20_000 + b"]" * 20_000
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    db = tmp_path_factory.mktemp("hostile") / "table.db"
-    table(db)
-    secrets = {"gm": token(db, "gm", "gm"), "ash": token(db, "ana", "player", "ash"),
-               "tv": token(db, "tv", "view")}
-    with served(db) as running:
-        running.db, running.secrets = db, secrets
+    with served_table(tmp_path_factory.mktemp("hostile") / "table.db") as running:
         yield running
 
 

@@ -256,13 +256,8 @@ def test_every_sequence_of_track_changes_keeps_the_bounds(seq):
 
 @pytest.fixture
 def tracked_server(tmp_path):
-    from serverkit import served, table, token
-    db = tmp_path / "table.db"
-    table(db)
-    secrets = {"gm": token(db, "gm", "gm"), "ash": token(db, "ana", "player", "ash"),
-               "tv": token(db, "tv", "view")}
-    with served(db) as running:
-        running.db, running.secrets = db, secrets
+    from serverkit import served_table
+    with served_table(tmp_path / "table.db") as running:
         yield running
 
 
