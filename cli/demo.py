@@ -14,7 +14,8 @@ import shlex
 from functools import partial
 from pathlib import Path
 
-from cli.render import console, escape
+from cli.console import console
+from cli.render import escape
 from cli.session import Session
 from eventlog.errors import InvalidFile, LedgerError
 

@@ -40,7 +40,8 @@ from cli.playwords import (
     console_words,
     turn_end_hint,
 )
-from cli.render import SafeConsole, console, escape, headline, log_table, status_table
+from cli.console import SafeConsole, console
+from cli.render import escape, headline, log_table, status_table
 from cli.session import Session
 from cli.terminal import leading, run_line, run_read
 from eventlog.errors import LedgerError

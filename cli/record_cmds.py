@@ -58,7 +58,8 @@ def log(ctx: typer.Context, as_json: bool = JSON,
              and (not audit or e.env.type in AUDITED)]
     if last is not None:
         shown = shown[-last:] if last else []
-    from cli.render import console, escape, log_table
+    from cli.console import console
+    from cli.render import escape, log_table
     if shown:
         console.print(log_table(s.encounter, shown, audit, utc))
     else:
@@ -174,7 +175,8 @@ def import_(ctx: typer.Context,
         from cli.progress import progress
         state = import_log(s.ledger, doc, as_id, progress())
     s.choose(state.encounter)
-    from cli.render import console, show_state
+    from cli.console import console
+    from cli.render import show_state
     console.print(f"imported {state.seq} events as {state.encounter}; it is now current")
     show_state(state)
 

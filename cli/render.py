@@ -1,64 +1,20 @@
-"""Rich output for people: the status table after every declaration."""
+"""The status for people: the table after every declaration, written by
+cli/ink.py in rich's look without importing rich (rich lays out what ink
+cannot, and the log)."""
 from __future__ import annotations
 
-import errno
+import sys
 from collections.abc import Sequence
-from typing import cast
 
-from rich.console import Console, ConsoleDimensions, JustifyMethod
-from rich.markup import escape as _markup_escape
-from rich.table import Table
-
-from cli.quicktable import Quick
+from cli.ink import Grid, Page, Unfit, escape, screen
 
 from projections.reports.worded import Said
 from projections.reports.flow import tie_hint, unspent
-from eventlog.text import neutral
 from projections.reports.narrate import describe
 from projections.domain.phrases import slugify
 from projections.domain.state import State
 from projections.domain.tracks import shown
 
-
-def escape(text) -> str:
-    """Text said at the table, safe inside rich markup and on a terminal."""
-    return _markup_escape(neutral(text))
-
-
-MIN_WIDTH = 20  # columns the output is laid out for at the least
-
-
-class SafeConsole(Console):
-    """A rich console that neutralises every string it is given before the
-    markup is read, so a table cell or a line from the log can never carry a
-    control character to the terminal; rich's own styling comes after."""
-
-    def render_str(self, text: str, **kwargs):
-        return super().render_str(neutral(text, keep="\n"), **kwargs)
-
-    @property
-    def size(self) -> ConsoleDimensions:
-        """The terminal's size, but never under MIN_WIDTH columns: `COLUMNS=0`
-        (set by some CI runners and sudo) would print nothing at all."""
-        size = Console.size.fget(self)  # type: ignore[attr-defined]  # (mypy: a property with a setter)
-        if size.width >= MIN_WIDTH:
-            return size
-        return ConsoleDimensions(80 if size.width <= 0 else MIN_WIDTH, size.height)
-
-    @size.setter
-    def size(self, new: tuple[int, int]) -> None:
-        Console.size.fset(self, new)  # type: ignore[attr-defined]  # (mypy: a property with a setter)
-
-    def on_broken_pipe(self) -> None:
-        """Rich would exit 1 here, after a batch may have been committed: the
-        command line decides instead (LedgerGroup, output_failed)."""
-        # (not rich's `self.quiet = True`: play mode and tests run on after it)
-        raise BrokenPipeError(errno.EPIPE, "the reader closed the pipe")
-
-
-# Text the table typed (names, labels, reasons) is escaped wherever it meets
-# rich markup; emoji codes are left as typed (`:x:` in a label stays `:x:`).
-console = SafeConsole(highlight=False, emoji=False)
 PIPS_UP_TO = 8
 NARROW = 64  # columns: below this, the status table's compact layout
 
@@ -122,19 +78,24 @@ def _initiative(slot) -> str:
     return f"{slot.total} (GM)"
 
 
-def status_table(s: State) -> Quick:
+def status_table(s: State):
+    """The status table as a rich renderable, at the console's width (play
+    mode prints it in its panels)."""
+    from cli.console import console
+    return status_grid(s, console.width).to_rich()
+
+
+def status_grid(s: State, width: int) -> Grid:
     """A row per slot and member in turn order. Under NARROW columns (a split
     pane, a phone's terminal) the table keeps the id, the total, the pips and
     the state words whole, and says the rest in the words (`grit 1`, `spent
     2`), rather than cut every cell down to `r…`."""
-    narrow = console.width < NARROW
-    table = Table(show_edge=False, pad_edge=False)
+    narrow = width < NARROW
     columns = ((("#", "right"), ("combatant", "left"), ("init", "right"), ("AP", "left"),
                 ("", "left")) if narrow else
                (("#", "right"), ("combatant", "left"), ("side", "left"), ("init", "right"),
                 ("AP", "left"), ("turn", "right"), ("grit", "right"), ("", "left")))
-    for name, justify in columns:
-        table.add_column(name, justify=cast(JustifyMethod, justify), no_wrap=narrow and name != "")
+    table = Grid(columns, [narrow and name != "" for name, _ in columns])
     shown: set[str] = set()
 
     def member_row(pos: str, cid: str, indent: str = "") -> None:
@@ -184,40 +145,72 @@ def status_table(s: State) -> Quick:
         group_row("", gid, "")
         for mid in s.groups[gid].members:
             member_row("", mid, "  ")
-    return Quick(table)  # (rich's own layout at a tenth of its time: cli/quicktable.py)
+    return table
 
 
-def show_state(s: State, lost: bool = False) -> None:
-    """The headline, the table, who is up and the ties; with `lost`, the AP
-    a new round would throw away now (R15, R24)."""
-    console.print(headline(s))
-    if not s.combatants:
-        console.print("nobody yet: add combatants with `combat add NAME`")
+def write(page: Page) -> None:
+    """`page` on stdout, by cli/ink.py, or by rich where ink is unsure."""
+    try:
+        shown = page.text(screen())
+    except Unfit:
+        from cli.console import console
+        page.print_to(console)
         return
-    console.print(status_table(s))
-    notes = []
+    sys.stdout.write(shown)
+    sys.stdout.flush()
+
+
+def page_width() -> int:
+    """The width the page is laid out at: the screen's, as rich would find
+    it (its console's, where cli/ink.py does not follow rich)."""
+    try:
+        return screen().width
+    except Unfit:
+        from cli.console import console
+        return console.width
+
+
+def show_state(s: State, lost: bool = False, page: Page | None = None) -> None:
+    """The headline, the table, who is up and the ties, written at once
+    (after what `page` holds already); with `lost`, the AP a new round would
+    throw away now (R15, R24)."""
+    write(state_page(s, page_width(), lost, page))
+
+
+def state_page(s: State, width: int, lost: bool = False, page: Page | None = None) -> Page:
+    """show_state's page, laid out for `width` columns."""
+    page = page or Page()
+    page.line(headline(s))
+    if not s.combatants:
+        page.line("nobody yet: add combatants with `combat add NAME`")
+        return page
+    page.grid(status_grid(s, width))
     if s.running and s.up():
-        notes.append(f"up: {', '.join(s.up())}")
+        page.line(f"up: {', '.join(s.up())}")
     for run in s.ties():
-        notes.append(f"[yellow]unresolved tie[/yellow]: {' = '.join(run)} "
-                     f"({tie_hint(s, run)})")
+        page.line(f"[yellow]unresolved tie[/yellow]: {' = '.join(run)} "
+                  f"({tie_hint(s, run)})")
     if lost and unspent(s):
         ap = ", ".join(f"{cid} {n}" for cid, n in unspent(s))
-        notes.append(f"unspent AP, lost if `combat round` starts the next round now "
-                     f"(R15, R24): {ap}")
-    for line in notes:
-        console.print(line)
+        page.line(f"unspent AP, lost if `combat round` starts the next round now "
+                  f"(R15, R24): {ap}")
+    return page
+
+
+def done_page(s: State, lines: list[Said], flow: Sequence[str], width: int) -> Page:
+    """What a command did: a line per declaration (projections/reports/worded.py),
+    how the round moved on (a turn that ended by itself, a new pass, who is
+    up), then the state."""
+    page = Page()
+    for said in lines:
+        page.line(escape(said.text))
+    for line in flow:
+        page.line(f"[bold yellow]↪ {escape(line)}[/bold yellow]")
+    return state_page(s, width, page=page)
 
 
 def show_done(s: State, lines: list[Said], flow: Sequence[str] = ()) -> None:
-    """What a command did: a line per declaration (projections/reports/worded.py),
-    how the round moved on (a turn that ended by itself, a new pass, who is
-    up), then the table."""
-    for said in lines:
-        console.print(escape(said.text))
-    for line in flow:
-        console.print(f"[bold yellow]↪ {escape(line)}[/bold yellow]")
-    show_state(s)
+    write(done_page(s, lines, flow, page_width()))
 
 
 def show_outcome(command, outcome) -> None:
@@ -225,16 +218,13 @@ def show_outcome(command, outcome) -> None:
     from projections.domain import commands as c
     from projections.reports.flow import announce
     if outcome.preview is not None:  # --dry-run: what it would change, nothing appended
-        console.print("dry run, nothing appended:")
+        page = Page()
+        page.line("dry run, nothing appended:")
         for line in outcome.preview:
-            console.print(f"  {escape(line)}")
+            page.line(f"  {escape(line)}")
+        write(page)
         return
     from projections.reports.worded import from_touched, worded
-    if outcome.preview is not None:  # --dry-run: what it would change, nothing appended
-        console.print("dry run, nothing appended:")
-        for line in outcome.preview:
-            console.print(f"  {escape(line)}")
-        return
     lines = worded(outcome.events, from_touched(outcome.touched))
     flow = []
     if outcome.before is not None:
@@ -257,11 +247,14 @@ def clock(at: str, utc: bool = False) -> str:
     return at[11:19]
 
 
-def log_table(encounter: str, entries, audit: bool = False, utc: bool = False) -> Table:
+def log_table(encounter: str, entries, audit: bool = False, utc: bool = False):
     """The log for people: seq, time (local, or UTC with `utc`), actor,
     context, the declaration (under NARROW columns: seq, actor and the
     declaration, which matters most). An imported entry's actor says so:
     it is what the file claimed, not a declaration this store witnessed."""
+    from rich.table import Table
+
+    from cli.console import console
     narrow = console.width < NARROW
     table = Table(show_edge=False, pad_edge=False,
                   title=f"{'audit trail' if audit else 'log'} of {encounter}",

@@ -136,7 +136,8 @@ def report(ctx: typer.Context,
         writer(stdout())
         return
     write_file(out, writer, s.ledger.store.path, force)
-    from cli.render import console, escape
+    from cli.console import console
+    from cli.render import escape
     console.print(f"wrote the report of {what} to {escape(str(out))}"
                   + (": open it in a browser (`-o FILE` names another file)" if chosen else ""))
 
@@ -184,7 +185,7 @@ def play_back(ledger, encounter: str, to: int | None, start: int, delay: float |
               step: bool) -> None:
     import time
 
-    from cli.render import console
+    from cli.console import console
     from projections.reports.replay import frames
     head, _ = ledger.store.head(encounter)
     for what, seq in (("--to", to), ("--from", start)):
@@ -224,7 +225,8 @@ def play_back(ledger, encounter: str, to: int | None, start: int, delay: float |
 
 
 def show_frame(entry, state, end: int) -> None:
-    from cli.render import console, escape, show_state
+    from cli.console import console
+    from cli.render import escape, show_state
     from projections.reports.narrate import describe
     env = entry.env
     text = escape(describe(env.data))

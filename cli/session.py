@@ -86,6 +86,12 @@ class Session:
     def store(self):
         return self.ledger.store
 
+    def close(self) -> None:
+        """Close the store, if this session opened it."""
+        ledger = self.__dict__.pop("ledger", None)
+        if ledger is not None:
+            ledger.store.close()
+
     @property
     def where(self) -> str:
         """The store as the user is shown it (a URL without its password)."""

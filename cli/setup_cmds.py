@@ -27,7 +27,8 @@ def list_(ctx: typer.Context,
 
     Example: combat list        combat list --all
     """
-    from cli.render import console, escape
+    from cli.console import console
+    from cli.render import escape
     from cli.session import print_json
     s = session(ctx)
     current = s.current()

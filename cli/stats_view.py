@@ -8,7 +8,8 @@ def show_stats(numbers: dict) -> None:
     from rich import box
     from rich.table import Table
 
-    from cli.render import NARROW, console, escape
+    from cli.console import console
+    from cli.render import NARROW, escape
     from projections.reports.stats import CATEGORIES
     t = numbers["totals"]
     title = f"[bold]{numbers['encounter']}[/bold]" + (f" · {escape(numbers['title'])}" if numbers["title"] else "")  # noqa: E501
@@ -88,7 +89,8 @@ def show_stats(numbers: dict) -> None:
 def _show_tail(numbers: dict, named: dict[str, str]) -> None:
     """The slowest turns; hp taken, dealt and healed, and the conditions of
     each round (issue 27)."""
-    from cli.render import console, escape
+    from cli.console import console
+    from cli.render import escape
     if numbers["slowest_turns"]:
         console.print("slowest turns: " + ", ".join(
             f"{named.get(x['combatant'], escape(x['combatant']))} {duration(x['seconds'])} "
@@ -109,7 +111,8 @@ def show_campaign(numbers: dict) -> None:
     from rich import box
     from rich.table import Table
 
-    from cli.render import console, escape
+    from cli.console import console
+    from cli.render import escape
     t = numbers["totals"]
     fights = f"{t['encounters']} encounter{'s' if t['encounters'] != 1 else ''}"
     console.print(f"[bold]{fights}[/bold] — {t['rounds']} rounds, "

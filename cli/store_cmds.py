@@ -19,7 +19,8 @@ def copy(ctx: typer.Context,
     Example: combat copy --to postgresql://club@db.example/ledger
              combat --db postgresql://club@db.example/ledger copy --to home.db
     """
-    from cli.render import console, escape
+    from cli.console import console
+    from cli.render import escape
     from eventlog.errors import LedgerError
     from eventlog.stores import is_url, open_store, shown
     from eventlog.stores.copying import copy_store

@@ -83,7 +83,7 @@ def console_width_per_command():
     width for good (rich); without it, it reads each command's COLUMNS, so no
     test lays out at the width of whichever test first ran `combat` on this
     worker (the order differs under xdist)."""
-    from cli.render import console
+    from cli.console import console
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(console, "_width", None)
         yield

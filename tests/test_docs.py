@@ -76,7 +76,7 @@ def test_every_console_example_prints_what_the_page_shows(page, tmp_path, monkey
     from typer.testing import CliRunner
 
     from cli.app import app
-    from cli.render import console
+    from cli.console import console
     monkeypatch.chdir(tmp_path)
     monkeypatch.setattr(console, "_width", 80)  # made by an earlier test, at its width
     env = {"COMBAT_DB": str(tmp_path / "ledger.db"), "COMBAT_ENCOUNTER": None,

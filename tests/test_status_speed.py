@@ -18,6 +18,7 @@ from eventlog.stores.sqlite import Store
 from projections.ledger import Ledger
 from projections.inputs.roster import MAX_COMBATANTS
 import cli.render as render
+from cli.console import console
 from cli.quicktable import Quick
 
 from helpers import npc, pc, rolled, street_fight
@@ -92,12 +93,12 @@ def test_status_of_every_moment_of_a_fight_looks_exactly_as_before(tmp_path, wid
     head = ledger.store.head("demo-1")[0]
     for seq in range(2, head + 1):
         state = ledger.state("demo-1", seq)
-        saved = render.console.width
-        render.console.width = width  # (the table's columns follow the terminal's)
+        saved = console.width
+        console.width = width  # (the table's columns follow the terminal's)
         try:
             quick, rich = _both(state, width)
         finally:
-            render.console.width = saved
+            console.width = saved
         assert quick == rich, seq
 
 
