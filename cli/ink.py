@@ -14,7 +14,6 @@ from __future__ import annotations
 import os
 import re
 import sys
-from collections.abc import Sequence
 from typing import NamedTuple
 
 from eventlog.text import neutral
@@ -70,7 +69,7 @@ Span = tuple[int, int, str]  # (start, end, style) over a text
 def runs(markup: str) -> list[Run]:
     """The text of `markup` in runs of one style, split where rich splits
     its segments (at every tag)."""
-    return _runs(*marked(markup))
+    return runs_of(*marked(markup))
 
 
 def marked(markup: str) -> tuple[str, list[Span]]:
@@ -120,7 +119,7 @@ def marked(markup: str) -> tuple[str, list[Span]]:
     return "".join(pieces), sorted(reversed(spans), key=lambda span: span[0])
 
 
-def _runs(text: str, spans: list[Span]) -> list[Run]:
+def runs_of(text: str, spans: list[Span]) -> list[Run]:
     """`text` cut at every span's edges, each piece with the styles over it."""
     edges = sorted({0, len(text), *(x for span in spans for x in span[:2])})
     out = []
@@ -197,7 +196,7 @@ def wrapped(text: str, spans: list[Span], width: int) -> list[list[Run]]:
     rich breaks them (a line keeps the space it broke after, up to `width`;
     a style that ends where it begins is gone once the line is broken)."""
     if width_of(text) <= width:
-        return [_runs(text, spans)]
+        return [runs_of(text, spans)]
     breaks, used = [], 0
     for word in re.finditer(r"\s*\S+\s*", text):
         size = len(word.group().rstrip())
@@ -209,12 +208,12 @@ def wrapped(text: str, spans: list[Span], width: int) -> list[list[Run]]:
             breaks.append(word.start())
             used = len(word.group())
     if not breaks:
-        return [_runs(*_cropped(text, spans, width))]
+        return [runs_of(*_cropped(text, spans, width))]
     lines = []
     for start, end in zip([0, *breaks], [*breaks, len(text)]):
         clipped = [(max(0, a - start), min(b - start, end - start), style)
                    for a, b, style in spans]
-        lines.append(_runs(*_cropped(text[start:end], [
+        lines.append(runs_of(*_cropped(text[start:end], [
             span for span in clipped if span[1] > span[0]], width)))
     return lines
 
@@ -240,98 +239,24 @@ def written(lines: list[list[Run]], on: Screen) -> str:
     return "".join(out)
 
 
-class Grid:
-    """A table of one-line markup cells in rich's plain look (heavy head,
-    no outer edge, a space of padding between columns): laid out here when
-    every cell fits, else by rich (`to_rich`)."""
-
-    def __init__(self, columns: Sequence[tuple[str, str]], no_wrap: Sequence[bool] = ()):
-        self.columns = list(columns)  # (header, "left" | "right")
-        self.no_wrap = list(no_wrap) or [False] * len(self.columns)
-        self.rows: list[tuple[str, ...]] = []
-
-    def add_row(self, *cells: str) -> None:
-        self.rows.append(cells)
-
-    def lines(self, width: int) -> list[list[Run]]:
-        """The table's lines, each cell padded as rich pads it; Unfit when
-        it is wider than `width` (rich would wrap a cell)."""
-        memo: dict[str, tuple[list[Run], int]] = {}
-
-        def cell(markup: str) -> tuple[list[Run], int]:
-            found = memo.get(markup)
-            if found is None:
-                parts = runs(neutral(markup))
-                text = "".join(r.text for r in parts)
-                if "\n" in text or "\t" in text or text != text.rstrip():
-                    raise Unfit(text)  # (rich strips or wraps these: its layout)
-                found = memo[markup] = (parts, width_of(text))
-            return found
-
-        if not self.rows or any(j not in ("left", "right") for _, j in self.columns):
-            raise Unfit("shape")
-        grid = [[cell(h) for h, _ in self.columns]] + [[cell(c) for c in r] for r in self.rows]
-        sizes = [max(row[i][1] for row in grid) for i in range(len(self.columns))]
-        last = len(sizes) - 1
-        if sum(sizes) + 2 * last + last > width:
-            raise Unfit("too wide")
-        out = []
-        for r, row in enumerate(grid):
-            line: list[Run] = []
-            for i, (parts, size) in enumerate(row):
-                gap = sizes[i] - size
-                before = (1 if i else 0) + (gap if self.columns[i][1] == "right" else 0)
-                after = (1 if i != last else 0) + (0 if self.columns[i][1] == "right" else gap)
-                style = "bold" if r == 0 else ""  # (rich's table.header)
-                cells = ([Run(" " * before, "")] if before else []) + parts + (
-                    [Run(" " * after, "")] if after else [])
-                line.extend(Run(t, _with(style, s)) for t, s in cells)
-                if i != last:
-                    line.append(Run("┃" if r == 0 else "│", ""))
-            out.append(line)
-            if r == 0:
-                out.append([Run("╇".join("━" * (s + (1 if i else 0) + (1 if i != last else 0))
-                                         for i, s in enumerate(sizes)), "")])
-        return out
-
-    def to_rich(self):
-        """The same table as rich's Table (what rich lays out itself)."""
-        from typing import cast
-
-        from rich.console import JustifyMethod
-        from rich.table import Table
-
-        from cli.quicktable import Quick
-        table = Table(show_edge=False, pad_edge=False)
-        for (name, justify), no_wrap in zip(self.columns, self.no_wrap):
-            table.add_column(name, justify=cast(JustifyMethod, justify), no_wrap=no_wrap)
-        for row in self.rows:
-            table.add_row(*row)
-        return Quick(table)
-
-
-def _with(outer: str, inner: str) -> str:
-    return f"{outer} {inner}".strip()
-
-
 class Page:
     """What a command shows: markup lines and grids, written at once as
     `text`, or all of it by rich (`print_to`) when any of it is Unfit here
     (render.write)."""
 
     def __init__(self) -> None:
-        self.blocks: list[str | Grid] = []
+        self.blocks: list = []  # markup lines, and tables (cli/inkgrid.py's Grid)
 
     def line(self, markup: str) -> None:
         self.blocks.append(markup)
 
-    def grid(self, grid: Grid) -> None:
+    def grid(self, grid) -> None:
         self.blocks.append(grid)
 
     def text(self, on: Screen) -> str:
         lines: list[list[Run]] = []
         for block in self.blocks:
-            if isinstance(block, Grid):
+            if not isinstance(block, str):
                 lines.extend(block.lines(on.width))
             else:
                 if "\n" in block:
@@ -342,4 +267,4 @@ class Page:
     def print_to(self, console) -> None:
         """The page through rich's `console`, as rich lays it out."""
         for block in self.blocks:
-            console.print(block.to_rich() if isinstance(block, Grid) else block)
+            console.print(block if isinstance(block, str) else block.to_rich())

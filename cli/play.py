@@ -235,7 +235,8 @@ class Play:
         n = int(words[0]) if words else LAST_LINES
         from projections.reports.timeline import timeline
         entries = list(timeline(self.session.ledger, self.session.encounter))
-        console.print(log_table(self.session.encounter, entries[-n:] if n else []))
+        console.print(log_table(self.session.encounter, entries[-n:] if n else [],
+                                width=console.width))
 
     def _echo(self, typed: str, key: str | None = None) -> None:
         pressed = f" [dim]({key})[/dim]" if key else ""

@@ -58,17 +58,19 @@ def log(ctx: typer.Context, as_json: bool = JSON,
              and (not audit or e.env.type in AUDITED)]
     if last is not None:
         shown = shown[-last:] if last else []
-    from cli.console import console
-    from cli.render import escape, log_table
+    from cli.ink import Page
+    from cli.render import escape, log_table, write
+    page = Page()
     if shown:
-        console.print(log_table(s.encounter, shown, audit, utc))
+        page.grid(log_table(s.encounter, shown, audit, utc))
     else:
-        console.print(f"nothing in the log of {escape(s.encounter)} matches"
-                      if entries else f"nothing in the log of {escape(s.encounter)} yet")
+        page.line(f"nothing in the log of {escape(s.encounter)} matches"
+                  if entries else f"nothing in the log of {escape(s.encounter)} yet")
     if audit and entries:  # who declared what, even when nothing was overridden
         from collections import Counter
         counts = Counter(e.env.actor + (" (imported)" if e.imported else "") for e in entries)
-        console.print("declared by: " + ", ".join(f"{escape(actor)} {n}" for actor, n in counts.most_common()))
+        page.line("declared by: " + ", ".join(f"{escape(actor)} {n}" for actor, n in counts.most_common()))
+    write(page)
 
 
 @app.command()

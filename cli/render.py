@@ -6,7 +6,8 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 
-from cli.ink import Grid, Page, Unfit, escape, screen
+from cli.ink import Page, Unfit, escape, screen
+from cli.inkgrid import Grid
 
 from projections.reports.worded import Said
 from projections.reports.flow import tie_hint, unspent
@@ -247,23 +248,19 @@ def clock(at: str, utc: bool = False) -> str:
     return at[11:19]
 
 
-def log_table(encounter: str, entries, audit: bool = False, utc: bool = False):
+def log_table(encounter: str, entries, audit: bool = False, utc: bool = False,
+              width: int | None = None) -> Grid:
     """The log for people: seq, time (local, or UTC with `utc`), actor,
     context, the declaration (under NARROW columns: seq, actor and the
-    declaration, which matters most). An imported entry's actor says so:
-    it is what the file claimed, not a declaration this store witnessed."""
-    from rich.table import Table
-
-    from cli.console import console
-    narrow = console.width < NARROW
-    table = Table(show_edge=False, pad_edge=False,
-                  title=f"{'audit trail' if audit else 'log'} of {encounter}",
-                  title_justify="left")
+    declaration, which matters most), laid out for `width` columns (the
+    screen's by default). An imported entry's actor says so: it is what the
+    file claimed, not a declaration this store witnessed."""
+    narrow = (page_width() if width is None else width) < NARROW
     names = ("seq", "actor", "declaration") if narrow else (
         "seq", "UTC" if utc else "time", "actor", "when", "declaration")
-    for name in names:
-        table.add_column(name, justify="right" if name == "seq" else "left",
-                         no_wrap=name == "seq")
+    table = Grid([(name, "right" if name == "seq" else "left") for name in names],
+                 [name == "seq" for name in names],
+                 title=f"{'audit trail' if audit else 'log'} of {encounter}")
     for e in entries:
         text = escape(describe(e.env.data))
         if e.fate:

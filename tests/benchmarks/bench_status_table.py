@@ -1,6 +1,9 @@
-"""`combat status`'s table at the roster bound (1,000 combatants), beside
-rich's own layout of the same table (its floor before cli/quicktable.py:
-1.9 s here). Both draw the same text and colours (tests/test_status_speed.py).
+"""`combat status`'s table at the roster bound (1,000 combatants), written
+by cli/ink.py as the command writes it, beside cli/quicktable.py (what play
+mode draws it with) and rich's own layout of the same table (the floor
+before either: 1.9 s here). All three draw the same text and colours
+(tests/test_ink.py, tests/test_status_speed.py). And `combat log`'s table
+of 1,000 lines the same ways (ink's, rich's).
 
     python tests/benchmarks/bench_status_table.py
 """
@@ -49,15 +52,51 @@ def drawn_ms(renderable, repeat: int) -> float:
     return statistics.median(times) * 1000
 
 
+def inked_ms(grid, repeat: int) -> float:
+    from cli.ink import Page, Screen
+    times = []
+    for _ in range(repeat):
+        page = Page()
+        page.grid(grid)
+        start = time.perf_counter()
+        page.text(Screen(160, True, True))
+        times.append(time.perf_counter() - start)
+    return statistics.median(times) * 1000
+
+
+def log_grid(lines: int = 1_000):
+    """A log of `lines` lines, long declarations among them (they wrap)."""
+    grid = render.Grid([("seq", "right"), ("time", "left"), ("actor", "left"),
+                        ("when", "left"), ("declaration", "left")],
+                       [True, False, False, False, False], title="log of horde")
+    for n in range(1, lines + 1):
+        said = ("rook spends 2 AP (major): " + "shoots the ganger twice " * (n % 4)).strip()
+        grid.add_row(str(n), "20:15:07", "gm", f"round {n // 40} pass 1", said)
+    return grid
+
+
 def measure(repeat: int = 3) -> dict:
-    quick = render.status_table(army())
+    state = army()
+    quick = render.status_table(state)
     rich_table = getattr(quick, "table", quick)
-    ours, floor = drawn_ms(quick, repeat), drawn_ms(rich_table, repeat)
-    return {"status_table_ms": round(ours, 1), "rich_layout_ms": round(floor, 1),
-            "ratio": round(ours / floor, 3)}
+    grid = render.status_grid(state, 160)
+    ours, played, floor = (inked_ms(grid, repeat), drawn_ms(quick, repeat),
+                           drawn_ms(rich_table, repeat))
+    log = log_grid()
+    log_ours, log_rich = inked_ms(log, repeat), drawn_ms(log.to_rich(), repeat)
+    return {"status_table_ms": round(ours, 1), "quicktable_ms": round(played, 1),
+            "rich_layout_ms": round(floor, 1), "ratio": round(ours / floor, 3),
+            "log_1000_ms": round(log_ours, 1), "log_1000_rich_ms": round(log_rich, 1),
+            "log_ratio": round(log_ours / log_rich, 3)}
+
+
+def show(got: dict) -> None:
+    print(f"status table at {MAX_COMBATANTS:,} combatants: {got['status_table_ms']} ms "
+          f"(play mode's: {got['quicktable_ms']} ms); rich's own layout of it: "
+          f"{got['rich_layout_ms']} ms ({got['ratio']}x)")
+    print(f"log of 1,000 lines: {got['log_1000_ms']} ms; rich's layout of it: "
+          f"{got['log_1000_rich_ms']} ms ({got['log_ratio']}x)")
 
 
 if __name__ == "__main__":
-    got = measure()
-    print(f"status table at {MAX_COMBATANTS:,} combatants: {got['status_table_ms']} ms; "
-          f"rich's own layout of it: {got['rich_layout_ms']} ms ({got['ratio']}x)")
+    show(measure())

@@ -21,6 +21,9 @@ Prints a table (or one JSON object) of:
   figures (server.py)   commit to the last of 100 listeners, 10 tables at once
   PostgreSQL            append, fold and 8 writers beside their floors
                         (bench_postgres.py), when a server can be started
+  tables                `status` at 1,000 combatants and `log` of 1,000
+                        lines, drawn by cli/ink.py beside rich's own layout
+                        (bench_status_table.py)
 Times are medians of interleaved runs; compare the ratios, not the seconds.
 """
 from __future__ import annotations
@@ -184,6 +187,8 @@ def main() -> None:
         shutil.rmtree(work, ignore_errors=True)  # the 1M-event store is ~300 MB
     import bench_postgres
     results["postgres"] = bench_postgres.measure(opts.quick)
+    import bench_status_table
+    results["tables"] = bench_status_table.measure()
     if opts.json:
         print(json.dumps(results, indent=2))
         return
@@ -204,6 +209,8 @@ def main() -> None:
     for target, ok in results["targets"].items():
         print(f"{'met ' if ok else 'MISS'} {target}")
     bench_postgres.show(results["postgres"])
+    print()
+    bench_status_table.show(results["tables"])
 
 
 if __name__ == "__main__":
