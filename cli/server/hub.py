@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import threading
 import time
+from collections.abc import Callable
 
 from eventlog.errors import UnknownEncounter
 from eventlog.events import CORRECTIONS
@@ -190,11 +191,12 @@ class Hub:
             targets = list(self.listeners.get(encounter, ()))
         deliver(targets, messages)
 
-    def appended(self, encounter: str, before: int, seq: int, view: Message,
+    def appended(self, encounter: str, before: int, seq: int, view: Callable[[], Message],
                  committed: float | None = None) -> None:
         """The server appended the batch (before, seq] and knows the status
-        after it (a Message): out at once (earlier unseen batches first).
-        `committed`: when (time.perf_counter), for the fan-out metric."""
+        after it (`view()` makes its Message): out at once (earlier unseen
+        batches first). `committed`: when (time.perf_counter), for the
+        fan-out metric."""
         with self._lock(encounter):
             known = self.published.get(encounter)
             if known is None:  # (an encounter the hub has not seen yet)
@@ -202,14 +204,17 @@ class Hub:
             if known >= seq:
                 self.published[encounter] = max(known, seq)
                 return  # (out already, or nobody can have listened)
-            if known == before:
-                messages = [view]
+            if not self.listeners.get(encounter):  # (nobody here to tell: no status made;
+                self.published[encounter] = seq  # one who comes reads it from the store)
             else:
-                messages = [m for m in batch_statuses(self.handles.ledger(), encounter, known,
-                                                      self.owned(encounter))
-                            if m.seq <= seq] or [view]
-            self.published[encounter] = messages[-1].seq
-            self._fan_out(encounter, messages)
+                if known == before:
+                    messages = [view()]
+                else:
+                    messages = [m for m in batch_statuses(self.handles.ledger(), encounter,
+                                                          known, self.owned(encounter))
+                                if m.seq <= seq] or [view()]
+                self.published[encounter] = messages[-1].seq
+                self._fan_out(encounter, messages)
         self._took("here", committed)
 
     def catch_up(self, ledger, encounter: str, head: int, woke: float | None = None) -> None:
