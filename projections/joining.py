@@ -39,7 +39,7 @@ def put_on_table(store, encounter: str) -> None:
     if encounter not in {e.id for e in store.encounters()}:
         raise LedgerError(f"no encounter {neutral(encounter)!r} to put on the table "
                           "(`combat list` shows them)")
-    if encounter in store.archived():  # out of the pages (the docs, `archive`)
+    if store.is_archived(encounter):  # out of the pages (the docs, `archive`)
         raise LedgerError(f"{neutral(encounter)} is archived: `combat unarchive "
                           f"{neutral(encounter)}` first, then put it on the table")
     store.revoke_token(TABLE_ROW)

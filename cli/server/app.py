@@ -23,7 +23,9 @@ from cli.server.replies import JSON, run
 from cli.server.stream import stream
 
 API = "/api/encounters/{encounter}"
-ROUTES = [
+ROUTES = [  # (tried in order: the declarations first, the table's busiest requests)
+    Route(f"{API}/commands", declare.commands, methods=["POST"]),
+    Route(f"{API}/line", declare.line, methods=["POST"]),
     Route("/", reads.page),
     Route("/health", health),
     Route("/metrics", metrics),
@@ -34,8 +36,6 @@ ROUTES = [
     Route(f"{API}/lines", reads.lines_of),
     Route(API, evening.create, methods=["POST"]),
     Route(f"{API}/archive", evening.archive, methods=["POST"]),
-    Route(f"{API}/commands", declare.commands, methods=["POST"]),
-    Route(f"{API}/line", declare.line, methods=["POST"]),
     Route(f"{API}/stream", stream),
     Route("/api/schema", reads.schema),
     Route("/api/table", table.table, methods=["GET", "PUT"]),

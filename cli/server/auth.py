@@ -7,14 +7,15 @@ from eventlog.stores.contract import Token
 from projections import access
 
 
-def presented(headers, query) -> str | None:
-    """The token a request carries, if any."""
-    header = headers.get("authorization", "")
+def presented(request) -> str | None:
+    """The token a request carries, if any (its query is parsed only when
+    no header carries one)."""
+    header = request.headers.get("authorization", "")
     if header[:7].lower() == "bearer ":
         return header[7:].strip() or None
-    return query.get("token") or None
+    return request.query_params.get("token") or None
 
 
 def token_of(store, request) -> Token:
     """The request's token, or access.Unauthorized (401)."""
-    return access.identify(store, presented(request.headers, request.query_params))
+    return access.identify(store, presented(request))

@@ -17,7 +17,7 @@ from projections.domain import commands as c
 from cli.grammar import BadLine, parse, split
 from cli.grammar.aliases import ALIASES, COST_ALIASES, expand
 from cli.server import auth
-from cli.server.views import encode, message, sees_all, status_for
+from cli.server.views import Message, encode, message, sees_all, status_for
 from cli.server.replies import (
     JSON, BadInput, body_of, check_unarchived, encounter_of, guarded, ledger, one_line, run)
 
@@ -83,14 +83,20 @@ def declare(request: Request, raw: bytes, read, typed: bool) -> bytes:
     committed = time.perf_counter()
     hub = request.app.state.hub
     shown = out.state if out.preview is None else out.before  # a dry run changed nothing
-    made = message(shown, hub.owned(encounter))
+    made: list[Message] = []
+
+    def stream_message() -> Message:  # (made only if a stream listens: every reader's view)
+        if not made:
+            made.append(message(shown, hub.owned(encounter)))
+        return made[0]
     if out.events:
-        hub.appended(encounter, out.events[0].seq - 1, out.events[-1].seq, made, committed)
+        hub.appended(encounter, out.events[0].seq - 1, out.events[-1].seq, stream_message,
+                     committed)
         request.app.state.metrics.declared(encounter, token.name, out.events[-1].seq,
                                            len(out.events), started, committed)
     events = [envelope_dict(e, False) for e in out.events]
-    if sees_all(token):
-        view = made.data
+    if sees_all(token) and made:
+        view = made[0].data
     else:  # (a player's own declarations name no hidden combatant)
         view = encode(status_for(shown, token))
     return msgspec.json.encode(Declared(shown.seq, events, msgspec.Raw(view.encode()),

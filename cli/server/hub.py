@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import threading
 import time
+from collections.abc import Callable
 
 from eventlog.errors import UnknownEncounter
 from eventlog.events import CORRECTIONS
@@ -26,7 +27,7 @@ from cli.server.views import Message, message, table_message
 
 __all__ = ["Hub", "Listener", "Message", "batch_statuses"]
 
-TICK_S = 1.0  # a stream rechecks its token at least this often
+TICK_S = 1.0  # a stream rechecks its token at least this often (the watcher's tick)
 WATCH_S = 0.25  # the watcher looks at the store at least this often (and stops within it)
 FULL_S = 2.0  # and at every encounter's head at least this often (a lost notification)
 
@@ -89,12 +90,34 @@ class Listener:
         self.behind = False
 
     def send(self, message: Message | None) -> None:
+        """`message` onto its queue, from any thread (None: recheck the token)."""
+        deliver([self], [message])
+
+    def put(self, message: Message | None) -> None:
+        """On its own event loop."""
         if self.queue.qsize() >= self.BACKLOG:
             self.behind, message = True, None
+        self.queue.put_nowait(message)
+
+
+def deliver(listeners, messages: list) -> None:
+    """`messages` onto every listener's queue, from any thread: one wake-up
+    of each event loop for them all, not one per listener (a hundred
+    phones are a hundred listeners on the server's one loop)."""
+    loops: dict = {}
+    for listener in listeners:
+        loops.setdefault(listener.loop, []).append(listener)
+    for loop, group in loops.items():
         try:
-            self.loop.call_soon_threadsafe(self.queue.put_nowait, message)
+            loop.call_soon_threadsafe(_put_all, group, messages)
         except RuntimeError:  # (its loop has closed: the server is stopping)
             pass
+
+
+def _put_all(listeners, messages: list) -> None:
+    for made in messages:
+        for listener in listeners:
+            listener.put(made)
 
 
 class Hub:
@@ -155,9 +178,7 @@ class Hub:
         """Every open stream hears that the GM put another encounter on the table."""
         with self.guard:
             everyone = [x for group in self.listeners.values() for x in group]
-        note = table_message(encounter)
-        for listener in everyone:
-            listener.send(note)
+        deliver(everyone, [table_message(encounter)])
 
     # -- publishing --------------------------------------------------------
 
@@ -168,15 +189,14 @@ class Hub:
     def _fan_out(self, encounter: str, messages: list[Message]) -> None:
         with self.guard:
             targets = list(self.listeners.get(encounter, ()))
-        for made in messages:
-            for listener in targets:
-                listener.send(made)
+        deliver(targets, messages)
 
-    def appended(self, encounter: str, before: int, seq: int, view: Message,
+    def appended(self, encounter: str, before: int, seq: int, view: Callable[[], Message],
                  committed: float | None = None) -> None:
         """The server appended the batch (before, seq] and knows the status
-        after it (a Message): out at once (earlier unseen batches first).
-        `committed`: when (time.perf_counter), for the fan-out metric."""
+        after it (`view()` makes its Message): out at once (earlier unseen
+        batches first). `committed`: when (time.perf_counter), for the
+        fan-out metric."""
         with self._lock(encounter):
             known = self.published.get(encounter)
             if known is None:  # (an encounter the hub has not seen yet)
@@ -184,14 +204,17 @@ class Hub:
             if known >= seq:
                 self.published[encounter] = max(known, seq)
                 return  # (out already, or nobody can have listened)
-            if known == before:
-                messages = [view]
+            if not self.listeners.get(encounter):  # (nobody here to tell: no status made;
+                self.published[encounter] = seq  # one who comes reads it from the store)
             else:
-                messages = [m for m in batch_statuses(self.handles.ledger(), encounter, known,
-                                                      self.owned(encounter))
-                            if m.seq <= seq] or [view]
-            self.published[encounter] = messages[-1].seq
-            self._fan_out(encounter, messages)
+                if known == before:
+                    messages = [view()]
+                else:
+                    messages = [m for m in batch_statuses(self.handles.ledger(), encounter,
+                                                          known, self.owned(encounter))
+                                if m.seq <= seq] or [view()]
+                self.published[encounter] = messages[-1].seq
+                self._fan_out(encounter, messages)
         self._took("here", committed)
 
     def catch_up(self, ledger, encounter: str, head: int, woke: float | None = None) -> None:
@@ -231,16 +254,27 @@ class Hub:
     def _watch(self) -> None:
         ledger = self.handles.ledger()
         store = ledger.store
-        last_full = 0.0
+        last_full = last_tick = 0.0
         while not self.stopping.is_set():
             changed = store.wait_changes(WATCH_S)
             now = time.monotonic()
+            if now - last_tick >= TICK_S - WATCH_S:
+                last_tick = now
+                self.tick()
             if changed is None or now - last_full >= FULL_S:
                 changed, last_full = None, now
             try:
                 self.look(ledger, changed)
             except Exception:  # a damaged encounter must not stop every stream
                 continue
+
+    def tick(self) -> None:
+        """Every open stream rechecks its token (one wake-up of the event
+        loop for them all, where a timeout per stream and message cost a
+        timer each time)."""
+        with self.guard:
+            everyone = [x for group in self.listeners.values() for x in group]
+        deliver(everyone, [None])
 
     def look(self, ledger, changed: set[str] | None = None) -> None:
         """Publish what others appended: to the encounters `changed` (as the
@@ -255,9 +289,7 @@ class Hub:
             if gone:  # every listener rechecks its token at once
                 with self.guard:
                     everyone = [x for group in self.listeners.values() for x in group]
-                for listener in everyone:
-                    if listener.digest in gone:
-                        listener.send(None)
+                deliver([x for x in everyone if x.digest in gone], [None])
         if changed is None:
             heads = [(info.id, info.events) for info in store.encounters()]
         else:

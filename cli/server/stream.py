@@ -6,7 +6,6 @@ time as the client reads (catchup.py), counted as a long read while it
 lasts (bounded.py)."""
 from __future__ import annotations
 
-import asyncio
 
 
 from starlette.requests import Request
@@ -14,7 +13,7 @@ from starlette.requests import Request
 from eventlog.errors import LedgerError
 
 from cli.server.catchup import Catching
-from cli.server.hub import TICK_S, Listener
+from cli.server.hub import Listener
 from cli.server.views import TABLE_SEQ, data_for, encode
 from cli.server.reads import reading, token_of
 from cli.server.replies import DIGITS, BadInput, guarded
@@ -71,11 +70,8 @@ async def stream(request: Request):
                     yield REFUSED
                     return
             while True:
-                try:
-                    msg = await asyncio.wait_for(listener.queue.get(), TICK_S)
-                except TimeoutError:
-                    msg = None
-                if not await still_valid():
+                msg = await listener.queue.get()  # (None: the hub's tick, TICK_S)
+                if not (hub.valid(token.digest) or await still_valid()):
                     yield REFUSED
                     return
                 if listener.behind:

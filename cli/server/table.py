@@ -67,7 +67,7 @@ async def table(request: Request):
 def _seats(request: Request) -> dict:
     lg = ledger(request)
     encounter = joining.on_table(lg.store)
-    if encounter is None or encounter in lg.store.archived():
+    if encounter is None or lg.store.is_archived(encounter):
         raise UnknownEncounter("the GM has put no encounter on the table yet: ask them "
                                "to (`combat serve --encounter ID`, or the GM page)")
     state = lg.state(encounter)

@@ -164,6 +164,11 @@ class EventStore(Protocol):
         """The encounters set aside by `archive` (their logs are kept)."""
         ...
 
+    def is_archived(self, encounter: str) -> bool:
+        """Whether `encounter` is archived (one indexed lookup: the table
+        server asks on every request; an unknown encounter is not)."""
+        ...
+
     def set_archived(self, encounter: str, archived: bool) -> None:
         """Archive or unarchive an existing encounter."""
         ...

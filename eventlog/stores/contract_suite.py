@@ -279,10 +279,12 @@ class StoreContract:
         store.set_archived("a", True)
         store.set_archived("a", True)  # twice is once
         assert store.archived() == {"a"}
+        assert store.is_archived("a") and not store.is_archived("b")
+        assert not store.is_archived("nowhere")
         assert [e.id for e in store.encounters()] == ["a", "b"]  # the store still holds it
         assert [r.seq for r in store.rows("a")] == [1]
         store.set_archived("a", False)
-        assert store.archived() == set()
+        assert store.archived() == set() and not store.is_archived("a")
         with pytest.raises(UnknownEncounter):
             store.set_archived("nowhere", True)
 
@@ -298,6 +300,7 @@ class StoreContract:
         store.set_archived("a", True)
         store.delete("a")
         assert [e.id for e in store.encounters()] == ["b"] and store.archived() == set()
+        assert not store.is_archived("a")
         with pytest.raises(UnknownEncounter):
             store.head("a")
         assert [r.seq for r in store.rows("b")] == [1]

@@ -178,6 +178,10 @@ class MemoryStore:
         with self._lock:
             return set(self._archived)
 
+    def is_archived(self, encounter: str) -> bool:
+        with self._lock:
+            return encounter in self._archived
+
     def set_archived(self, encounter: str, archived: bool) -> None:
         with self._lock:
             self._log(encounter)

@@ -18,7 +18,8 @@ Prints a table (or one JSON object) of:
                         20k-event encounter, each a fresh `combat` process
                         (the html one imports matplotlib and draws six charts)
   the table server's    a declaration through the API beside the bare append,
-  figures (server.py)   commit to the last of 100 listeners, 10 tables at once
+  figures (server.py)   commit to the last of 100 listeners beside a bare
+                        sse-starlette fan-out (ssefloor.py), 10 tables at once
   PostgreSQL            append, fold and 8 writers beside their floors
                         (bench_postgres.py), when a server can be started
   tables                `status` at 1,000 combatants and `log` of 1,000
@@ -183,6 +184,9 @@ def main() -> None:
         results["server"] = measure_server(work, opts.quick)
         results["targets"]["API declaration <= 1.3x bare HTTP + core execute"] = \
             results["server"]["api_over_http_and_core"] <= 1.3
+        sse = results["server"]["sse_p99_over_floor"]
+        results["targets"]["SSE p99 to 100 listeners <= 1.5x a bare sse-starlette fan-out"] = \
+            sse is not None and sse <= 1.5
     finally:
         shutil.rmtree(work, ignore_errors=True)  # the 1M-event store is ~300 MB
     import bench_postgres

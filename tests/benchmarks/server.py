@@ -8,7 +8,10 @@
                  bare_http_ms: a round trip to a Starlette endpoint that only
                  hops to a worker thread (what HTTP alone costs)
   sse_p99_ms     from sending a declaration to the last of 100 listeners
-                 receiving its status (p50 and p99)
+                 receiving its status (p50 and p99); sse_floor_p99_ms: the
+                 same from poking a bare sse-starlette app (ssefloor.py) that
+                 puts the same status payload on its 100 listeners' queues,
+                 in alternate rounds; sse_p99_over_floor their ratio
   tables_dps     declarations per second, 10 tables declaring at once
 """
 from __future__ import annotations
@@ -121,17 +124,21 @@ def _bare_app():
     return Starlette(routes=[Route("/bare", endpoint, methods=["POST"])])
 
 
-def _fan_out(url: str, view: str, http, rounds: int) -> list[float]:
-    """Latencies (ms) from sending each declaration to its last listener."""
+def _fan_outs(url: str, view: str, http, bare, rounds: int) -> tuple[list[float], list[float]]:
+    """Latencies (ms) from sending each message to its last listener: ours
+    (a declaration through the API, to 100 listeners of its stream) and the
+    bare sse-starlette floor's (`bare`: its Running; the same status payload
+    poked to 100 listeners of its own), in alternate rounds of one run."""
     import httpx
     from httpx_sse import aconnect_sse
-    received: dict[int, list[float]] = {}
+    received: dict[tuple[str, int], list[float]] = {}
     ready = threading.Event()
     done = threading.Event()
+    payload = http.get("/api/encounters/t1/status",
+                       headers={"Authorization": f"Bearer {view}"}).content
 
-    async def listen(client, connected):
-        async with aconnect_sse(client, "GET", "/api/encounters/t1/stream",
-                                headers={"Authorization": f"Bearer {view}"}) as source:
+    async def listen(client, path, headers, group, connected):
+        async with aconnect_sse(client, "GET", path, headers=headers) as source:
             first = True
             async for message in source.aiter_sse():
                 if not message.data:
@@ -140,7 +147,7 @@ def _fan_out(url: str, view: str, http, rounds: int) -> list[float]:
                     connected()
                     first = False
                     continue
-                received.setdefault(int(message.id), []).append(time.perf_counter())
+                received.setdefault((group, int(message.id)), []).append(time.perf_counter())
                 if done.is_set():
                     return
 
@@ -150,11 +157,16 @@ def _fan_out(url: str, view: str, http, rounds: int) -> list[float]:
         def connected():
             nonlocal count
             count += 1
-            if count == LISTENERS:
+            if count == 2 * LISTENERS:
                 ready.set()
-        limits = httpx.Limits(max_connections=LISTENERS + 10)
-        async with httpx.AsyncClient(base_url=url, timeout=60, limits=limits) as client:
-            tasks = [asyncio.create_task(listen(client, connected)) for _ in range(LISTENERS)]
+        limits = httpx.Limits(max_connections=2 * LISTENERS + 10)
+        async with httpx.AsyncClient(timeout=60, limits=limits) as client:
+            tasks = [asyncio.create_task(listen(
+                client, f"{url}/api/encounters/t1/stream",
+                {"Authorization": f"Bearer {view}"}, "ours", connected))
+                for _ in range(LISTENERS)]
+            tasks += [asyncio.create_task(listen(client, f"{bare.url}/stream", {}, "bare",
+                                                 connected)) for _ in range(LISTENERS)]
             while not done.is_set():
                 await asyncio.sleep(0.05)
             await asyncio.sleep(0.2)
@@ -165,18 +177,33 @@ def _fan_out(url: str, view: str, http, rounds: int) -> list[float]:
     thread = threading.Thread(target=lambda: asyncio.run(everyone()), daemon=True)
     thread.start()
     ready.wait(60)
-    sent: dict[int, float] = {}
-    for _ in range(rounds):
-        start = time.perf_counter()
-        answer = http.post("/api/encounters/t1/commands",
-                           json={"command": "act", "id": "rook", "cost": "free", "label": "fan"})
-        sent[answer.json()["seq"]] = start
-        time.sleep(0.02)
+    sent: dict[tuple[str, int], float] = {}
+
+    def heard(key: tuple[str, int]) -> None:  # (so that no round queues behind another)
+        deadline = time.perf_counter() + 2
+        while len(received.get(key, ())) < LISTENERS and time.perf_counter() < deadline:
+            time.sleep(0.001)
+        time.sleep(0.01)
+    with httpx.Client(base_url=bare.url, timeout=60) as poker:
+        for _ in range(rounds):  # interleaved: both see the same machine
+            start = time.perf_counter()
+            answer = http.post("/api/encounters/t1/commands",
+                               json={"command": "act", "id": "rook", "cost": "free",
+                                     "label": "fan"})
+            sent["ours", answer.json()["seq"]] = start
+            heard(("ours", answer.json()["seq"]))
+            start = time.perf_counter()
+            answer = poker.post("/poke", content=payload)
+            sent["bare", answer.json()["seq"]] = start
+            heard(("bare", answer.json()["seq"]))
     time.sleep(0.5)
     done.set()
     thread.join(10)
-    return [(max(received[seq]) - start) * 1000 for seq, start in sent.items()
-            if len(received.get(seq, ())) == LISTENERS]
+    latencies: dict[str, list[float]] = {"ours": [], "bare": []}
+    for (group, seq), start in sent.items():
+        if len(received.get((group, seq), ())) == LISTENERS:
+            latencies[group].append((max(received[group, seq]) - start) * 1000)
+    return sorted(latencies["ours"]), sorted(latencies["bare"])
 
 
 def _tables_dps(url: str, secrets: list[str], each: int) -> float:
@@ -207,7 +234,9 @@ def measure(work: Path, quick: bool) -> dict:
     view = token(db, "tv", "view", encounter="t1")  # (a view reaches one encounter)
     repeat, rounds, each = (20, 20, 10) if quick else (100, 100, 40)
     from cli.server.run import Running
-    with served(db) as running, Running(app=_bare_app()) as bare:
+    from ssefloor import bare_sse_app
+    with served(db) as running, Running(app=_bare_app()) as bare, \
+            Running(app=bare_sse_app()) as bare_sse:
         with httpx.Client(base_url=running.url, headers={"Authorization": f"Bearer {gm}"},
                           timeout=60) as http:
             api_client, bare_client = _Client(running.url, gm), _Client(bare.url)
@@ -220,9 +249,9 @@ def measure(work: Path, quick: bool) -> dict:
                 plain.append(bare_client.post_ms("/bare", DECLARATION, repeat))
             api_client.close()
             bare_client.close()
-            latencies = sorted(_fan_out(running.url, view, http, rounds))
+            latencies, bare_latencies = _fan_outs(running.url, view, http, bare_sse, rounds)
         dps = _tables_dps(running.url, [gm] * 10, each)
-    p = lambda q: latencies[min(len(latencies) - 1, int(q * len(latencies)))] if latencies else None
+    sse, sse_floor = _percentiles(latencies), _percentiles(bare_latencies)
     api_ms, floor_ms = statistics.median(api), statistics.median(floor)
     return {"api_declare_ms": round(api_ms, 2), "append_floor_ms": round(floor_ms, 2),
             "api_ratio": round(api_ms / floor_ms, 2),
@@ -232,9 +261,21 @@ def measure(work: Path, quick: bool) -> dict:
             "api_over_http_and_core": round(
                 api_ms / (statistics.median(plain) + statistics.median(core)), 2),
             "sse_listeners": LISTENERS, "sse_samples": len(latencies),
-            "sse_p50_ms": round(p(0.5), 1) if latencies else None,
-            "sse_p99_ms": round(p(0.99), 1) if latencies else None,
+            "sse_p50_ms": sse[0], "sse_p99_ms": sse[1],
+            # the issue's floor: a bare sse-starlette fan-out of the same payload
+            "sse_floor_samples": len(bare_latencies),
+            "sse_floor_p50_ms": sse_floor[0], "sse_floor_p99_ms": sse_floor[1],
+            "sse_p99_over_floor": round(sse[1] / sse_floor[1], 2)
+            if sse[1] is not None and sse_floor[1] else None,
             "tables_dps": round(dps)}
+
+
+def _percentiles(latencies: list[float]) -> tuple[float | None, float | None]:
+    """(p50, p99) of sorted `latencies`, in ms to one decimal."""
+    if not latencies:
+        return None, None
+    return tuple(round(latencies[min(len(latencies) - 1, int(q * len(latencies)))], 1)
+                 for q in (0.5, 0.99))  # type: ignore[return-value]
 
 
 def show(r: dict) -> None:
@@ -244,5 +285,8 @@ def show(r: dict) -> None:
           f"x{r['api_over_http_and_core']} (goal <= 1.3); beside a bare append "
           f"{r['append_floor_ms']}: x{r['api_ratio']}")
     print(f"sse to the last of {r['sse_listeners']} listeners: p50 {r['sse_p50_ms']} ms, "
-          f"p99 {r['sse_p99_ms']} ms over {r['sse_samples']} declarations (goal p99 <= 100)")
+          f"p99 {r['sse_p99_ms']} ms over {r['sse_samples']} declarations (goal p99 <= 100); "
+          f"a bare sse-starlette fan-out of the same payload: p50 {r['sse_floor_p50_ms']} ms, "
+          f"p99 {r['sse_floor_p99_ms']} ms over {r['sse_floor_samples']}: "
+          f"x{r['sse_p99_over_floor']} (goal <= 1.5)")
     print(f"10 tables declaring at once: {r['tables_dps']} declarations/s")

@@ -14,6 +14,9 @@ class TidyMixin(_Host):
     def archived(self) -> set[str]:
         return {r[0] for r in self._query("SELECT encounter FROM archived")}
 
+    def is_archived(self, encounter: str) -> bool:
+        return bool(self._query("SELECT 1 FROM archived WHERE encounter = %s", (encounter,)))
+
     def set_archived(self, encounter: str, archived: bool) -> None:
         self.head(encounter)  # an unknown encounter is refused
         sql = ("INSERT INTO archived VALUES (%s) ON CONFLICT DO NOTHING" if archived

@@ -18,6 +18,9 @@ class TidyMixin(_Host):
         return {r[0][len("archived:"):] for r in self._query(
             "SELECT key FROM meta WHERE key LIKE 'archived:%'")}
 
+    def is_archived(self, encounter: str) -> bool:
+        return bool(self._query("SELECT 1 FROM meta WHERE key = ?", (f"archived:{encounter}",)))
+
     def set_archived(self, encounter: str, archived: bool) -> None:
         self.head(encounter)  # an unknown encounter is refused
         sql = ("INSERT OR REPLACE INTO meta VALUES (?, '1')" if archived
