@@ -58,22 +58,27 @@ def fold(store: EventStore, encounter: str, fixes: Corrections, state: State,
     straight from the store: the hot path of every command. Events that
     change nothing in the state (notes, free actions, markers) are left out
     by the store and never decoded."""
-    steps, undone, replaced, kept = STEPS, fixes.undone, fixes.replaced, fixes.kept
-    if not undone and not replaced and not kept:
+    steps, undone, kept, replaced = STEPS, fixes.undone, fixes.kept, fixes.replaced
+    if not undone and not kept and not replaced:
         for type_name, data in store.fold_data(encounter, after, upto, INERT):
             step, decode = steps[type_name]
             step(state, decode(data))
         return state
-    rows = store.fold_rows(encounter, after, upto, INERT)
+    # One look-up a row for both kinds of corrected batch: an undone one reads
+    # as None (undone wins over an amendment). The turns kept ended fall due
+    # by one comparison (`due`: the next batch they end before; batches only grow).
+    fixed: dict[int, list[Payload] | None] = {**replaced, **dict.fromkeys(undone)}
+    heads = _read_heads(store, encounter, fixed, after, upto)
     ends = sorted(b for b in kept if b > after)
-    for seq, batch, type_name, data in rows:
-        while ends and ends[0] <= batch:
-            keep(state, kept[ends.pop(0)])
-        if batch in undone:
-            continue
-        if batch in replaced:
-            if seq == batch:
-                for payload in replaced[batch]:
+    due = ends[0] if ends else _NEVER
+    for batch, type_name, data in store.fold_batched(encounter, after, upto, INERT):
+        if batch >= due:
+            due = _keep_due(state, kept, ends, batch)
+        if batch in fixed:
+            payloads = fixed[batch]
+            if payloads is not None and batch in heads:  # its first event: read as amended
+                heads.discard(batch)
+                for payload in payloads:
                     evolve(state, payload)
             continue
         step, decode = steps[type_name]
@@ -82,6 +87,30 @@ def fold(store: EventStore, encounter: str, fixes: Corrections, state: State,
         if upto is None or b <= upto:
             keep(state, kept[b])
     return state
+
+
+_NEVER = 2**63  # `due` when no kept turn is left to fall due: past any batch
+
+
+def _read_heads(store: EventStore, encounter: str, fixed: dict[int, list[Payload] | None],
+                after: int, upto: int | None) -> set[int]:
+    """The amended batches whose first event the fold reads (not inert,
+    after `after`, up to `upto`): an amendment reads in that event's place.
+    The rows carry no seq to tell it (a column fewer: a tenth of the read)."""
+    amended = [b for b, payloads in fixed.items()
+               if payloads is not None and b > after and (upto is None or b <= upto)]
+    if not amended:
+        return set()
+    return {seq for seq, type_name in store.types_at(encounter, amended).items()
+            if type_name not in INERT}
+
+
+def _keep_due(state: State, kept: dict[int, list[str]], ends: list[int], batch: int) -> int:
+    """Keep the turns ended before `batch` and every batch up to it (taken off
+    `ends`); the next batch one falls due before."""
+    while ends and ends[0] <= batch:
+        keep(state, kept[ends.pop(0)])
+    return ends[0] if ends else _NEVER
 
 
 def keep(state: State, cids: Iterable[str]) -> None:

@@ -66,6 +66,15 @@ class EventStore(Protocol):
         """(type, data) of the same events: the fold's hot path when no
         correction is in force."""
 
+    def fold_batched(self, encounter: str, after: int = 0, upto: int | None = None,
+                     skip: Sequence[str] = ()) -> Iterator[tuple[int, str, bytes]]:
+        """(batch, type, data) of the same events: the fold's path when a
+        correction is in force (it needs no seq: see `types_at`)."""
+
+    def types_at(self, encounter: str, seqs: Iterable[int]) -> dict[int, str]:
+        """The type of the stored event at each of `seqs` (seqs not stored
+        are left out)."""
+
     def markers(self, encounter: str, upto: int | None = None,
                 after: int = 0) -> list[StoredEvent]:
         """The Undone, Redone and Amended events after seq `after`, in seq

@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 from contextlib import contextmanager
 import sqlite3
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 
 from eventlog.codec import GENESIS, Envelope, encode_data, event_hash, utc_now
 from eventlog.stores.shared import (
@@ -233,6 +233,22 @@ class Store(SnapshotsMixin, ImportMixin, TokensMixin, ChangesMixin, TidyMixin, H
                   skip: Sequence[str] = ()) -> sqlite3.Cursor:
         """(type, data) of the same: SQLite hands over half the columns."""
         return self._fold_query("type, data", encounter, after, upto, skip)
+
+    def fold_batched(self, encounter: str, after: int = 0, upto: int | None = None,
+                     skip: Sequence[str] = ()) -> sqlite3.Cursor:
+        """(batch, type, data) of the same: a column fewer than fold_rows
+        (each costs a tenth of a fold's read)."""
+        return self._fold_query("batch, type, data", encounter, after, upto, skip)
+
+    def types_at(self, encounter: str, seqs: Iterable[int]) -> dict[int, str]:
+        wanted = list(seqs)
+        found: dict[int, str] = {}
+        for i in range(0, len(wanted), 500):  # (a statement takes at most 32766 parameters)
+            some = wanted[i:i + 500]
+            found.update(self._query(f"SELECT seq, type FROM events WHERE encounter = ? "
+                                     f"AND seq IN ({', '.join('?' * len(some))})",
+                                     [encounter, *some]))
+        return found
 
     def _fold_query(self, columns: str, encounter: str, after: int, upto: int | None,
                     skip: Sequence[str]) -> sqlite3.Cursor:
