@@ -6,7 +6,7 @@ context, replay, the review, retraction's re-judging and import.
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from itertools import groupby
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -15,7 +15,7 @@ from eventlog.events import CORRECTIONS, EVENT_TYPES, Payload
 from eventlog.stores.records import StoredEvent
 from eventlog.undo import Corrections
 from projections.domain.evolve import HANDLERS, evolve
-from projections.domain.state import State
+from projections.domain.state import State, Step
 
 if TYPE_CHECKING:  # the Protocol, for annotations only (typing's machinery: ~1 ms)
     from eventlog.stores.contract import EventStore
@@ -24,16 +24,15 @@ if TYPE_CHECKING:  # the Protocol, for annotations only (typing's machinery: ~1 
 INERT = tuple(sorted(set(EVENT_TYPES) - set(HANDLERS)))
 
 
-class _Steps(dict):
-    """For the rest: how to decode and evolve each, by type name, each made
-    the first time its type is folded (as codec.DECODERS are)."""
-
-    def __missing__(self, name: str):
-        step = self[name] = (HANDLERS[name], DECODERS[name].decode)
-        return step
+# How to decode and evolve each of the rest, by type name, each made the first
+# time its type is folded (as codec.DECODERS are) by `_step`. A plain dict,
+# not one with __missing__: a subclass's look-up is the slower, at every row.
+STEPS: dict[str, tuple[Step, Callable[[bytes], Payload]]] = {}
 
 
-STEPS = _Steps()
+def _step(name: str) -> tuple[Step, Callable[[bytes], Payload]]:
+    step = STEPS[name] = (HANDLERS[name], DECODERS[name].decode)
+    return step
 
 
 def envelope(row: StoredEvent | tuple) -> Envelope:
@@ -61,35 +60,75 @@ def fold(store: EventStore, encounter: str, fixes: Corrections, state: State,
     steps, undone, kept, replaced = STEPS, fixes.undone, fixes.kept, fixes.replaced
     if not undone and not kept and not replaced:
         for type_name, data in store.fold_data(encounter, after, upto, INERT):
-            step, decode = steps[type_name]
+            try:
+                step, decode = steps[type_name]
+            except KeyError:
+                step, decode = _step(type_name)
             step(state, decode(data))
         return state
-    # One look-up a row for both kinds of corrected batch: an undone one reads
-    # as None (undone wins over an amendment). The turns kept ended fall due
-    # by one comparison (`due`: the next batch they end before; batches only grow).
-    fixed: dict[int, list[Payload] | None] = {**replaced, **dict.fromkeys(undone)}
-    heads = _read_heads(store, encounter, fixed, after, upto)
-    ends = sorted(b for b in kept if b > after)
-    due = ends[0] if ends else _NEVER
+    marks = _Marks(state, undone, kept, replaced, after)
+    marks.heads = _read_heads(store, encounter, marks.fixed, after, upto)
+    due = marks.due
     for batch, type_name, data in store.fold_batched(encounter, after, upto, INERT):
-        if batch >= due:
-            due = _keep_due(state, kept, ends, batch)
-        if batch in fixed:
-            payloads = fixed[batch]
-            if payloads is not None and batch in heads:  # its first event: read as amended
-                heads.discard(batch)
-                for payload in payloads:
-                    evolve(state, payload)
-            continue
-        step, decode = steps[type_name]
+        if batch >= due:  # (rare: the rest of the rows cost one comparison)
+            due, skip = marks.reach(batch)
+            if skip:
+                continue
+        try:
+            step, decode = steps[type_name]
+        except KeyError:
+            step, decode = _step(type_name)
         step(state, decode(data))
-    for b in ends:  # (inert batches are not read: the rest falls due by `upto`)
-        if upto is None or b <= upto:
-            keep(state, kept[b])
+    marks.finish(upto)
     return state
 
 
-_NEVER = 2**63  # `due` when no kept turn is left to fall due: past any batch
+_NEVER = 2**63  # `due` when no mark is left: past any batch
+
+
+class _Marks:
+    """Where a fold with corrections in force does more than a row's step:
+    the batches undone or amended (`fixed`: an undone one reads as None, as
+    undone wins over an amendment) and the batches a kept turn ends before
+    (R28a). The fold compares each row's batch with `due`, the next of them
+    (batches only grow), and hands a row at or past it to `reach`."""
+
+    def __init__(self, state: State, undone: set[int], kept: dict[int, list[str]],
+                 replaced: dict[int, list[Payload]], after: int) -> None:
+        self.state, self.kept = state, kept
+        self.fixed: dict[int, list[Payload] | None] = {**replaced, **dict.fromkeys(undone)}
+        self.heads: set[int] = set()  # see _read_heads
+        self.ends = sorted(b for b in self.kept if b > after)
+        self.marks = sorted({*self.fixed, *self.ends})
+        self.next = 0  # the index in `marks` of `due`
+        self.due = self.marks[0] if self.marks else _NEVER
+
+    def reach(self, batch: int) -> tuple[int, bool]:
+        """Before a row of `batch`: keep the turns ended before it; the next
+        `due`, and whether the row is left out (its batch is undone or amended:
+        an amendment reads in place of the batch's first event)."""
+        ends = self.ends
+        while ends and ends[0] <= batch:
+            keep(self.state, self.kept[ends.pop(0)])
+        marks = self.marks
+        while self.next < len(marks) and marks[self.next] < batch:
+            self.next += 1
+        due = marks[self.next] if self.next < len(marks) else _NEVER
+        if batch not in self.fixed:
+            return due, False
+        payloads = self.fixed[batch]
+        if payloads is not None and batch in self.heads:
+            self.heads.discard(batch)
+            for payload in payloads:
+                evolve(self.state, payload)
+        return due, True
+
+    def finish(self, upto: int | None) -> None:
+        """The turns kept ended before batches the fold did not read (inert
+        ones, or none left): they fall due by `upto`."""
+        for b in self.ends:
+            if upto is None or b <= upto:
+                keep(self.state, self.kept[b])
 
 
 def _read_heads(store: EventStore, encounter: str, fixed: dict[int, list[Payload] | None],
@@ -103,14 +142,6 @@ def _read_heads(store: EventStore, encounter: str, fixed: dict[int, list[Payload
         return set()
     return {seq for seq, type_name in store.types_at(encounter, amended).items()
             if type_name not in INERT}
-
-
-def _keep_due(state: State, kept: dict[int, list[str]], ends: list[int], batch: int) -> int:
-    """Keep the turns ended before `batch` and every batch up to it (taken off
-    `ends`); the next batch one falls due before."""
-    while ends and ends[0] <= batch:
-        keep(state, kept[ends.pop(0)])
-    return ends[0] if ends else _NEVER
 
 
 def keep(state: State, cids: Iterable[str]) -> None:
