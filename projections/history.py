@@ -47,8 +47,8 @@ def corrections(store: EventStore, encounter: str, upto: int | None = None,
     it: enough to fold on from a snapshot taken at `after`, as long as none
     of them `reaches_back(after)` (a marker after a snapshot that touches no
     batch at or before it only ever names later batches)."""
-    return Corrections((r.seq, decode_data(r.type, r.data))
-                       for r in store.markers(encounter, upto=upto, after=after))
+    return Corrections((seq, decode_data(type_name, data))
+                       for seq, type_name, data in store.fold_markers(encounter, upto=upto, after=after))
 
 
 def fold(store: EventStore, encounter: str, fixes: Corrections, state: State,

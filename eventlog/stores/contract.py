@@ -81,6 +81,10 @@ class EventStore(Protocol):
         order (read by index: a snapshot's reader pays for the markers since
         it, not for the whole log's)."""
 
+    def fold_markers(self, encounter: str, upto: int | None = None,
+                     after: int = 0) -> list[tuple[int, str, bytes]]:
+        """(seq, type, data) of the same markers: what a fold's corrections read."""
+
     def batch_end(self, encounter: str, seq: int) -> int:
         """The last seq of the batch holding `seq`."""
 

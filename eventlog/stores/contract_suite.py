@@ -124,6 +124,8 @@ class StoreContract:
         assert store.types_at(E, []) == {}
         assert [r.seq for r in store.markers(E)] == [4]
         assert store.markers(E, upto=3) == []
+        assert store.fold_markers(E) == [(4, "Undone", encode_data(Undone([2], "undo", "")))]
+        assert store.fold_markers(E, upto=3) == [] and store.fold_markers(E, after=4) == []
         assert store.batch_heads(E) == [(1, "EncounterCreated"), (2, "NoteAdded"), (4, "Undone")]
         assert store.batch_end(E, 2) == 3 and store.batch_end(E, 4) == 4
 

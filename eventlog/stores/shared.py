@@ -6,9 +6,12 @@ from __future__ import annotations
 import math
 import os
 from collections.abc import Iterator, Sequence
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from eventlog.errors import Conflict, Refusal, UnknownEncounter
+
+if TYPE_CHECKING:
+    from eventlog.stores.records import StoredEvent
 
 BUSY_TIMEOUT_S = 5.0  # how long a write waits for another writer's lock
 EVENT_VERSION = 1  # of the stored event rows (the events table's last column)
@@ -70,9 +73,13 @@ class _FoldRows(Protocol):
     def fold_rows(self, encounter: str, after: int = 0, upto: int | None = None,
                   skip: Sequence[str] = ()) -> Iterator[tuple[int, int, str, bytes]]: ...
 
+    def markers(self, encounter: str, upto: int | None = None,
+                after: int = 0) -> list[StoredEvent]: ...
+
 
 class DerivedFoldReads:
-    """`fold_data` and `fold_batched` as columns of `fold_rows`: for a store
+    """`fold_data` and `fold_batched` as columns of `fold_rows`, and
+    `fold_markers` of `markers`: for a store
     whose rows cost the same whatever their columns (memory), or that pages
     its reads by seq (PostgreSQL)."""
 
@@ -83,3 +90,7 @@ class DerivedFoldReads:
     def fold_batched(self: _FoldRows, encounter: str, after: int = 0, upto: int | None = None,
                      skip: Sequence[str] = ()) -> Iterator[tuple[int, str, bytes]]:
         return ((row[1], row[2], row[3]) for row in self.fold_rows(encounter, after, upto, skip))
+
+    def fold_markers(self: _FoldRows, encounter: str, upto: int | None = None,
+                     after: int = 0) -> list[tuple[int, str, bytes]]:
+        return [(r.seq, r.type, r.data) for r in self.markers(encounter, upto, after)]
