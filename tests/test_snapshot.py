@@ -123,11 +123,11 @@ def test_r26_markers_after_the_snapshot_on_later_batches_fold_on_from_it(ledger)
     fixed = correction(APSpent(combatant="rook", cost=2, category="major"), None, "1", None, None)
     raw(ledger, Amended(shot, [fixed], ""))
     reads = []
-    markers = ledger.store.markers
-    ledger.store.markers = lambda *a, **k: reads.append(k.get("after", 0)) or markers(*a, **k)
+    markers = ledger.store.fold_markers
+    ledger.store.fold_markers = lambda *a, **k: reads.append(k.get("after", 0)) or markers(*a, **k)
     now = status(ledger.state("fight"))
     assert reads == [kept]  # only the markers since the snapshot were read
-    ledger.store.markers = markers
+    ledger.store.fold_markers = markers
     assert now == full_fold(ledger)
     assert now["combatants"][0]["ap"] == 2
 

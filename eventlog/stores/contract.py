@@ -66,11 +66,24 @@ class EventStore(Protocol):
         """(type, data) of the same events: the fold's hot path when no
         correction is in force."""
 
+    def fold_batched(self, encounter: str, after: int = 0, upto: int | None = None,
+                     skip: Sequence[str] = ()) -> Iterator[tuple[int, str, bytes]]:
+        """(batch, type, data) of the same events: the fold's path when a
+        correction is in force (it needs no seq: see `types_at`)."""
+
+    def types_at(self, encounter: str, seqs: Iterable[int]) -> dict[int, str]:
+        """The type of the stored event at each of `seqs` (seqs not stored
+        are left out)."""
+
     def markers(self, encounter: str, upto: int | None = None,
                 after: int = 0) -> list[StoredEvent]:
         """The Undone, Redone and Amended events after seq `after`, in seq
         order (read by index: a snapshot's reader pays for the markers since
         it, not for the whole log's)."""
+
+    def fold_markers(self, encounter: str, upto: int | None = None,
+                     after: int = 0) -> list[tuple[int, str, bytes]]:
+        """(seq, type, data) of the same markers: what a fold's corrections read."""
 
     def batch_end(self, encounter: str, seq: int) -> int:
         """The last seq of the batch holding `seq`."""

@@ -116,8 +116,16 @@ class StoreContract:
         assert list(store.fold_data(E, after=1, skip=("Undone",))) == [
             ("NoteAdded", encode_data(NoteAdded(text="a"))),
             ("NoteAdded", encode_data(NoteAdded(text="b")))]
+        assert [row[:2] for row in store.fold_batched(E, after=1, upto=3)] == [
+            (2, "NoteAdded"), (2, "NoteAdded")]
+        assert [row[:2] for row in store.fold_batched(E, skip=("NoteAdded",))] == [
+            (1, "EncounterCreated"), (4, "Undone")]
+        assert store.types_at(E, [4, 2, 9]) == {2: "NoteAdded", 4: "Undone"}
+        assert store.types_at(E, []) == {}
         assert [r.seq for r in store.markers(E)] == [4]
         assert store.markers(E, upto=3) == []
+        assert store.fold_markers(E) == [(4, "Undone", encode_data(Undone([2], "undo", "")))]
+        assert store.fold_markers(E, upto=3) == [] and store.fold_markers(E, after=4) == []
         assert store.batch_heads(E) == [(1, "EncounterCreated"), (2, "NoteAdded"), (4, "Undone")]
         assert store.batch_end(E, 2) == 3 and store.batch_end(E, 4) == 4
 

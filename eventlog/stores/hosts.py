@@ -2,7 +2,7 @@
 checker only: each mixin module imports its host under TYPE_CHECKING and
 derives from `object` at run time, so nothing here runs or shadows the
 store's own methods. SqliteHost: what sqlite/store.py's Store gives the
-mixins beside it (changes, hooks, imports, snapshots, tidy, tokens);
+mixins beside it (changes, foldreads, hooks, imports, snapshots, tidy, tokens);
 PgHost: the same of postgres/store.py's PostgresStore."""
 from __future__ import annotations
 
@@ -24,6 +24,7 @@ class SqliteHost(Protocol):
     db: sqlite3.Connection
     path: Path
     timeout: float
+    indexed: bool  # the events_by_type index is there
 
     def _query(self, sql: str, args: Sequence[Any] = ()) -> list[Any]: ...
     def _write(self, work: Callable[[], T], count: bool = True) -> T: ...

@@ -11,7 +11,7 @@ from typing import TypeVar
 from collections.abc import Callable, Iterable, Iterator, Sequence
 
 from eventlog.codec import GENESIS, Envelope, encode_data, event_hash, utc_now
-from eventlog.stores.shared import count_commit, judged_head
+from eventlog.stores.shared import DerivedFoldReads, count_commit, judged_head
 from eventlog.stores.contract import (
     EncounterInfo, Hook, Snapshot, SnapshotMaker, StoredEvent, Token)
 from eventlog.errors import Conflict, Refusal, UnknownEncounter
@@ -32,7 +32,7 @@ class _Log:
         return (last.seq, last.hash) if last else (0, GENESIS)
 
 
-class MemoryStore:
+class MemoryStore(DerivedFoldReads):
     path = None  # no file: nothing an export could overwrite
 
     def __init__(self, name: str = "memory") -> None:
@@ -104,9 +104,9 @@ class MemoryStore:
         return ((e.seq, e.batch, e.type, e.data) for e in self.rows(encounter, after, upto)
                 if e.type not in skipped)
 
-    def fold_data(self, encounter: str, after: int = 0, upto: int | None = None,
-                  skip: Sequence[str] = ()) -> Iterator[tuple[str, bytes]]:
-        return ((row[2], row[3]) for row in self.fold_rows(encounter, after, upto, skip))
+    def types_at(self, encounter: str, seqs: Iterable[int]) -> dict[int, str]:
+        events = self._visible(encounter)
+        return {seq: events[seq - 1].type for seq in seqs if 1 <= seq <= len(events)}
 
     def markers(self, encounter: str, upto: int | None = None,
                 after: int = 0) -> list[StoredEvent]:

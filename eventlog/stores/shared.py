@@ -1,11 +1,17 @@
 """What every store shares: the commit count, the lock wait, the refusal of
-text that is not UTF-8, and the optimistic-concurrency check of a head."""
+text that is not UTF-8, the optimistic-concurrency check of a head, and the
+fold's narrower reads made from `fold_rows` (`DerivedFoldReads`)."""
 from __future__ import annotations
 
 import math
 import os
+from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING, Protocol
 
 from eventlog.errors import Conflict, Refusal, UnknownEncounter
+
+if TYPE_CHECKING:
+    from eventlog.stores.records import StoredEvent
 
 BUSY_TIMEOUT_S = 5.0  # how long a write waits for another writer's lock
 EVENT_VERSION = 1  # of the stored event rows (the events table's last column)
@@ -61,3 +67,30 @@ def judged_head(row, encounter: str, where, expected_seq: int) -> tuple[int, str
 
 def conflict(now: int, expected: int) -> Conflict:
     return Conflict(f"another declaration was appended first (seq {now}, expected {expected})")
+
+
+class _FoldRows(Protocol):
+    def fold_rows(self, encounter: str, after: int = 0, upto: int | None = None,
+                  skip: Sequence[str] = ()) -> Iterator[tuple[int, int, str, bytes]]: ...
+
+    def markers(self, encounter: str, upto: int | None = None,
+                after: int = 0) -> list[StoredEvent]: ...
+
+
+class DerivedFoldReads:
+    """`fold_data` and `fold_batched` as columns of `fold_rows`, and
+    `fold_markers` of `markers`: for a store
+    whose rows cost the same whatever their columns (memory), or that pages
+    its reads by seq (PostgreSQL)."""
+
+    def fold_data(self: _FoldRows, encounter: str, after: int = 0, upto: int | None = None,
+                  skip: Sequence[str] = ()) -> Iterator[tuple[str, bytes]]:
+        return ((row[2], row[3]) for row in self.fold_rows(encounter, after, upto, skip))
+
+    def fold_batched(self: _FoldRows, encounter: str, after: int = 0, upto: int | None = None,
+                     skip: Sequence[str] = ()) -> Iterator[tuple[int, str, bytes]]:
+        return ((row[1], row[2], row[3]) for row in self.fold_rows(encounter, after, upto, skip))
+
+    def fold_markers(self: _FoldRows, encounter: str, upto: int | None = None,
+                     after: int = 0) -> list[tuple[int, str, bytes]]:
+        return [(r.seq, r.type, r.data) for r in self.markers(encounter, upto, after)]

@@ -78,11 +78,12 @@ def _order_declared(s: State, e: OrderDeclared) -> None:
 def _round_started(s: State, e: RoundStarted) -> None:
     s.round, s.pass_ = e.round, 1
     s.round_complete, s.window = False, True
+    effects = s.effects
     for c in s.combatants.values():
         c.seized = False
         c.spent_this_turn = 0
-        if c.active:
-            c.ap = c.in_force = s.max_ap_of(c.id)  # R15, with this round's effects (R14)
+        if c.active:  # R15, with this round's effects (R14; none: spare the call)
+            c.ap = c.in_force = s.max_ap_of(c.id) if effects else c.max_ap
     if s.seizers:  # last round's seizers go back to their places (R11)
         s.seizers.clear()
         s.reorder(initiative=False)
@@ -107,11 +108,11 @@ def _seized(s: State, e: MomentSeized) -> None:
 def _spent(s: State, e: APSpent) -> None:
     c = s.combatants[e.combatant]
     cost = e.cost
-    c.ap -= cost
-    c.spent_this_turn += cost
+    ap = c.ap = c.ap - cost
+    spent = c.spent_this_turn = c.spent_this_turn + cost
     s.spent_in_pass += cost
     s.window = False
-    if c.ap and c.spent_this_turn < TURN_LIMIT:
+    if ap and spent < TURN_LIMIT:
         s.turn = c.id
         s.turn_started = True
         s.auto_ended = None

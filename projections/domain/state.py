@@ -277,8 +277,11 @@ class State(msgspec.Struct, dict=True):
 
     def _anyone_with_ap(self) -> bool:
         slots = self.slots
-        return any(c.active and c.ap > 0 and (c.group or c.id) in slots
-                   for c in self.combatants.values())
+        # (a loop, not any() of a generator: a fold asks this at every pass's end)
+        for c in self.combatants.values():  # noqa: SIM110
+            if c.active and c.ap > 0 and (c.group or c.id) in slots:
+                return True
+        return False
 
     def reorder(self, initiative: bool = True) -> None:
         """The order or who stands in a slot may have changed; `initiative`:
@@ -292,11 +295,11 @@ class State(msgspec.Struct, dict=True):
         The hot path of a fold: `running` is spelled out, slot members cached."""
         if self.round_complete or self.ended or not self.round or self.turn_started:
             return
-        passed, done = self.passed, self.done
-        if self._lineup is None:
-            self._lineup = [(key, self.members(key)) for key in self.order()]
+        passed, done, lineup = self.passed, self.done, self._lineup
+        if lineup is None:
+            lineup = self._lineup = [(key, self.members(key)) for key in self.order()]
         while True:
-            for key, members in self._lineup:
+            for key, members in lineup:
                 if key in passed:
                     continue
                 for c in members:

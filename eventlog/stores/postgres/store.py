@@ -21,7 +21,7 @@ from __future__ import annotations
 import threading
 from contextlib import contextmanager
 from typing import TypeVar
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 
 import psycopg
 
@@ -38,7 +38,7 @@ from eventlog.stores.postgres.tidy import TidyMixin
 from eventlog.stores.postgres.tokens import TokensMixin
 from eventlog.stores.contract import EncounterInfo, SnapshotMaker, StoredEvent
 from eventlog.stores.shared import (
-    EVENT_VERSION, busy_timeout, conflict, count_commit, judged_head, not_text as _not_text)
+    EVENT_VERSION, DerivedFoldReads, busy_timeout, conflict, count_commit, judged_head, not_text)
 from eventlog.text import check_actor, check_payload
 
 T = TypeVar("T")
@@ -74,7 +74,7 @@ SNAPSHOT = """, snap AS (INSERT INTO snapshots SELECT %(e)s, %(new)s, %(new_hash
 
 
 class PostgresStore(SnapshotsMixin, ImportMixin, TokensMixin, ChangesMixin, TidyMixin,
-                    HooksMixin):
+                    HooksMixin, DerivedFoldReads):
     """One schema of one PostgreSQL database (the EventStore contract)."""
 
     path = None  # no file: nothing an export could overwrite
@@ -180,7 +180,7 @@ class PostgresStore(SnapshotsMixin, ImportMixin, TokensMixin, ChangesMixin, Tidy
         except psycopg.Error as exc:
             raise self._wrap(exc) from None
         except UnicodeEncodeError as exc:
-            raise _not_text(exc) from None
+            raise not_text(exc) from None
 
     @contextmanager
     def reading(self):
@@ -249,9 +249,9 @@ class PostgresStore(SnapshotsMixin, ImportMixin, TokensMixin, ChangesMixin, Tidy
         return self._pages("seq, batch, type, data", encounter, after, upto, where,
                            [list(skip)] if skip else [])
 
-    def fold_data(self, encounter: str, after: int = 0, upto: int | None = None,
-                  skip: Sequence[str] = ()) -> Iterator[tuple[str, bytes]]:
-        return ((row[2], row[3]) for row in self.fold_rows(encounter, after, upto, skip))
+    def types_at(self, encounter: str, seqs: Iterable[int]) -> dict[int, str]:
+        return dict(self._query("SELECT seq, type FROM events WHERE encounter = %s "
+                                "AND seq = ANY(%s)", (encounter, list(seqs))))
 
     def markers(self, encounter: str, upto: int | None = None,
                 after: int = 0) -> list[StoredEvent]:
@@ -279,7 +279,7 @@ class PostgresStore(SnapshotsMixin, ImportMixin, TokensMixin, ChangesMixin, Tidy
         except psycopg.Error as exc:
             raise self._wrap(exc, writing=True) from None
         except UnicodeEncodeError as exc:
-            raise _not_text(exc) from None
+            raise not_text(exc) from None
         count_commit()
         return result
 
@@ -327,7 +327,7 @@ class PostgresStore(SnapshotsMixin, ImportMixin, TokensMixin, ChangesMixin, Tidy
             self._heads.pop(encounter, None)
             raise self._wrap(exc, writing=True) from None
         except UnicodeEncodeError as exc:
-            raise _not_text(exc) from None
+            raise not_text(exc) from None
         if locked is None:
             raise UnknownEncounter(f"no encounter {encounter!r} in {self.where}")
         if (locked[0], locked[1]) != tuple(head):  # written: nothing

@@ -21,6 +21,7 @@ from eventlog.events import EncounterCreated, Payload
 from eventlog.stores.sqlite.changes import ChangesMixin
 from eventlog.stores.sqlite.connection import (
     check_path, folder_of, has_wal, plain, read_only)
+from eventlog.stores.sqlite.foldreads import FoldReadsMixin
 from eventlog.stores.sqlite.hooks import HooksMixin
 from eventlog.stores.sqlite.imports import ROW as _ROW, ImportMixin
 from eventlog.stores.sqlite.schema import (
@@ -33,7 +34,8 @@ from eventlog.text import check_actor, check_payload
 
 DISK_FULL_BELOW = 1 << 20  # bytes free: an I/O error with less than this is a full disk
 
-class Store(SnapshotsMixin, ImportMixin, TokensMixin, ChangesMixin, TidyMixin, HooksMixin):
+class Store(SnapshotsMixin, ImportMixin, TokensMixin, ChangesMixin, TidyMixin, HooksMixin,
+            FoldReadsMixin):
     """One ledger file (the EventStore contract, eventlog/contract.py). Every
     method is one short transaction, or part of the one `reading()` holds."""
 
@@ -221,50 +223,6 @@ class Store(SnapshotsMixin, ImportMixin, TokensMixin, ChangesMixin, TidyMixin, H
             raise self._wrap(exc) from None
         except UnicodeEncodeError as exc:
             raise _not_text(exc) from None
-
-    def fold_rows(self, encounter: str, after: int = 0, upto: int | None = None,
-                  skip: Sequence[str] = ()) -> sqlite3.Cursor:
-        """(seq, batch, type, data) of the events after seq `after`, in seq
-        order, less the types in `skip` (events that change nothing in a
-        fold), streamed."""
-        return self._fold_query("seq, batch, type, data", encounter, after, upto, skip)
-
-    def fold_data(self, encounter: str, after: int = 0, upto: int | None = None,
-                  skip: Sequence[str] = ()) -> sqlite3.Cursor:
-        """(type, data) of the same: SQLite hands over half the columns."""
-        return self._fold_query("type, data", encounter, after, upto, skip)
-
-    def _fold_query(self, columns: str, encounter: str, after: int, upto: int | None,
-                    skip: Sequence[str]) -> sqlite3.Cursor:
-        sql = f"SELECT {columns} FROM events WHERE encounter = ? AND seq > ?"
-        args: list = [encounter, after]
-        if skip:
-            sql += f" AND type NOT IN ({', '.join('?' * len(skip))})"
-            args.extend(skip)
-        if upto is not None:
-            sql += " AND seq <= ?"
-            args.append(upto)
-        try:
-            return self.db.execute(sql + " ORDER BY seq", args)
-        except sqlite3.DatabaseError as exc:
-            raise self._wrap(exc) from None
-        except UnicodeEncodeError as exc:
-            raise _not_text(exc) from None
-
-    def markers(self, encounter: str, upto: int | None = None,
-                after: int = 0) -> list[StoredEvent]:
-        """The Undone, Redone and Amended events after `after`, in seq order:
-        what a fold must know about earlier batches before it starts."""
-        # (Without the hint SQLite walks the whole log in seq order to spare
-        # itself a sort of the few markers: 344 ms instead of 64 at 1M events.)
-        hint = "INDEXED BY events_by_type" if self.indexed else ""  # (a dropped index: slower)
-        sql = (f"SELECT {_ROW} FROM events {hint} WHERE encounter = ? "
-               "AND type IN ('Undone', 'Redone', 'Amended') AND seq > ?")
-        args: list = [encounter, after]
-        if upto is not None:
-            sql += " AND seq <= ?"
-            args.append(upto)
-        return [StoredEvent._make(r) for r in self._query(sql + " ORDER BY seq", args)]
 
     def batch_end(self, encounter: str, seq: int) -> int:
         """The last seq of the batch that holds `seq`: just before the next
