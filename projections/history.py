@@ -14,7 +14,7 @@ from eventlog.codec import DECODERS, Envelope, decode_data
 from eventlog.events import CORRECTIONS, EVENT_TYPES, Payload
 from eventlog.stores.records import StoredEvent
 from eventlog.undo import Corrections
-from projections.domain.evolve import HANDLERS, evolve
+from projections.domain.evolve import HANDLERS, evolve, shown_by_itself
 from projections.domain.state import State, Step
 
 if TYPE_CHECKING:  # the Protocol, for annotations only (typing's machinery: ~1 ms)
@@ -58,13 +58,18 @@ def fold(store: EventStore, encounter: str, fixes: Corrections, state: State,
     change nothing in the state (notes, free actions, markers) are left out
     by the store and never decoded."""
     steps, undone, kept, replaced = STEPS, fixes.undone, fixes.kept, fixes.replaced
+    hidden = state.hidden  # (changed in place: while it holds anyone, as `evolve` does,
+    # a hidden combatant whose turn starts, or who interrupts or seizes, shows itself)
     if not undone and not kept and not replaced:
         for type_name, data in store.fold_data(encounter, after, upto, INERT):
             try:
                 step, decode = steps[type_name]
             except KeyError:
                 step, decode = _step(type_name)
-            step(state, decode(data))
+            payload = decode(data)
+            step(state, payload)
+            if hidden:
+                shown_by_itself(state, payload)
         return state
     marks = _Marks(state, undone, kept, replaced, after)
     marks.heads = _read_heads(store, encounter, marks.fixed, after, upto)
@@ -78,7 +83,10 @@ def fold(store: EventStore, encounter: str, fixes: Corrections, state: State,
             step, decode = steps[type_name]
         except KeyError:
             step, decode = _step(type_name)
-        step(state, decode(data))
+        payload = decode(data)
+        step(state, payload)
+        if hidden:
+            shown_by_itself(state, payload)
     marks.finish(upto)
     return state
 

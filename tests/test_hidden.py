@@ -60,6 +60,30 @@ def test_hidden_revealed_when_it_interrupts_or_seizes(declared):
     assert not when(s, declared).hidden
 
 
+@pytest.mark.parametrize("declared", [[RoundStarted(round=1)],
+                                      [RoundStarted(round=1), spend("ash", 1), end("ash")]])
+def test_a_fold_of_the_stored_log_shows_itself_as_the_live_state_does(ledger, declared):
+    """The fold from the first event (status --at, a snapshot's check, a
+    replay) reveals a hidden combatant when its turn starts, or when it
+    interrupts or seizes, as the live state does: once it did not, and a
+    true snapshot could read as doctored."""
+    late = pc("ash") if len(declared) > 1 else None
+    ledger.new("e", "Hidden", "gm")
+    ledger.declare("e", lambda s: [pc("ash"), npc("sniper", grit=1),
+                                   CombatantHidden(combatant="sniper"),
+                                   rolled("ash", 9 if late else 2), rolled("sniper", 5)], "gm")
+    for payload in declared:
+        ledger.declare("e", lambda s, p=payload: [p], "gm")
+    live = ledger.state("e")
+    folded = ledger.state("e", at=ledger.store.head("e")[0])
+    assert live.turn == "sniper" and live.hidden == set()
+    assert folded.hidden == live.hidden and folded.turn == live.turn
+    ledger.declare("e", lambda s: [CombatantHidden(combatant="ash")], "gm")
+    ledger.declare("e", lambda s: [InterruptTaken(combatant="ash", cost=1, category="minor")],
+                   "gm")
+    assert ledger.state("e", at=ledger.store.head("e")[0]).hidden == set()
+
+
 def test_hide_and_reveal_are_judged():
     s = hidden_sniper()
     with pytest.raises(Refusal, match="hidden already"):

@@ -16,7 +16,8 @@ from hypothesis.stateful import (
 
 from eventlog.errors import Refusal
 from eventlog.events import (
-    APAdjusted, APSpent, CombatantLeft, CombatantRejoined, EncounterEnded,
+    APAdjusted, APSpent, CombatantHidden, CombatantLeft, CombatantRejoined,
+    CombatantRevealed, EncounterEnded,
     FreeActionTaken, GritAdjusted, GroupBonusSet, InitiativeOverridden,
     InitiativeRolled, InterruptTaken, MaxAPChanged, MomentSeized, NoteAdded,
     OrderDeclared, RoundStarted, TurnEnded,
@@ -217,6 +218,16 @@ class LedgerMachine(RuleBasedStateMachine):
     @rule(who=IDS)
     def end_turn(self, who):
         self.declare(TurnEnded(combatant=who))
+
+    @rule(who=IDS)
+    def hide(self, who):
+        """(A hidden one shows itself when its turn starts, or when it
+        interrupts or seizes: the fold from the first event must agree.)"""
+        self.declare(CombatantHidden(combatant=who))
+
+    @rule(who=IDS)
+    def reveal(self, who):
+        self.declare(CombatantRevealed(combatant=who))
 
     @rule(who=IDS)
     def leave(self, who):

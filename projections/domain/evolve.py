@@ -237,10 +237,10 @@ def evolve(state: State, e: Payload) -> None:
     if step is not None:
         step(state, e)
         if state.hidden:
-            _shown_by_itself(state, e)
+            shown_by_itself(state, e)
 
 
-def _shown_by_itself(s: State, e: Payload) -> None:
+def shown_by_itself(s: State, e: Payload) -> None:
     """A hidden combatant shows itself when its turn starts, or when it
     interrupts or seizes (docs/server.md, "What the players see")."""
     if isinstance(e, (InterruptTaken, MomentSeized)):
