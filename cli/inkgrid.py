@@ -129,7 +129,7 @@ class Grid:
         """Cell `c` in column `i`, `width` cells with its padding."""
         left, right = self._pads(i)
         inner = width - left - right
-        if inner < 1 or (c.width > inner and (header or self.no_wrap[i])):
+        if c.width > inner and (inner < 1 or header or self.no_wrap[i]):
             raise Unfit("cell")  # (rich cuts it with an ellipsis)
         justify = self.columns[i][1]
         if c.width <= inner:  # one line: the padding beside the text, as before

@@ -89,6 +89,24 @@ def test_every_moment_of_a_fight_is_written_as_rich_writes_it(tmp_path, environ)
     # at 30 columns rich cuts the cells that may not wrap with an ellipsis)
 
 
+def test_a_status_with_no_state_words_is_written_as_rich_writes_it(tmp_path):
+    """A round complete: the state words' column is empty on every row."""
+    from eventlog.events import RoundStarted
+    ledger = Ledger(MemoryStore())
+    ledger.new("done", "Done", "gm")
+    ledger.declare("done", lambda s: [pc("ash"), npc("brute")], "gm")
+    ledger.declare("done", lambda s: [rolled("ash", 9), rolled("brute", 3),
+                                      RoundStarted(round=1)], "gm")
+    from eventlog.events import TurnEnded
+    ledger.declare("done", lambda s: [TurnEnded(combatant="ash"), TurnEnded(combatant="brute")],
+                   "gm")
+    state = ledger.state("done")
+    assert state.round_complete
+    for environ in (PIPE, {"COLUMNS": "100", "FORCE_COLOR": "1"}):
+        page = render.state_page(state, width(environ), lost=True)
+        assert seen(inked(page, environ)) == seen(richly(page, environ))
+
+
 def test_a_declarations_lines_and_the_flow_come_before_the_table():
     ledger = Ledger(MemoryStore())
     ledger.new("duel", "Duel [of] \\fate", "gm")
@@ -228,10 +246,13 @@ CELL = st.lists(st.text(st.sampled_from("abc·—"), min_size=1, max_size=9), mi
 @settings(max_examples=200, deadline=None)
 @given(st.lists(st.tuples(CELL, CELL, CELL), min_size=1, max_size=4),
        st.lists(st.booleans(), min_size=3, max_size=3), st.integers(12, 60),
-       st.sampled_from(["left", "right"]), st.booleans())
-def test_any_table_is_laid_out_as_rich_lays_it_out(rows, no_wrap, columns, justify, title):
+       st.sampled_from(["left", "right"]), st.booleans(), st.sampled_from(["what", ""]))
+def test_any_table_is_laid_out_as_rich_lays_it_out(rows, no_wrap, columns, justify, title,
+                                                    last):
+    """(`last`: a column whose header is empty, as the status table's state
+    words, empty on every row when the round is complete.)"""
     from cli.inkgrid import Grid
-    grid = Grid([("#", "right"), ("name", justify), ("what", "left")], no_wrap,
+    grid = Grid([("#", "right"), ("name", justify), (last, "left")], no_wrap,
                 title="a title of some words" if title else None)
     for row in rows:
         grid.add_row(*row)

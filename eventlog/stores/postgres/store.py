@@ -12,9 +12,8 @@ its own connection; a broken one is replaced on the next call. Or, for the
 table server (`pool=N`), one store serves every thread of the process from
 a pool of at most N connections (psycopg_pool): a thread holds one for a
 call, a read snapshot or a write transaction, then gives it back; the
-LISTEN connection (wait_changes) is the process's one more.
-
-psycopg is imported here only: open_store imports this module for a URL.
+LISTEN connection (wait_changes) is the process's one more. psycopg is
+imported here only: open_store imports this module for a URL.
 """
 from __future__ import annotations
 
@@ -250,11 +249,12 @@ class PostgresStore(SnapshotsMixin, ImportMixin, TokensMixin, ChangesMixin, Tidy
                            [list(skip)] if skip else [])
 
     def types_at(self, encounter: str, seqs: Iterable[int]) -> dict[int, str]:
-        return dict(self._query("SELECT seq, type FROM events WHERE encounter = %s "
-                                "AND seq = ANY(%s)", (encounter, list(seqs))))
+        rows = self._query(  # (by the key each: `seq = ANY(%s)` may read every row)
+            "SELECT s, (SELECT type FROM events WHERE encounter = %s AND seq = s) "
+            "FROM unnest(%s::bigint[]) AS s", (encounter, list(seqs)))
+        return {seq: t for seq, t in rows if t is not None}
 
-    def markers(self, encounter: str, upto: int | None = None,
-                after: int = 0) -> list[StoredEvent]:
+    def markers(self, encounter: str, upto: int | None = None, after: int = 0) -> list[StoredEvent]:
         return [StoredEvent._make(r) for r in self._pages(
             _ROW, encounter, after, upto, f" AND type IN {_MARKERS}")]
 
