@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 import re
 import sys
+from itertools import chain
 from typing import NamedTuple
 
 from eventlog.text import neutral
@@ -45,10 +46,9 @@ _COLOURS = {name: 30 + i for i, name in enumerate(
 
 # Characters one cell wide for rich, whatever its Unicode tables say of the
 # rest: its own single-cell ranges and the symbols the status uses.
-_NARROW = frozenset(
-    chr(c) for start, end in ((0x20, 0x7E), (0xA0, 0xAC), (0xAE, 0x2FF), (0x370, 0x482),
-                              (0x2500, 0x25FC)) for c in range(start, end + 1)
-) | frozenset("→—↪✓…▸")
+_NARROW = frozenset(map(chr, chain(
+    range(0x20, 0x7F), range(0xA0, 0xAD), range(0xAE, 0x300), range(0x370, 0x483),
+    range(0x2500, 0x25FD)))) | frozenset("→—↪✓…▸")
 
 
 def width_of(text: str) -> int:
