@@ -71,6 +71,8 @@ def fold(store: EventStore, encounter: str, fixes: Corrections, state: State,
             if hidden:
                 shown_by_itself(state, payload)
         return state
+    # (the loop above again, with the marks: each row's step is written out in
+    # both, the fold's hot path, rather than paid for as a call per row)
     marks = _Marks(state, undone, kept, replaced, after)
     marks.heads = _read_heads(store, encounter, marks.fixed, after, upto)
     due = marks.due
