@@ -1,11 +1,11 @@
 """rich's look without importing rich (issue 29): a declaration prints the
 status table after it, and rich costs a command ~25 ms of imports, as long
-as the rest of the command. What the status shows (markup lines and a table
-of one-line cells, cli/render.py) is written here to the byte as rich would
-write it, colours included; whatever this module cannot be sure of (a
-character whose width rich may count otherwise, a cell to wrap, a Windows
-console, a dumb terminal, an encoding without box drawing) is handed to rich
-itself (Page.write). tests/test_ink.py holds the two to the same bytes.
+as the rest of the command. A Page (markup lines, and tables laid out by
+cli/inkgrid.py) is written here as rich would write it, colours included;
+whatever this module cannot be sure of (a character whose width rich may
+count otherwise, a word rich would cut with an ellipsis, a Windows console,
+a dumb terminal, an encoding without box drawing) is handed to rich itself
+(render.write). tests/test_ink.py holds the two to the same output.
 
 Markup is rich's: `[bold]x[/bold]`, `[/]`, and `\\[` for a bracket
 (`escape`); styles are attribute and colour words ("bold green")."""

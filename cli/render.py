@@ -1,6 +1,6 @@
-"""The status for people: the table after every declaration, written by
-cli/ink.py in rich's look without importing rich (rich lays out what ink
-cannot, and the log)."""
+"""The status and the log for people: the table after every declaration,
+laid out by cli/inkgrid.py and written by cli/ink.py in rich's look without
+importing rich (rich prints what ink is unsure of: `write`)."""
 from __future__ import annotations
 
 import sys
