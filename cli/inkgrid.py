@@ -163,22 +163,13 @@ class Grid:
         return out
 
     def to_rich(self):
-        """The same table as rich's Table (what rich lays out itself)."""
-        from typing import cast
-
-        from rich.console import JustifyMethod
-        from rich.table import Table
-
+        """The table for rich's console (cli/quicktable.py: these lines, or
+        rich's own Table where this module leaves it to rich)."""
         from cli.quicktable import Quick
-        table = Table(show_edge=False, pad_edge=False, title=self.title, title_justify="left")
-        for (name, justify), no_wrap in zip(self.columns, self.no_wrap):
-            table.add_column(name, justify=cast(JustifyMethod, justify), no_wrap=no_wrap)
-        for row in self.rows:
-            table.add_row(*row)
-        return Quick(table)
+        return Quick(self)
 
     def __rich__(self):
-        """A Grid printed by rich's console is its Table."""
+        """A Grid printed by rich's console is its Quick."""
         return self.to_rich()
 
 

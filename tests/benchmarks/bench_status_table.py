@@ -83,7 +83,7 @@ def measure(repeat: int = 3) -> dict:
     ours, played, floor = (inked_ms(grid, repeat), drawn_ms(quick, repeat),
                            drawn_ms(rich_table, repeat))
     log = log_grid()
-    log_ours, log_rich = inked_ms(log, repeat), drawn_ms(log.to_rich(), repeat)
+    log_ours, log_rich = inked_ms(log, repeat), drawn_ms(log.to_rich().table, repeat)
     return {"status_table_ms": round(ours, 1), "quicktable_ms": round(played, 1),
             "rich_layout_ms": round(floor, 1), "ratio": round(ours / floor, 3),
             "log_1000_ms": round(log_ours, 1), "log_1000_rich_ms": round(log_rich, 1),
