@@ -59,10 +59,11 @@ def log(ctx: typer.Context, as_json: bool = JSON,
     if last is not None:
         shown = shown[-last:] if last else []
     from cli.ink import Page
-    from cli.render import escape, log_table, write
+    from cli.render import escape, log_table, terminal, write
+    on, width = terminal()
     page = Page()
     if shown:
-        page.grid(log_table(s.encounter, shown, audit, utc))
+        page.grid(log_table(s.encounter, shown, audit, utc, width))
     else:
         page.line(f"nothing in the log of {escape(s.encounter)} matches"
                   if entries else f"nothing in the log of {escape(s.encounter)} yet")
@@ -70,7 +71,7 @@ def log(ctx: typer.Context, as_json: bool = JSON,
         from collections import Counter
         counts = Counter(e.env.actor + (" (imported)" if e.imported else "") for e in entries)
         page.line("declared by: " + ", ".join(f"{escape(actor)} {n}" for actor, n in counts.most_common()))
-    write(page)
+    write(page, on)
 
 
 @app.command()

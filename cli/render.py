@@ -6,7 +6,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 
-from cli.ink import Page, Unfit, escape, screen
+from cli.ink import Page, Screen, Unfit, escape, screen
 from cli.inkgrid import Grid
 
 from projections.reports.worded import Said
@@ -149,33 +149,39 @@ def status_grid(s: State, width: int) -> Grid:
     return table
 
 
-def write(page: Page) -> None:
-    """`page` on stdout, by cli/ink.py, or by rich where ink is unsure."""
+def terminal() -> tuple[Screen | None, int]:
+    """The screen as rich would find it (None where cli/ink.py does not
+    follow rich), and the width to lay out for: looked at once a command."""
     try:
-        shown = page.text(screen())
+        on = screen()
     except Unfit:
         from cli.console import console
-        page.print_to(console)
-        return
-    sys.stdout.write(shown)
-    sys.stdout.flush()
+        return None, console.width
+    return on, on.width
 
 
-def page_width() -> int:
-    """The width the page is laid out at: the screen's, as rich would find
-    it (its console's, where cli/ink.py does not follow rich)."""
-    try:
-        return screen().width
-    except Unfit:
-        from cli.console import console
-        return console.width
+def write(page: Page, on: Screen | None) -> None:
+    """`page` on stdout, by cli/ink.py on the screen `on`, or by rich where
+    ink is unsure."""
+    if on is not None:
+        try:
+            shown = page.text(on)
+        except Unfit:
+            pass
+        else:
+            sys.stdout.write(shown)
+            sys.stdout.flush()
+            return
+    from cli.console import console
+    page.print_to(console)
 
 
 def show_state(s: State, lost: bool = False, page: Page | None = None) -> None:
     """The headline, the table, who is up and the ties, written at once
     (after what `page` holds already); with `lost`, the AP a new round would
     throw away now (R15, R24)."""
-    write(state_page(s, page_width(), lost, page))
+    on, width = terminal()
+    write(state_page(s, width, lost, page), on)
 
 
 def state_page(s: State, width: int, lost: bool = False, page: Page | None = None) -> Page:
@@ -211,7 +217,8 @@ def done_page(s: State, lines: list[Said], flow: Sequence[str], width: int) -> P
 
 
 def show_done(s: State, lines: list[Said], flow: Sequence[str] = ()) -> None:
-    write(done_page(s, lines, flow, page_width()))
+    on, width = terminal()
+    write(done_page(s, lines, flow, width), on)
 
 
 def show_outcome(command, outcome) -> None:
@@ -223,7 +230,7 @@ def show_outcome(command, outcome) -> None:
         page.line("dry run, nothing appended:")
         for line in outcome.preview:
             page.line(f"  {escape(line)}")
-        write(page)
+        write(page, terminal()[0])
         return
     from projections.reports.worded import from_touched, worded
     lines = worded(outcome.events, from_touched(outcome.touched))
@@ -255,7 +262,7 @@ def log_table(encounter: str, entries, audit: bool = False, utc: bool = False,
     declaration, which matters most), laid out for `width` columns (the
     screen's by default). An imported entry's actor says so: it is what the
     file claimed, not a declaration this store witnessed."""
-    narrow = (page_width() if width is None else width) < NARROW
+    narrow = (terminal()[1] if width is None else width) < NARROW
     names = ("seq", "actor", "declaration") if narrow else (
         "seq", "UTC" if utc else "time", "actor", "when", "declaration")
     table = Grid([(name, "right" if name == "seq" else "left") for name in names],
