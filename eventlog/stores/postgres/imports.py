@@ -13,7 +13,7 @@ import psycopg
 
 from eventlog.codec import GENESIS, Envelope, encode_data, utc_now
 from eventlog.errors import Conflict, Refusal
-from eventlog.stores.shared import EVENT_VERSION, not_text as _not_text
+from eventlog.stores.shared import EVENT_VERSION, not_text
 
 if TYPE_CHECKING:
     from eventlog.stores.hosts import PgHost as _Host
@@ -69,7 +69,7 @@ class ImportMixin(_Host):
         except psycopg.Error as exc:
             raise self._wrap(exc, writing=True) from None
         except UnicodeEncodeError as exc:
-            raise _not_text(exc) from None
+            raise not_text(exc) from None
 
     def _staged(self) -> Iterator[tuple]:
         after = 0
@@ -120,4 +120,4 @@ class ImportMixin(_Host):
         try:
             self._write(work)
         except UnicodeEncodeError as exc:
-            raise _not_text(exc) from None
+            raise not_text(exc) from None

@@ -14,7 +14,7 @@ from collections.abc import Iterator, Sequence
 
 from eventlog.codec import GENESIS, Envelope, encode_data, event_hash, utc_now
 from eventlog.stores.shared import (
-    EVENT_VERSION, busy_timeout, count_commit, judged_head, not_text as _not_text)
+    EVENT_VERSION, busy_timeout, count_commit, judged_head, not_text)
 from eventlog.stores.records import EncounterInfo, SnapshotMaker, StoredEvent
 from eventlog.errors import Refusal, StoreError, UnknownEncounter
 from eventlog.events import EncounterCreated, Payload
@@ -180,7 +180,7 @@ class Store(SnapshotsMixin, ImportMixin, TokensMixin, ChangesMixin, TidyMixin, H
         except sqlite3.DatabaseError as exc:
             raise self._wrap(exc) from None
         except UnicodeEncodeError as exc:
-            raise _not_text(exc) from None
+            raise not_text(exc) from None
 
     @contextmanager
     def reading(self):
@@ -222,7 +222,7 @@ class Store(SnapshotsMixin, ImportMixin, TokensMixin, ChangesMixin, TidyMixin, H
         except sqlite3.DatabaseError as exc:
             raise self._wrap(exc) from None
         except UnicodeEncodeError as exc:
-            raise _not_text(exc) from None
+            raise not_text(exc) from None
 
     def batch_end(self, encounter: str, seq: int) -> int:
         """The last seq of the batch that holds `seq`: just before the next
@@ -262,7 +262,7 @@ class Store(SnapshotsMixin, ImportMixin, TokensMixin, ChangesMixin, TidyMixin, H
             if isinstance(exc, sqlite3.DatabaseError):
                 raise self._wrap(exc) from None
             if isinstance(exc, UnicodeEncodeError):
-                raise _not_text(exc) from None
+                raise not_text(exc) from None
             raise
 
     def create(self, encounter: str, created: EncounterCreated, actor: str) -> Envelope:
