@@ -98,22 +98,37 @@ def verify(ctx: typer.Context, as_json: bool = JSON,
     if verdict.ok and witness is not None:
         from projections.inputs.witness import against as check_against
         witnessed = check_against(s.ledger.store, enc, *witness)
+    proof = None
+    if verdict.ok:
+        from projections.forking import prove
+        proof = prove(s.ledger.store, enc)
     if as_json:
         import msgspec
         extra = {} if witness is None else {"against": {
             "seq": witness[0], "hash": witness[1], "ok": verdict.ok and witnessed is None,
             "problem": witnessed or ""}}
+        if proof is not None:
+            extra["fork"] = {"encounter": proof.point.encounter, "seq": proof.point.seq,
+                             "hash": proof.point.hash, "source": proof.source,
+                             "ok": proof.problem is None, "problem": proof.problem or ""}
         print_json({"encounter": enc, **msgspec.structs.asdict(verdict), **extra})
-    elif verdict.ok and witnessed is None:
+    elif verdict.ok and witnessed is None and (proof is None or proof.problem is None):
         seen = "" if witness is None else f", and seq {witness[0]} is as witnessed"
         print(f"ok: {verdict.events} events of {enc}, hash chain intact "
               f"(head {verdict.head_hash[:12]}…){seen}")
+        if proof is not None:
+            from projections.forking import proof_line
+            print(proof_line(proof))
     if not verdict.ok:
         typer.echo(f"error: the log of {enc} is broken at seq "
                    f"{verdict.first_bad_seq}: {verdict.problem} (R30)", err=True)
         raise typer.Exit(1)
     if witnessed is not None:
         typer.echo(f"error: the log of {enc} does not match {against}: {witnessed}", err=True)
+        raise typer.Exit(1)
+    if proof is not None and proof.problem is not None:
+        typer.echo(f"error: {enc} is a fork of {proof.point.encounter}, but {proof.problem} "
+                   "(R30)", err=True)
         raise typer.Exit(1)
     spoiled = s.ledger.snapshot_problem(enc)
     if spoiled is not None:

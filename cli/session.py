@@ -45,7 +45,7 @@ def read_roster(path: str) -> c.Load:
 
 
 # Commands after which the encounter they made is this user's current one.
-CHOOSING = (c.New,)
+CHOOSING = (c.New, c.Fork)
 
 
 class Session:

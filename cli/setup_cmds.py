@@ -33,8 +33,10 @@ def list_(ctx: typer.Context,
     s = session(ctx)
     current = s.current()
     archived = s.store.archived()
+    from projections.forking import point_of
     rows = [{"id": eid, "title": title, "created_at": at, "events": n,
-             "current": eid == current, **({"archived": True} if eid in archived else {})}
+             "current": eid == current, **({"archived": True} if eid in archived else {}),
+             **_parent(point_of(s.store, eid))}
             for eid, title, at, n in s.store.encounters() if everything or eid not in archived]
     if as_json:
         print_json(rows)
@@ -44,7 +46,13 @@ def list_(ctx: typer.Context,
     for r in rows:
         mark = "*" if r["current"] else " "
         tag = "  (archived)" if r.get("archived") else ""
+        if "parent" in r:
+            tag = f"  (fork of {r['parent']['encounter']} at seq {r['parent']['seq']})" + tag
         console.print(f"{mark} {r['id']:<20} {r['events']:>6} events  {escape(r['title'])}{tag}")
+
+
+def _parent(point) -> dict:
+    return {} if point is None else {"parent": {"encounter": point.encounter, "seq": point.seq}}
 
 
 ID = typer.Argument(..., metavar="ID", help="An encounter id.", autocompletion=encounter_names)

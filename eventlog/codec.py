@@ -28,6 +28,7 @@ ADDED_FIELDS: dict[str, frozenset[str]] = {
     "Amended": frozenset({"retracted", "also", "kept"}),
     "Undone": frozenset({"kept"}),
     "EffectApplied": frozenset({"until_ended"}),
+    "EncounterCreated": frozenset({"fork"}),
 }
 
 _canonical = msgspec.json.Encoder(order="sorted")

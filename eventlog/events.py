@@ -21,9 +21,23 @@ class Payload(msgspec.Struct, frozen=True, tag=True, forbid_unknown_fields=True,
     garbage collector need not track the millions a fold decodes)."""
 
 
+class ForkPoint(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False):
+    """Where a fork's history came from (`combat fork`): its events up to
+    `seq` are `encounter`'s, re-chained after the fork's own first event.
+    `first` and `hash` are the source's chain hashes at seq 1 and at `seq`:
+    rehashing the shared events from `first` must give `hash`, which proves
+    them whether or not the source is still in the store."""
+    encounter: str
+    seq: int
+    hash: str
+    first: str
+    at: str  # when the fork was taken (the fork's first event keeps the source's time)
+
+
 class EncounterCreated(Payload, frozen=True):
     encounter: str
     title: str = ""
+    fork: ForkPoint | None = None
 
 
 class CombatantJoined(Payload, frozen=True):

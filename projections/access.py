@@ -142,7 +142,7 @@ def check_types_lines(token: Token) -> None:
 def check_may_declare(token: Token, command: c.Command) -> None:
     """What the token's role allows, before the state is read."""
     if token.role == "gm":
-        if isinstance(command, c.New) and token.encounter is not None:
+        if isinstance(command, (c.New, c.Fork)) and token.encounter is not None:
             raise Forbidden(f"{neutral(token.name)}'s token reaches encounter "
                             f"{token.encounter} only: it cannot start another")
         return

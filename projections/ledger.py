@@ -184,6 +184,9 @@ class Ledger:
             raise LedgerError("no current encounter: start one with `combat new ID`")
         if isinstance(command, c.CORRECTING):
             return self._correct(encounter, command, actor)
+        if isinstance(command, c.Fork):
+            from projections.forking import take
+            return Outcome(*take(self, encounter, command, actor), [])
         from projections.domain.decide import decide
         deciding = "gm" if gm else actor
         if getattr(command, "dry_run", False):

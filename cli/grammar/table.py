@@ -34,6 +34,15 @@ def _new(values: dict[str, Any], read: Reader | None) -> c.Command:
     return c.New(roster=load, **values)
 
 
+def _fork(values: dict[str, Any], read: Reader | None) -> c.Command:
+    new, named = values.pop("new", None), values.pop("id", None)
+    if new and named and new != named:
+        raise BadLine("name the fork once: `fork SEQ NEW` or `fork SEQ --as NEW`")
+    if not (new or named):
+        raise BadLine("name the fork: `fork SEQ --as NEW` (e.g. fork 17 --as what-if)")
+    return c.Fork(id=new or named, **values)
+
+
 def _load(values: dict[str, Any], read: Reader | None) -> c.Command:
     return _reader(read, "load")(values["file"])
 
@@ -165,6 +174,20 @@ SPECS: tuple[Spec, ...] = (
           Opt("value", "--value", "A track change's real VALUE (a change stays a "
               "change: -5 for -3).", int, metavar="N"),
           Opt("cascade", "--cascade", CASCADE, bool, False), MAY_REASON, DRY_RUN)),
+    Spec("fork", c.Fork, "Start a new encounter from this one's history up to SEQ (its "
+         "whole batch) and play it on another way; this one is left as it is. The fork "
+         "becomes the current encounter.",
+         'combat fork 17 --as what-if --title "What if Rook had not seized?"\n'
+         "combat diff warehouse what-if",
+         (Arg("seq", "SEQ", "The last event the fork keeps (with the rest of its batch).", int),
+          Arg("new", "NEW", "The fork's id (or --as NEW).", required=False),
+          Opt("id", "--as", "The fork's id, a slug like `what-if`.", metavar="NEW"),
+          Opt("title", "--title", "A title for people (default: this one's, with the seq).",
+              default="")),
+         details="Its status is this encounter's `status --at SEQ`, a turn in progress, "
+                 "effects, tracks and hidden combatants included. `combat diff` compares "
+                 "the two; `list` shows where a fork came from.",
+         build=_fork),
     Spec("effect", c.Effect, "A condition on a combatant (prone, blinded) for a while; "
          "with --max-ap it changes the maximum AP (R14). It runs out by itself.",
          'combat effect vex prone --until-round-end        combat effect rook blinded --rounds 2\n'

@@ -80,6 +80,8 @@ def declare(request: Request, raw: bytes, read, typed: bool) -> bytes:
         encounter = command.id
     out = lg.execute(None if isinstance(command, c.New) else encounter, command,
                      token.name, permit=access.permit_for(token), gm=token.role == "gm")
+    if isinstance(command, c.Fork):  # (what it appended is the fork's, not its source's)
+        encounter = command.id
     committed = time.perf_counter()
     hub = request.app.state.hub
     shown = out.state if out.preview is None else out.before  # a dry run changed nothing

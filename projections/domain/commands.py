@@ -169,6 +169,15 @@ class Rename(Command, frozen=True, tag="rename"):
     title: str
 
 
+class Fork(Command, frozen=True, tag="fork"):
+    """A new encounter (`id`, "as" in JSON) whose history is the one it is
+    declared in up to `seq` (the whole batch holding it), then its own
+    (projections/forking.py)."""
+    seq: int
+    id: str = msgspec.field(name="as")
+    title: str = ""
+
+
 class Effect(Command, frozen=True, tag="effect"):
     """Without `max_ap`: a condition (prone, blinded), a name with a duration."""
     id: str
@@ -230,7 +239,7 @@ class Amend(Command, frozen=True, tag="amend"):
 AnyCommand = Union[  # noqa: UP007 (as Event in eventlog/events.py)
     New, Add, Load, Group, Roll, Order, Round, Seize, Act, Interrupt,
     EndTurn, Leave, Rejoin, MaxAP, AdjustAP, Grit, SetInitiative, Note, End, Rename,
-    Effect, EndEffect, Undo, Redo, Retract, Amend, Track, Hide, Reveal,
+    Fork, Effect, EndEffect, Undo, Redo, Retract, Amend, Track, Hide, Reveal,
 ]
 COMMANDS: dict[str, type[Command]] = {
     cls.__struct_config__.tag: cls for cls in get_args(AnyCommand)}
@@ -261,7 +270,7 @@ def malformed(raw: bytes | str, exc: Exception) -> str:
     cls = COMMANDS.get(name)
     if cls is None:
         return f"there is no command {name[:40]!r}"
-    fields = cls.__struct_fields__
+    fields = cls.__struct_encode_fields__  # (the JSON's names: a fork's "as")
     needed = len(fields) - len(cls.__struct_defaults__)
     parts = [f"{', '.join(fields[:needed])} required"] if needed else []
     if fields[needed:]:

@@ -11,24 +11,19 @@ from __future__ import annotations
 
 import io
 from collections.abc import Iterator
-from datetime import UTC, datetime, timedelta
-from itertools import chain, groupby
-from operator import itemgetter
+from itertools import chain
 
 import msgspec
 
-from eventlog.chain import Chain
-from eventlog.codec import Envelope, decode_data, envelope_dict
+from eventlog.codec import Envelope, envelope_dict
 from eventlog.errors import InvalidFile, Refusal
-from eventlog.events import CORRECTIONS, EVENT_TYPES, EncounterCreated
+from eventlog.events import EVENT_TYPES, EncounterCreated
 from eventlog.files import Bounded, open_bounded, too_large
 from eventlog.jsonstream import JSONStream
-from eventlog.text import check_actor, check_at, check_payload
-from eventlog.undo import Corrections, UndoBook
-from projections.domain.evolve import evolve
 from projections.domain.ranges import check_numbers
-from projections.domain.rules import check_slug, judge
+from projections.domain.rules import check_slug
 from projections.domain.state import State
+from projections.inputs.intake import store_log
 from projections.ledger import Ledger
 from projections.reports.jsonexport import FORMAT, VERSION, header
 
@@ -244,103 +239,5 @@ def import_log(ledger: Ledger, doc: Export, as_id: str | None, track=None) -> St
         raise InvalidFile(f"event {first.seq}: a log starts with EncounterCreated")
     encounter = as_id or first.data.encounter
     check_slug(encounter, "encounter id")
-    intake = _Intake()
-
-    def judged(rows) -> State:
-        return _judged(track(rows, intake.count, "judging"), intake.book, encounter)
-    checked = intake.checked(chain([first], events))
-    return ledger.store.import_log(encounter, first.data.title,
-                                   track(checked, doc.total, "verifying"), judged)
-
-
-class _Intake:
-    """The checks an event passes as it is read: the hash chain (R30), then
-    its batch and, for an undo, redo or amendment, what it corrects (the
-    same check a live correction passes, UndoBook.problem). Keeps the
-    corrections, for the judging that follows."""
-
-    def __init__(self) -> None:
-        self.chain, self.book = Chain(), UndoBook()
-        self.count = 0
-
-    def checked(self, envelopes) -> Iterator[Envelope]:
-        last = None
-        for env in envelopes:
-            try:
-                bad = self.chain.check(env.seq, env.batch, env.type, env.at, env.actor,
-                                       env.data, env.prev_hash, env.hash)
-            except UnicodeEncodeError:  # a lone surrogate, \ud800: JSON allows it, UTF-8 not
-                raise InvalidFile(f"event {env.seq}: its text is not valid Unicode") from None
-            if bad is not None:
-                raise InvalidFile(f"the hash chain is broken at seq {bad.first_bad_seq}: "
-                                  f"{bad.problem} (R30)")
-            _check_envelope(env)
-            _check_time(env, last)
-            alone = env.type in CORRECTIONS
-            if env.batch != env.seq and (last is None or env.batch != last.batch or alone):
-                raise InvalidFile(f"event {env.seq}: batch {env.batch} is not the "
-                                  "batch of the event before it")
-            if env.seq > 1 and env.type == "EncounterCreated":
-                raise InvalidFile(f"event {env.seq}: a second EncounterCreated")
-            if env.batch == env.seq:
-                if alone:
-                    problem = self.book.problem(env.data)
-                    if problem is not None:
-                        raise InvalidFile(f"event {env.seq}: {problem}")
-                self.book.record(env.batch, env.type, env.data if alone else None)
-            self.count, last = env.seq, env
-            yield env
-
-
-def _check_envelope(env: Envelope) -> None:
-    """Every field of an event, not only its data: a re-hashed log could
-    otherwise carry any string as `at` or `actor` into the exports (R29)."""
-    try:
-        check_at(env.at)
-        check_actor(env.actor)
-        check_payload(env.data)
-    except Refusal as exc:
-        raise InvalidFile(f"event {env.seq}: {exc}") from None
-
-
-# An imported log's clock (issue 24, item 9): a store writes `at` when it
-# appends, so a log's times never run back further than a clock set back a
-# little, and none is later than now (a year-9999 event made `stats` report
-# an 8,000-year fight).
-CLOCK_SLACK = timedelta(minutes=5)
-
-
-def _check_time(env: Envelope, last: Envelope | None) -> None:
-    at = _when(env.at)
-    if at > datetime.now(UTC) + CLOCK_SLACK:
-        raise InvalidFile(f"event {env.seq}: its time {env.at} is in the future (R29)")
-    if last is not None and at < _when(last.at) - CLOCK_SLACK:
-        raise InvalidFile(f"event {env.seq}: its time {env.at} runs backwards, before "
-                          f"event {last.seq}'s {last.at} (R29)")
-
-
-def _when(at: str) -> datetime:
-    return datetime.fromisoformat(at[:-1]).replace(tzinfo=UTC)
-
-
-def _judged(rows, fixes: Corrections, encounter: str) -> State:
-    """Fold the stored (seq, batch, type, data) rows' history in force
-    through the judge, so a log can never hold an illegal move."""
-    from projections.history import keep
-    state = State(encounter)
-    kept = fixes.kept
-    for batch, group in groupby(rows, key=itemgetter(1)):
-        batch_rows = list(group)
-        keep(state, kept.get(batch, ()))  # R28a
-        state.seq = batch_rows[-1][0]
-        if batch in fixes.undone or batch_rows[0][2] in CORRECTIONS:
-            continue
-        for payload in fixes.replaced.get(batch) or [
-                decode_data(type_name, data) for _, _, type_name, data in batch_rows]:
-            try:
-                judge(state, payload)
-            except Refusal as exc:
-                raise InvalidFile(f"event {batch} ({type(payload).__name__}) is "
-                                  f"illegal: {exc}") from None
-            evolve(state, payload)
-    return state
+    return store_log(ledger.store, encounter, first.data.title, chain([first], events),
+                     track, doc.total)

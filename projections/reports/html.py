@@ -170,9 +170,9 @@ def cropped_below(width: float) -> dict:
 
 
 def render_html(numbers: dict, chapters: list[Chapter], head_hash: str,
-                audience: str = "gm") -> str:
+                audience: str = "gm", branches: dict | None = None) -> str:
     template = _environment().get_template("report.html.j2")
-    return template.render(
+    return template.render(branches=branches or {},
         numbers=numbers, totals=numbers["totals"], chapters=chapters,
         charts=_marked(charts(numbers) + ([] if audience == "players" else harm_charts(numbers))),
         categories=CATEGORIES, totals_rows=TOTALS,
@@ -192,9 +192,23 @@ def write_html(ledger: Ledger, encounter: str, out: TextIO, track: Track = no_tr
                                              if c["id"] not in hidden]}
     _, head_hash = ledger.store.head(encounter)
     from eventlog.text import neutral
-    page = render_html(numbers, chapters, head_hash, audience)
+    page = render_html(numbers, chapters, head_hash, audience,
+                       branches(ledger, encounter, audience))
     out.write(neutral(page, keep="\n"))  # no control reaches `cat`
     return numbers["totals"]["events"]
+
+
+def branches(ledger: Ledger, encounter: str, audience: str = "gm") -> dict:
+    """Where a fork came from and the forks taken of this encounter, each
+    linked to its report as `report` names it by default (ID-report.html),
+    so reports written side by side link both ways."""
+    from projections.forking import forks_of, point_of
+    kind = "recap" if audience == "players" else "report"
+    point = point_of(ledger.store, encounter)
+    parent = None if point is None else {"encounter": point.encounter, "seq": point.seq,
+                                         "href": f"{point.encounter}-{kind}.html"}
+    return {"parent": parent, "forks": [{"encounter": fork, "seq": seq, "href": f"{fork}-{kind}.html"}
+                                        for fork, seq in forks_of(ledger.store, encounter)]}
 
 
 def campaign_charts(view: dict) -> list:

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from eventlog.events import (
     Amended, APAdjusted, APSpent, EffectApplied, EffectEnded, CombatantJoined, CombatantLeft,
     CombatantRejoined, CombatantHidden, CombatantRevealed,
-    EncounterCreated, EncounterEnded, FreeActionTaken, GritAdjusted,
+    EncounterCreated, EncounterEnded, ForkPoint, FreeActionTaken, GritAdjusted,
     GroupBonusSet, InitiativeOverridden, InitiativeRolled, InterruptTaken,
     EncounterRenamed, MaxAPChanged, MomentSeized, NoteAdded, OrderDeclared, Payload, Redone,
     RoundStarted, TrackChanged, TurnEnded, Undone,
@@ -29,8 +29,11 @@ def describe(e: Payload, who: Callable[[str], str] = str) -> str:
     """`e` in table language; `who` names a combatant or slot by its id (the
     narrative of a review passes one that gives names)."""
     match e:
-        case EncounterCreated(encounter=eid, title=title):
+        case EncounterCreated(encounter=eid, title=title, fork=None):
             return f"Encounter {eid} created" + (f": {title}" if title else "")
+        case EncounterCreated(encounter=eid, title=title, fork=ForkPoint(encounter=source, seq=seq)):
+            return (f"Encounter {eid} forked from {source} at seq {seq}"
+                    + (f": {title}" if title else ""))
         case CombatantJoined(id=cid, name=name, side=side, bonus=b, max_ap=ap,
                              grit=grit, group=group):
             extra = f", in group {group}" if group else ""

@@ -66,6 +66,36 @@ function amend(line) {
   box.querySelector("input, select").focus();  // (the first field the core says it may correct)
 }
 
+function tryFrom(line) {
+  // a what-if: a new encounter with this one's history up to this line (its
+  // whole batch), opened here to play on; the table keeps what it shows
+  const box = $("confirm");
+  const id = el("input", { class: "word", "aria-label": "the fork's id", value: encounter + "-what-if" });
+  const title = el("input", { class: "label", "aria-label": "the fork's title", placeholder: "title (optional)" });
+  const go = (ev) => {
+    ev.preventDefault();
+    const fork = id.value.trim();
+    if (!fork) { say("the fork needs an id, e.g. " + encounter + "-what-if", "error"); return; }
+    const from = encounter;
+    api(commandsPath(), { command: "fork", seq: line.seq, as: fork, title: title.value }).then(() => {
+      closeConfirm();
+      say("✓ " + fork + " holds " + from + " up to seq " + line.seq + ": play it on here; " + from +
+          " is as it was, and the table shows what it showed", "ok");
+      goTo(fork);
+    }, (err) => say(err.message, "error"));
+  };
+  box.replaceChildren(el("p", {}, "Try from here: a new encounter with the history of " + encounter + " up to seq " +
+      line.seq + " (" + line.text + "), to play on another way. " + encounter + " is not changed."),
+    el("form", { on: { submit: go } },
+      el("div", { class: "buttons fields" }, el("label", { class: "field" }, "id ", id), el("label", { class: "field" }, "title ", title)),
+      el("div", { class: "buttons" }, el("button", { type: "submit", class: "big" }, "Fork and open"),
+         el("button", { type: "button", on: { click: closeConfirm } }, "Cancel"))));
+  box.hidden = false;
+  box.scrollIntoView({ block: "nearest" });
+  id.focus();
+  id.select();
+}
+
 const FIXED = /^(Undo|Redo|Retraction|Amendment|Encounter .* created)/;
 
 function logLine(line, latest) {
@@ -74,10 +104,11 @@ function logLine(line, latest) {
                                                   on: { click: () => fn(line) } }, text);
   return el("li", { class: line.fate ? "undone" : "", value: String(line.seq), data: { seq: String(line.seq) } },
     el("span", { class: "said" }, summary(line)), " ",
-    latest || plain ? el("span", { class: "tools" },
+    el("span", { class: "tools" },
       latest ? tool("Undo…", "undo", undoLatest) : null,
       plain ? tool("Retract…", "retract", retract) : null,
-      plain && line.amendable.length ? tool("Amend…", "amend", amend) : null) : null);
+      plain && line.amendable.length ? tool("Amend…", "amend", amend) : null,
+      tool("Try from here…", "try from", tryFrom)));
 }
 
 let logTimer = null;
