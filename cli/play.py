@@ -193,6 +193,10 @@ class Play:
         self._invoke(args)
         if args[len(options)] in SWITCHING:  # a new one is told from its first event
             self._follow(self.session.current(), told=args[len(options)] != "new")
+            if args[len(options)] == "fork" and self.eid:  # its first event: the rest is its source's
+                from projections.reports.narrate import describe
+                first = envelope(next(self.store.rows(self.eid, upto=1)))
+                console.print(f"✓ {escape(describe(first.data))}")
 
     def _invoke(self, args: list[str]) -> None:
         """Read a command line as `combat` does, then run it through the core."""

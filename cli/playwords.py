@@ -19,7 +19,7 @@ LAST_LINES = 10
 # Options fixed when the console starts; `--actor` may still change per line.
 FIXED_OPTIONS = ("--db", "--encounter")
 # Commands after which the console follows the store's current encounter.
-SWITCHING = {"new", "use", "import", "demo"}
+SWITCHING = {"new", "use", "import", "demo", "fork"}
 NO_IDS = {"new", "add", "note", "list", "round", "undo", "redo", "status", "log",
           "verify", "export", "import", "demo", "end", "retract", "amend", "play",
           "u", "r", "l", "last", "q", "quit", "exit"}

@@ -152,6 +152,8 @@ def test_list_shows_a_forks_parent(raid):
     assert rows["what-if"]["parent"] == {"encounter": "raid", "seq": 3}
     assert rows["again"]["parent"] == {"encounter": "what-if", "seq": 2}
     assert "(fork of raid at seq 3)" in raid("list").stdout
+    said = raid("verify").stdout                      # the fork of a fork proves its own
+    assert "forked from what-if at seq 2" in said and "what-if still holds them" in said
 
 
 def _rewrite(db: Path, encounter: str, seq: int, text: str) -> None:
@@ -290,3 +292,4 @@ def test_the_fork_event_is_refused_in_a_forged_import(raid, tmp_path):
     assert "hash" in result.stderr
     with pytest.raises(LedgerError):
         _ledger(raid).store.head("forged")
+

@@ -755,6 +755,7 @@ LINES = {
     "archive": ["archive", "other"], "unarchive": ["unarchive", "other"],
     "rename": ["rename", "other", "--title", "T"],
     "delete": ["delete", "other", "--confirm", "other"],
+    "fork": ["fork", "12", "--as", "what-if"], "diff": ["diff", "brawl", "other"],
 }
 
 

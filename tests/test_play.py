@@ -243,6 +243,15 @@ def test_new_encounter_in_play_becomes_the_console_encounter(table):
     assert "duel — setting up" in played.screen and "duel›" in played.screen
 
 
+def test_fork_in_play_moves_the_console_into_the_fork(table):
+    played = table(lines("new duel", "add Ash --pc", "add Troll", "fork 2 again", "add Kai --pc", "q"))
+    assert "Encounter again forked from duel at seq 2" in played.out
+    assert played.play.eid == "again" and "again›" in played.screen
+    ledger = Ledger(Store(table.db))
+    assert sorted(ledger.state("again").combatants) == ["ash", "kai"]
+    assert sorted(ledger.state("duel").combatants) == ["ash", "troll"]
+
+
 # -- the alias rules, without a terminal ----------------------------------
 
 
