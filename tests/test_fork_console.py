@@ -35,7 +35,7 @@ def test_try_from_here_forks_at_a_log_line_and_opens_the_fork(tmp_path, width):
         rolled = next(e["seq"] for e in source if e["type"] == "InitiativeRolled"
                       and e["data"]["slot"] == "bo")
         line = gm.locator(f'#log li[data-seq="{rolled}"]')
-        line.get_by_role("button", name=f"try from seq {rolled}").click()
+        line.get_by_role("button", name=f"try from here, seq {rolled}").click()
         box = gm.locator("#confirm")
         expect(box).to_contain_text(f"up to seq {rolled}")
         expect(gm.get_by_label("the fork's id")).to_have_value(f"{E}-what-if")

@@ -108,7 +108,7 @@ function logLine(line, latest) {
       latest ? tool("Undo…", "undo", undoLatest) : null,
       plain ? tool("Retract…", "retract", retract) : null,
       plain && line.amendable.length ? tool("Amend…", "amend", amend) : null,
-      tool("Try from here…", "try from", tryFrom)));
+      tool("Try from here…", "try from here,", tryFrom)));
 }
 
 let logTimer = null;
