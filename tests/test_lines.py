@@ -35,6 +35,8 @@ EXAMPLES = {
     "redo": ("redo", {}),
     "retract": ("retract 7 --reason wrong", {"seq": 7, "reason": "wrong"}),
     "amend": ("amend 7 --cost minor", {"seq": 7, "cost": "minor"}),
+    "fork": ("fork 12 what-if --title 'Another way'",
+             {"seq": 12, "as": "what-if", "title": "Another way"}),
 }
 
 
