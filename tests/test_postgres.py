@@ -185,7 +185,8 @@ def test_pg_a_store_in_another_schema_of_the_database_does_not_wake_this_one(url
     assert time.monotonic() - started >= 0.45
 
 
-def test_pg_an_append_notifies_encounter_and_seq_and_wakes_a_waiter(url):
+def test_pg_an_append_notifies_encounter_and_seq_and_wakes_a_waiter(url, monkeypatch):
+    monkeypatch.setenv("COMBAT_PG_CHANGES", "notify")  # (the poll is the default: below)
     store = _store(url)
     _created(store)
     listener = _raw(url)
@@ -204,6 +205,74 @@ def test_pg_an_append_notifies_encounter_and_seq_and_wakes_a_waiter(url):
     started = time.monotonic()
     store.wait_changes(0.3)  # nothing appended: back by the timeout
     assert 0.25 <= time.monotonic() - started < 5
+
+
+def test_pg_an_append_marks_its_encounter_and_wakes_a_waiter(url):
+    store = _store(url)
+    _created(store)
+    assert store.wait_changes(0.01) is None  # a first look: what came before is not known
+    woke: list[set] = []
+    waiter = threading.Thread(target=lambda: woke.append(store.wait_changes(20)))
+    waiter.start()
+    time.sleep(0.2)
+    _store(url).append(E, 1, [NoteAdded(text="hi")], "gm")
+    waiter.join(20)
+    assert woke == [{E}]
+    started = time.monotonic()
+    assert store.wait_changes(0.3) == set()  # nothing appended: back by the timeout
+    assert 0.25 <= time.monotonic() - started < 5
+
+
+def test_pg_a_change_committed_after_a_look_is_found_by_the_next(url):
+    """A transaction that marked before a look and committed after it: the
+    look's horizon is at or before it, so the next look finds it."""
+    store = _store(url)
+    _created(store)
+    store.append(E, 1, [NoteAdded(text="one")], "gm")
+    store.wait_changes(0.01)
+    late = _raw(url)
+    late.execute("BEGIN")
+    late.execute("INSERT INTO changes VALUES (%s, pg_current_xact_id()) ON CONFLICT (encounter) "
+                 "DO UPDATE SET xid = excluded.xid", (E,))
+    assert store.wait_changes(0.2) == set()  # not committed: not seen yet
+    late.execute("COMMIT")
+    assert store.wait_changes(5) == {E}
+
+
+def test_pg_marks_made_before_a_first_look_are_not_told_after_it(url):
+    """A transaction running anywhere in the cluster holds the horizon back,
+    so older marks are still at it on the first look: they are its baseline
+    (the caller re-reads every head after a None), not news."""
+    store = _store(url)
+    _created(store)
+    idle = _raw(url)
+    idle.execute("BEGIN")
+    idle.execute("SELECT pg_current_xact_id()")
+    store.append(E, 1, [NoteAdded(text="before the first look")], "gm")
+    assert store.wait_changes(0.01) is None
+    assert store.wait_changes(0.3) == set()
+    idle.execute("ROLLBACK")
+
+
+def test_pg_a_mark_held_back_by_a_running_transaction_is_told_once(url):
+    store = _store(url)
+    _created(store)
+    store.wait_changes(0.01)
+    idle = _raw(url)  # a writer that began long ago: the horizon cannot pass it
+    idle.execute("BEGIN")
+    idle.execute("SELECT pg_current_xact_id()")
+    store.append(E, 1, [NoteAdded(text="one")], "gm")
+    assert store.wait_changes(5) == {E}
+    assert store.wait_changes(0.3) == set()  # still there, told already
+    store.append(E, 2, [NoteAdded(text="two")], "gm")
+    assert store.wait_changes(5) == {E}  # a new mark of the same encounter
+    idle.execute("ROLLBACK")
+
+
+def test_pg_changes_mode_is_poll_or_notify(url, monkeypatch):
+    monkeypatch.setenv("COMBAT_PG_CHANGES", "carrier-pigeon")
+    with pytest.raises(StoreError, match="COMBAT_PG_CHANGES is 'carrier-pigeon': it is poll or notify"):
+        _store(url)
 
 
 def test_pg_a_head_row_held_too_long_is_the_concurrent_writer_refusal(url, monkeypatch):
@@ -238,9 +307,10 @@ def test_pg_a_batch_failing_midway_stores_none_of_it(url):
 def test_pg_a_dropped_connection_is_one_line_and_the_next_call_reconnects(url):
     store = _store(url)
     _created(store)
+    with store._held() as db:  # this store's connection only: every test's are combat-ledger's
+        pid = db.info.backend_pid
     with _raw(url) as admin:
-        admin.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-                      "WHERE application_name = 'combat-ledger' AND pid <> pg_backend_pid()")
+        admin.execute("SELECT pg_terminate_backend(%s)", (pid,))
     with pytest.raises(StoreError) as caught:
         store.append(E, 1, [NoteAdded(text="lost")], "gm")
     assert str(caught.value).startswith("lost the connection to ") and "\n" not in str(caught.value)

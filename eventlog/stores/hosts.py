@@ -38,6 +38,9 @@ class PgHost(Protocol):
     timeout: float
     _guard: threading.Lock
     _listener: psycopg.Connection[Any] | None = None  # (a value: the mixin assigns it)
+    notify: bool
+    _horizon: str | None
+    _marks: dict[str, str]
     _heads: dict[str, tuple[int, str]]
 
     def _held(self) -> AbstractContextManager[psycopg.Connection[Any]]: ...

@@ -9,6 +9,11 @@ after SQLite's, in the same run):
                      rows read with psycopg and decoded by msgspec (>= 0.5x)
   writers_8          8 processes appending to 8 encounters at once: batches
                      per second in all, beside one writer alone; conflicts (0)
+  changes            how servers learn of appends (eventlog/stores/postgres/
+                     changes.py), each way in turn on the same machine: the
+                     8 writers' batches per second with the marks polled
+                     (the default) and with NOTIFY, and the wait from an
+                     append's commit to a waiting server waking (p50, p99)
 
 The server: $COMBAT_TEST_PG_DSN, else a private throwaway cluster
 (tests/pgserver.py); without either, run.py prints one line and goes on.
@@ -116,9 +121,12 @@ def fold_figures(store, raw, events: int, repeat: int) -> dict:
             "ratio": round(o / f, 2)}
 
 
-def _writer(url: str, encounter: str, batches: int, ready, go, out) -> None:
+def _writer(url: str, encounter: str, batches: int, ready, go, out, mode: str = "poll") -> None:
+    import os
+
     from eventlog.errors import Conflict
     from eventlog.stores.postgres import PostgresStore
+    os.environ["COMBAT_PG_CHANGES"] = mode
     store = PostgresStore(url)
     head = store.head(encounter)[0]
     conflicts = 0
@@ -136,28 +144,95 @@ def _writer(url: str, encounter: str, batches: int, ready, go, out) -> None:
     store.close()
 
 
-def writers_figures(store, url: str, batches: int) -> dict:
+def _written(store, url: str, writers: int, batches: int, tag: str, mode: str = "poll") -> dict:
+    """`writers` processes appending `batches` one-event batches each, at once."""
     ctx = multiprocessing.get_context("spawn")
+    ids = [f"w{tag}-{i}" for i in range(writers)]
+    for eid in ids:
+        store.create(eid, EncounterCreated(encounter=eid, title="writer"), "gm")
+    ready, go, out = ctx.Queue(), ctx.Event(), ctx.Queue()
+    procs = [ctx.Process(target=_writer, args=(url, eid, batches, ready, go, out, mode))
+             for eid in ids]
+    for p in procs:
+        p.start()
+    for _ in procs:
+        ready.get(timeout=300)  # every writer started, connected and waiting
+    t = time.perf_counter()
+    go.set()
+    done = [out.get(timeout=300) for _ in procs]
+    elapsed = time.perf_counter() - t
+    for p in procs:
+        p.join(60)
+    return {"batches_per_s": round(writers * batches / elapsed),
+            "conflicts": sum(c for _, c in done)}
+
+
+def _wakes(url: str, mode: str, count: int) -> list[float]:
+    """Seconds from an append's commit to a waiting store's wait_changes
+    returning with it, `count` times (another store appends, 20 ms apart)."""
+    import os
+    import threading
+
+    from eventlog.stores.postgres import PostgresStore
+    os.environ["COMBAT_PG_CHANGES"] = mode
+    try:
+        waiter, writer = PostgresStore(url), PostgresStore(url)
+    finally:
+        os.environ.pop("COMBAT_PG_CHANGES", None)
+    eid = f"wake-{mode}-{time.time_ns()}"
+    writer.create(eid, EncounterCreated(encounter=eid, title="wake"), "gm")
+    waiter.wait_changes(0.01)
+    woke: list[float] = []
+    stop = threading.Event()
+
+    def wait() -> None:
+        while not stop.is_set():
+            if eid in (waiter.wait_changes(1) or ()):
+                woke.append(time.perf_counter())
+    thread = threading.Thread(target=wait)
+    thread.start()
+    time.sleep(0.2)
+    sent, head = [], writer.head(eid)[0]
+    for k in range(count):
+        writer.append(eid, head, _notes(1, f"wake {k}"), "gm")
+        sent.append(time.perf_counter())
+        head += 1
+        deadline = time.monotonic() + 5
+        while len(woke) <= k and time.monotonic() < deadline:
+            time.sleep(0.001)
+        time.sleep(0.02)
+    stop.set()
+    thread.join(5)
+    waiter.close()
+    writer.close()
+    return [w - s for s, w in zip(sent, woke)]
+
+
+def changes_figures(store, url: str, batches: int, wakes: int, rounds: int = 2) -> dict:
+    """Polled marks against NOTIFY, in turns (each sees the same machine)."""
+    out = {}
+    for mode in ("poll", "notify"):
+        out[mode] = {"bps": [], "wakes": []}
+    for r in range(rounds):
+        for mode in ("poll", "notify"):
+            out[mode]["bps"].append(
+                _written(store, url, WRITERS, batches, f"{mode}{r}", mode)["batches_per_s"])
+            out[mode]["wakes"] += _wakes(url, mode, wakes)
+    figures = {}
+    for mode, got in out.items():
+        w = sorted(got["wakes"])
+        figures[mode] = {"writers_bps": round(statistics.median(got["bps"])),
+                         "wake_p50_ms": round(statistics.median(w) * 1000, 1),
+                         "wake_p99_ms": round(w[min(len(w) - 1, int(len(w) * 0.99))] * 1000, 1)}
+    figures["poll_over_notify"] = round(figures["poll"]["writers_bps"] /
+                                        figures["notify"]["writers_bps"], 2)
+    return figures
+
+
+def writers_figures(store, url: str, batches: int) -> dict:
     result = {}
     for writers in (1, WRITERS):
-        ids = [f"w{writers}-{i}" for i in range(writers)]
-        for eid in ids:
-            store.create(eid, EncounterCreated(encounter=eid, title="writer"), "gm")
-        ready, go, out = ctx.Queue(), ctx.Event(), ctx.Queue()
-        procs = [ctx.Process(target=_writer, args=(url, eid, batches, ready, go, out))
-                 for eid in ids]
-        for p in procs:
-            p.start()
-        for _ in procs:
-            ready.get(timeout=300)  # every writer started, connected and waiting
-        t = time.perf_counter()
-        go.set()
-        done = [out.get(timeout=300) for _ in procs]
-        elapsed = time.perf_counter() - t
-        for p in procs:
-            p.join(60)
-        result[writers] = {"batches_per_s": round(writers * batches / elapsed),
-                           "conflicts": sum(c for _, c in done)}
+        result[writers] = _written(store, url, writers, batches, str(writers))
     return {"writers_1_bps": result[1]["batches_per_s"],
             f"writers_{WRITERS}_bps": result[WRITERS]["batches_per_s"],
             "conflicts": result[1]["conflicts"] + result[WRITERS]["conflicts"]}
@@ -182,6 +257,8 @@ def measure(quick: bool) -> dict | str:
             results["fold"] = fold_figures(store, raw, 20_000 if quick else 100_000,
                                            3 if quick else 5)
         results["writers"] = writers_figures(store, url, 50 if quick else 300)
+        results["changes"] = changes_figures(store, url, 50 if quick else 300,
+                                             20 if quick else 100, 1 if quick else 3)
         store.close()
         return results
     finally:
@@ -203,3 +280,9 @@ def show(results: dict | str) -> None:
     w = results["writers"]
     print(f"writers: 1 alone {w['writers_1_bps']} batches/s, {WRITERS} on {WRITERS} "
           f"encounters {w[f'writers_{WRITERS}_bps']} batches/s, conflicts {w['conflicts']}")
+    c = results["changes"]
+    for mode in ("poll", "notify"):
+        m = c[mode]
+        print(f"changes by {mode:<6}: {WRITERS} writers {m['writers_bps']:>6} batches/s, "
+              f"a waiting server wakes {m['wake_p50_ms']:>6} ms p50, {m['wake_p99_ms']:>6} ms p99")
+    print(f"polled marks / NOTIFY, {WRITERS} writers' batches per second: {c['poll_over_notify']}")

@@ -13,6 +13,8 @@ import psycopg
 
 from eventlog.codec import GENESIS, Envelope, encode_data, utc_now
 from eventlog.errors import Conflict, Refusal
+from eventlog.stores.postgres.statements import MARK
+from eventlog.stores.postgres.statements import ROW as _ROW
 from eventlog.stores.shared import EVENT_VERSION, not_text
 
 if TYPE_CHECKING:
@@ -23,7 +25,6 @@ else:
 T = TypeVar("T")
 PAGE = 10_000
 IMPORT_CHUNK = 1000
-_ROW = "seq, batch, type, at, actor, data, prev_hash, hash"
 
 
 class ImportMixin(_Host):
@@ -93,7 +94,9 @@ class ImportMixin(_Host):
         upto = head[0] if imported is True else int(imported)
         if upto > 0:
             db.execute("INSERT INTO imported VALUES (%s, %s)", (encounter, upto))
-        db.execute("SELECT pg_notify(%s, %s)", (self.channel, f"{encounter}:{head[0]}"))
+        db.execute(MARK, (encounter, encounter, head[0]))
+        if self.notify:
+            db.execute("SELECT pg_notify(%s, %s)", (self.channel, f"{encounter}:{head[0]}"))
 
     def extend_log(self, encounter: str, head: tuple[int, str],
                    envelopes: Iterable[Envelope]) -> None:
@@ -115,8 +118,10 @@ class ImportMixin(_Host):
             if last is not None:
                 db.execute("UPDATE encounters SET head_seq = %s, head_hash = %s WHERE id = %s",
                            (last.seq, last.hash, encounter))
-                db.execute("SELECT pg_notify(%s, %s)",
-                           (self.channel, f"{encounter}:{last.seq}"))
+                db.execute(MARK, (encounter, encounter, last.seq))
+                if self.notify:
+                    db.execute("SELECT pg_notify(%s, %s)",
+                               (self.channel, f"{encounter}:{last.seq}"))
         try:
             self._write(work)
         except UnicodeEncodeError as exc:

@@ -71,6 +71,14 @@ CREATE TABLE hook_marks (
     (6, """
 CREATE TABLE imported (encounter text PRIMARY KEY, upto bigint NOT NULL);
 """),
+    # Per encounter, the transaction that last appended to it (changes.py):
+    # a server asks for the rows of transactions at or after the oldest one
+    # still running when it last asked, so it misses no late commit, and no
+    # append takes NOTIFY's lock, which is the whole cluster's.
+    (7, """
+CREATE TABLE changes (encounter text PRIMARY KEY, xid xid8 NOT NULL);
+CREATE INDEX changes_by_xid ON changes (xid);
+"""),
 ]
 SCHEMA_VERSION = MIGRATIONS[-1][0]
 _VERSION_TABLE = ("CREATE TABLE schema_version (app text NOT NULL, version integer NOT NULL, "
@@ -158,7 +166,17 @@ _MADE = {
     ("relation", "imported_pkey"):
         "i: CREATE UNIQUE INDEX imported_pkey ON imported USING btree (encounter)",
     ("constraint", "imported_pkey"): "PRIMARY KEY (encounter)",
+    ("relation", "changes"): "r: encounter text not null, xid xid8 not null",  # (schema 7)
+    ("relation", "changes_pkey"):
+        "i: CREATE UNIQUE INDEX changes_pkey ON changes USING btree (encounter)",
+    ("relation", "changes_by_xid"):
+        "i: CREATE INDEX changes_by_xid ON changes USING btree (xid)",
+    ("constraint", "changes_pkey"): "PRIMARY KEY (encounter)",
 }
+# An encounter's change mark: the transaction appending to it (its head row
+# locked already, so the mark adds no wait of its own).
+MARK = ("INSERT INTO changes VALUES (%(e)s, pg_current_xact_id()) "
+        "ON CONFLICT (encounter) DO UPDATE SET xid = excluded.xid")
 _LOCK = "SELECT pg_advisory_xact_lock(hashtext(current_schema() || ':combat-ledger'))"
 
 

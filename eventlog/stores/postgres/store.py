@@ -4,15 +4,16 @@ one server, with the SQLite store's guarantees (the contract, contract.py).
 An append is one transaction, one statement (APPEND): the encounter's head
 row is locked (`SELECT ... FOR UPDATE`, bounded by `lock_timeout`), the
 expected seq and hash checked (a stale one is the same Conflict, so the
-optimistic retry is unchanged), the batch inserted, the head moved and
-`NOTIFY combat_ledger_<store id>, 'encounter:seq'` sent last, then commit: seq is
-gap-free and visible in commit order, in one round trip to the server.
+optimistic retry is unchanged), the batch inserted, the head moved and the
+encounter's change marked with the transaction's id (changes.py), then
+commit: seq is gap-free and visible in commit order, in one round trip to
+the server (statements.py).
 `reading()` is one REPEATABLE READ, READ ONLY transaction. Each thread has
 its own connection; a broken one is replaced on the next call. Or, for the
 table server (`pool=N`), one store serves every thread of the process from
 a pool of at most N connections (psycopg_pool): a thread holds one for a
 call, a read snapshot or a write transaction, then gives it back; the
-LISTEN connection (wait_changes) is the process's one more. psycopg is
+connection wait_changes asks on is the process's one more. psycopg is
 imported here only: open_store imports this module for a URL.
 """
 from __future__ import annotations
@@ -28,48 +29,23 @@ from eventlog.codec import GENESIS, Envelope, encode_data, event_hash, utc_now
 from eventlog.errors import LedgerError, Refusal, StoreError, UnknownEncounter
 from eventlog.events import EncounterCreated, Payload
 from eventlog.stores.postgres import connection, schema
-from eventlog.stores.postgres.changes import ChangesMixin
+from eventlog.stores.postgres.changes import ChangesMixin, notifying
 from eventlog.stores.postgres.connection import CONNECT_TIMEOUT_S
 from eventlog.stores.postgres.hooks import HooksMixin
 from eventlog.stores.postgres.imports import ImportMixin
 from eventlog.stores.postgres.snapshots import SnapshotsMixin
+from eventlog.stores.postgres.statements import APPEND, BATCH_ROWS, MARK, NOTIFY, SNAPSHOT
+from eventlog.stores.postgres.statements import ROW as _ROW
 from eventlog.stores.postgres.tidy import TidyMixin
 from eventlog.stores.postgres.tokens import TokensMixin
 from eventlog.stores.contract import EncounterInfo, SnapshotMaker, StoredEvent
 from eventlog.stores.shared import (
-    EVENT_VERSION, DerivedFoldReads, busy_timeout, conflict, count_commit, judged_head, not_text)
+    DerivedFoldReads, busy_timeout, conflict, count_commit, judged_head, not_text)
 from eventlog.text import check_actor, check_payload
 
 T = TypeVar("T")
 PAGE = 10_000  # rows fetched per query when a read streams
-_ROW = "seq, batch, type, at, actor, data, prev_hash, hash"
 _MARKERS = "('Undone', 'Redone', 'Amended')"
-
-
-# The batch's rows, one array a column, sent in binary (%b): as text, 100
-# events' arrays cost more to write out and parse than the insert itself.
-BATCH_ROWS = (f"SELECT %(e)s, *, {EVENT_VERSION} FROM unnest(%(seqs)b::bigint[], "
-              "%(batches)b::bigint[], %(types)b::text[], %(ats)b::text[], %(actors)b::text[], "
-              "%(datas)b::bytea[], %(prevs)b::text[], %(hashes)b::text[])")
-
-# An append, whole: the head row locked (FOR UPDATE, bounded by lock_timeout),
-# the seq and hash the batch was judged on checked, and only then the events
-# inserted, the head moved, the snapshot kept and the NOTIFY sent; in
-# autocommit one statement is one transaction. The locked head is returned:
-# when it is not the one judged on, the statement wrote nothing (Conflict).
-APPEND = f"""
-WITH locked AS (SELECT head_seq, head_hash FROM encounters WHERE id = %(e)s FOR UPDATE),
-ok AS (SELECT 1 FROM locked WHERE head_seq = %(seq)s AND head_hash = %(hash)s),
-ins AS (INSERT INTO events {BATCH_ROWS} WHERE EXISTS (SELECT 1 FROM ok)),
-upd AS (UPDATE encounters SET head_seq = %(new)s, head_hash = %(new_hash)s
-    WHERE id = %(e)s AND EXISTS (SELECT 1 FROM ok))
-/* snapshot */
-SELECT head_seq, head_hash,
-    CASE WHEN EXISTS (SELECT 1 FROM ok) THEN pg_notify(%(channel)s, %(said)s) END
-FROM locked"""
-SNAPSHOT = """, snap AS (INSERT INTO snapshots SELECT %(e)s, %(new)s, %(new_hash)s, %(version)s,
-    %(state)s WHERE EXISTS (SELECT 1 FROM ok) ON CONFLICT (encounter) DO UPDATE SET
-    seq = excluded.seq, hash = excluded.hash, version = excluded.version, state = excluded.state)"""
 
 
 class PostgresStore(SnapshotsMixin, ImportMixin, TokensMixin, ChangesMixin, TidyMixin,
@@ -87,6 +63,9 @@ class PostgresStore(SnapshotsMixin, ImportMixin, TokensMixin, ChangesMixin, Tidy
         self._all: list[psycopg.Connection] = []
         self._guard = threading.Lock()
         self._listener: psycopg.Connection | None = None
+        self.notify = notifying()  # (changes.py: how other processes learn of an append)
+        self._horizon: str | None = None  # the poll's: see changes.py
+        self._marks: dict[str, str] = {}
         self._heads: dict[str, tuple[int, str]] = {}  # as last read or written here
         self._pool = None
         try:
@@ -315,11 +294,11 @@ class PostgresStore(SnapshotsMixin, ImportMixin, TokensMixin, ChangesMixin, Tidy
         args = {"e": encounter, "seq": head[0], "hash": head[1], "new": last.seq,
                 "new_hash": last.hash, "channel": self.channel,
                 "said": f"{encounter}:{last.seq}", **self._columns(envelopes)}
-        sql = APPEND
+        sql = APPEND.replace("/* notify */", NOTIFY if self.notify else "")
         if snapshot is not None:
             version, maker = snapshot
             args.update(version=version, state=maker(last.seq, last.hash))
-            sql = APPEND.replace("/* snapshot */", SNAPSHOT)
+            sql = sql.replace("/* snapshot */", SNAPSHOT)
         try:
             with self._held() as db:
                 locked = db.execute(sql, args).fetchone()
@@ -376,7 +355,7 @@ class PostgresStore(SnapshotsMixin, ImportMixin, TokensMixin, ChangesMixin, Tidy
         return envelopes
 
     def _queue(self, db, encounter, envelopes: list[Envelope], snapshot=None) -> None:
-        """Insert the events, move the head, keep the snapshot, NOTIFY last:
+        """Insert the events, move the head, keep the snapshot, mark the change:
         each statement only while the head still reads as the batch chains
         on from, so a head moved meanwhile makes them write nothing (and the
         caller rolls back) rather than fail inside a pipeline."""
@@ -396,5 +375,7 @@ class PostgresStore(SnapshotsMixin, ImportMixin, TokensMixin, ChangesMixin, Tidy
                        "hash = excluded.hash, version = excluded.version, state = excluded.state",
                        (encounter, last.seq, last.hash, version, maker(last.seq, last.hash),
                         encounter, last.seq))
-        db.execute(f"SELECT pg_notify(%s, %s) WHERE {now}",
-                   (self.channel, f"{encounter}:{last.seq}", encounter, last.seq))
+        db.execute(MARK, (encounter, encounter, last.seq))
+        if self.notify:
+            db.execute(f"SELECT pg_notify(%s, %s) WHERE {now}",
+                       (self.channel, f"{encounter}:{last.seq}", encounter, last.seq))

@@ -33,7 +33,8 @@ class TidyMixin(_Host):
         def work(db):
             for table, column in (("events", "encounter"), ("snapshots", "encounter"),
                                   ("archived", "encounter"), ("hook_marks", "encounter"),
-                                  ("imported", "encounter"), ("encounters", "id")):
+                                  ("imported", "encounter"), ("changes", "encounter"),
+                                  ("encounters", "id")):
                 db.execute(f"DELETE FROM {table} WHERE {column} = %s", (encounter,))
         self._write(work)
         self._heads.pop(encounter, None)
