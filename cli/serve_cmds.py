@@ -53,8 +53,10 @@ def serve(ctx: typer.Context,
         if lan:
             print(neutral(f"players join at {url}join: scan it"), flush=True)
             print(qr_text(f"{url}join"), flush=True)
-            console = gm_console(target, url)
-            print(f"GM console: {console} (yours alone: it holds a GM token)", flush=True)
+            console, name = gm_console(target, url)
+            print(f"GM console: {console}", flush=True)
+            print(neutral(f"(the GM token {name}, made now and shown only here: keep it to "
+                          "yourself; open it on this machine or scan it)"), flush=True)
             print(qr_text(console), flush=True)
     try:
         run(lambda: open_store(target, pool=pool), host, port, announce,
@@ -63,7 +65,7 @@ def serve(ctx: typer.Context,
         raise LedgerError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
 
 
-def gm_console(target: str, url: str) -> str:
+def gm_console(target: str, url: str) -> tuple[str, str]:
     """The GM page's link with a GM token made now (projections/access.py,
     console_token): printed on the terminal of whoever started the server,
     never served to a page."""
@@ -71,10 +73,10 @@ def gm_console(target: str, url: str) -> str:
     from projections.access import console_token
     store = open_store(target)
     try:
-        secret, _ = console_token(store)
+        secret, token = console_token(store)
     finally:
         store.close()
-    return f"{url}?token={secret}"
+    return f"{url}?token={secret}", token.name
 
 
 def lan_address() -> str:

@@ -4,17 +4,15 @@ none, a fresh `gm-console` token otherwise (replacing the last start's), on
 the terminal of whoever started the server only."""
 from __future__ import annotations
 
-import os
 import re
 import subprocess
-import sys
 
 import httpx
 import pytest
 
 from helpers import STORES, make_store
 from projections.access import console_token, digest, make
-from serverkit import E, table, token
+from serverkit import E, serve_lan, stop, table, token
 
 
 @pytest.mark.parametrize("kind", STORES)
@@ -58,26 +56,10 @@ def test_console_token_refused_when_a_players_token_holds_its_name(tmp_path):
 
 
 def _serve_lan(db) -> tuple[list[str], subprocess.Popen]:
-    """`combat serve --lan` on 127.0.0.1 (a test contacts no other address),
-    its output up to the GM console's QR code."""
-    env = {**{k: v for k, v in os.environ.items() if not k.startswith("COMBAT_")},
-           "XDG_STATE_HOME": str(db.parent / "state")}
-    server = subprocess.Popen([sys.executable, "-m", "cli", "--db", str(db), "serve", "--lan",
-                               "--host", "127.0.0.1", "--port", "0"],
-                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
-    lines: list[str] = []
-    while not lines or not lines[-1].startswith(("GM console:", "error:")):
-        line = server.stdout.readline()
-        assert line, lines
-        lines.append(line.rstrip("\n"))
-    if lines[-1].startswith("GM console:"):
-        lines.append(server.stdout.readline().rstrip("\n"))  # the QR's first line
-    return lines, server
-
-
-def _stop(server: subprocess.Popen) -> None:
-    server.terminate()
-    server.wait(15)
+    """The GM console's three lines (its link, a word, its QR's first line),
+    or the whole output up to an error."""
+    lines, server = serve_lan(db)
+    return (lines[-3:] if len(lines) >= 3 and lines[-3].startswith("GM console:") else lines), server
 
 
 def test_serve_lan_prints_a_gm_console_link_that_opens_the_gm_page(tmp_path):
@@ -85,16 +67,16 @@ def test_serve_lan_prints_a_gm_console_link_that_opens_the_gm_page(tmp_path):
     table(db)
     lines, server = _serve_lan(db)
     try:
-        console = re.match(r"GM console: (http://127\.0\.0\.1:\d+/)\?token=([\w-]{43}) \(yours alone",
-                           lines[-2])
+        console = re.fullmatch(r"GM console: (http://127\.0\.0\.1:\d+/)\?token=([\w-]{43})", lines[0])
         assert console, lines
-        assert set(lines[-1].strip()) <= set("█▀▄ ") and lines[-1].strip()  # its QR code
+        assert lines[1].startswith("(the GM token gm, made now and shown only here")
+        assert set(lines[2].strip()) <= set("█▀▄ ") and lines[2].strip()  # its QR code
         base, secret = console.groups()
         me = httpx.get(base + "api/me", headers={"Authorization": f"Bearer {secret}"})
         assert (me.json()["name"], me.json()["role"]) == ("gm", "gm")
         assert "GM console" in httpx.get(base).text
     finally:
-        _stop(server)
+        stop(server)
 
 
 def test_serve_lan_again_replaces_the_console_link_and_keeps_the_gms(tmp_path):
@@ -105,12 +87,12 @@ def test_serve_lan_again_replaces_the_console_link_and_keeps_the_gms(tmp_path):
     for _ in range(2):
         lines, server = _serve_lan(db)
         try:
-            secrets.append(re.search(r"\?token=([\w-]{43})", lines[-2]).group(1))
-            base = re.search(r"(http://\S+/)\?", lines[-2]).group(1)
+            secrets.append(re.search(r"\?token=([\w-]{43})", lines[0]).group(1))
+            base = re.search(r"(http://\S+/)\?", lines[0]).group(1)
             heard = [httpx.get(base + "api/me", headers={"Authorization": f"Bearer {s}"})
                      for s in (gm_secret, *secrets)]
         finally:
-            _stop(server)
+            stop(server)
     assert [h.status_code for h in heard] == [200, 401, 200]  # the first console link ended
     assert heard[2].json()["name"] == "gm-console"
 
@@ -121,6 +103,6 @@ def test_serve_lan_refused_in_one_line_when_the_console_name_is_a_players(tmp_pa
     token(db, "gm", "gm")
     token(db, "gm-console", "view", encounter=E)
     lines, server = _serve_lan(db)
-    _stop(server)
+    stop(server)
     assert lines[-1].startswith("error: the token 'gm-console' is a view's"), lines
     assert not any("token=" in line for line in lines)
