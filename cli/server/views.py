@@ -32,7 +32,7 @@ def table_message(encounter: str | None) -> Message:
     return Message(TABLE_SEQ, encode({"encounter": encounter}))
 
 
-def encode(view: dict) -> str:
+def encode(view: dict | list) -> str:
     return msgspec.json.encode(view).decode()
 
 
