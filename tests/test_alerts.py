@@ -160,3 +160,38 @@ def test_a_players_answers_say_who_is_on_deck_and_the_gms_do_not(tmp_path):
         assert first["up"] == ["ash"] and first["on_deck"] == ["bo"]
         assert post(gm, {"command": "end-turn"}).status_code == 200  # Bo up, the gangers next
         assert ben.get(f"/api/encounters/{E}/status").json()["on_deck"] == []  # (hidden)
+
+
+def test_r23_a_turn_again_in_the_next_pass_is_news_and_a_group_slot_is_called_once(tmp_path):
+    from playwright.sync_api import expect
+    with served_table(tmp_path / "t.db") as running, chromium() as browser:
+        gm = client(running, running.secrets["gm"])
+        for slot, die in (("ash", 9), ("gangers", 8), ("bo", 5), ("boss", 1)):
+            assert post(gm, {"command": "roll", "slots": [slot], "die": die}).status_code == 200
+        ana = device(browser, f"{running.url}/?token={running.secrets['ash']}")
+        tv = device(browser, f"{running.url}/?token={running.secrets['tv']}", 1280)
+        switch(tv, "speak").click()
+        heard(tv, "speak", "turns will be spoken")
+        for command in ({"command": "round"},  # Ash, then the gangers, Bo, Boss
+                        {"command": "act", "id": "ash", "cost": "minor"}, {"command": "end-turn"},
+                        {"command": "act", "id": "ganger-1", "cost": "minor"}, {"command": "end-turn"},
+                        {"command": "act", "id": "ganger-2", "cost": "minor"}, {"command": "end-turn"},
+                        {"command": "end-turn"}, {"command": "end-turn"}):  # Bo, Boss: pass 2
+            assert post(gm, command).status_code == 200, command
+        expect(tv.locator("#state")).to_contain_text("pass 2 · up: Ash")
+        heard(ana, "vibrate", "[200,100,200]")
+        ana.wait_for_function("window.calls.filter((c) => c[0] === 'vibrate').length >= 3")
+        assert [c[1] for c in calls(ana, "vibrate")] == [  # on deck in Boss's turn, for pass 2
+            "[200,100,200]", "120", "[200,100,200]"]
+        for who, ap in (("bo", 3), ("boss", 3), ("ganger-1", 2), ("ganger-2", 2)):
+            assert post(gm, {"command": "adjust-ap", "id": who, "delta": -ap,
+                             "reason": "spent"}).status_code == 200
+        for command in ({"command": "act", "id": "ash", "cost": "minor"}, {"command": "end-turn"}):
+            assert post(gm, command).status_code == 200  # pass 3: Ash alone has AP left
+        expect(tv.locator("#state")).to_contain_text("pass 3 · up: Ash")
+        ana.wait_for_function("window.calls.filter((c) => c[0] === 'vibrate').length >= 4")
+        assert calls(ana, "vibrate")[-1] == ["vibrate", "[200,100,200]"]
+        tv.wait_for_function("window.calls.filter((c) => c[0] === 'speak').length >= 7")
+        assert [c[1] for c in calls(tv, "speak")] == [
+            "turns will be spoken", "Ash, your turn", "Ganger 1 and Ganger 2, your turn",
+            "Bo, your turn", "Boss, your turn", "Ash, your turn", "Ash, your turn"]

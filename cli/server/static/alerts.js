@@ -72,10 +72,12 @@ const alerts = (() => {
     if (document.visibilityState === "visible" && wantLock) awake(true);
   });
 
-  // A player's cue: kind "turn", "deck" or "" with the names it is about;
-  // `quiet`: the page has just opened (its person is looking at it already).
-  function cue(kind, names, quiet) {
-    const now = kind ? kind + ":" + names.join(",") : "";
+  // A player's cue: kind "turn", "deck" or "" with the names it is about,
+  // said once each (app.js calls it at every status); `quiet`: the page has
+  // just opened (its person is looking at it already); `moment`: round and
+  // pass (the same turn again in the next pass is said again).
+  function cue(kind, names, quiet, moment) {
+    const now = kind ? kind + ":" + names.join(",") + (kind === "turn" ? "@" + moment : "") : "";
     document.title = (kind === "turn" ? "● Your turn · " : kind === "deck" ? "On deck · " : "") + baseTitle;
     awake(kind === "turn");
     if (now === said) return;
@@ -87,10 +89,13 @@ const alerts = (() => {
 
   // The TV: "Ash, your turn" when a new turn is up (hidden ones are not in
   // a view's status at all).
-  function announce(names, quiet) {
-    const now = names.join(",");
-    if (now === said) return;
-    said = now;
+  function announce(names, quiet, moment) {
+    // (a group slot is called once: its members starting one by one are no news)
+    const before = said.split("@");
+    const known = before[1] === moment && names.every((n) => before[0].split(",").includes(n));
+    if (!names.length) { said = ""; return; }
+    if (known) return;
+    said = names.join(",") + "@" + moment;
     if (quiet || !names.length || !isOn("speak") || !window.speechSynthesis) return;
     const words = names.length > 1 ? names.slice(0, -1).join(", ") + " and " + names[names.length - 1] : names[0];
     speechSynthesis.cancel();

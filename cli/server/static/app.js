@@ -178,6 +178,11 @@ function render(next) {
   const slots = me.role === "gm" && window.gmSlots ? window.gmSlots(status) : status.order;
   $("order").replaceChildren(...slots.map((slot) => slotItem(slot, byId, groups)));
   followTurn();
+  const quiet = !heard;  // (the page's first status: its person is looking at it)
+  heard = true;
+  const moment = status.round + "." + status.pass;  // (a turn again in the next pass is news)
+  if (me.role === "player") cue(quiet, moment);
+  if (me.role === "view") alerts.announce(status.phase === "combat" ? status.up.map(nameOf) : [], quiet, moment);
   renderMine(byId);
   if (me.role === "gm" && window.gmRendered) window.gmRendered(status);
 }
@@ -199,10 +204,6 @@ function followTurn() {
   const who = status.up.map(nameOf).join(", ");
   $("announce").textContent = status.phase !== "combat" ? phaseText()
     : who ? "Round " + status.round + ", pass " + status.pass + ": " + who + " is up" : phaseText();
-  const quiet = !heard;  // (the page's first status: its person is looking at it)
-  heard = true;
-  if (me.role === "player") cue(quiet);
-  if (me.role === "view") alerts.announce(status.phase === "combat" ? status.up.map(nameOf) : [], quiet);
 }
 
 function onDeck() {
@@ -210,7 +211,7 @@ function onDeck() {
   return (status.on_deck || []).filter(owned);
 }
 
-function cue(quiet) {
+function cue(quiet, moment) {
   // Always one line (it never appears or goes, so the card below never moves).
   const banner = $("banner");
   const mineUp = me.owns.filter((id) => status.up.includes(id));
@@ -223,7 +224,7 @@ function cue(quiet) {
   banner.hidden = false;
   banner.textContent = text;
   banner.className = "banner " + kind;
-  alerts.cue(kind, kind === "turn" ? mineUp : kind === "deck" ? deck : [], quiet);
+  alerts.cue(kind, kind === "turn" ? mineUp : kind === "deck" ? deck : [], quiet, moment);
 }
 
 function tick() {
