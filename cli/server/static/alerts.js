@@ -68,6 +68,9 @@ const alerts = (() => {
       got.addEventListener("release", () => { if (lock === got) lock = null; });
     }, () => { /* refused (battery saver, an old browser): the page still works */ });
   }
+  // A browser lets a page sound only after a tap: after a reload, the first
+  // tap anywhere on the page readies the sound the switch keeps on.
+  document.addEventListener("pointerdown", () => { if (isOn("sound") && !(audio && audio.state === "running")) context(); });
   document.addEventListener("visibilitychange", () => {
     if (document.visibilityState === "visible" && wantLock) awake(true);
   });
