@@ -72,10 +72,11 @@ def status_for(state, token: Token) -> dict:
     view = status(state)
     if sees_all(token):
         return view
-    view = status_for_players(view, secret(state))
+    hidden = secret(state)
+    view = status_for_players(view, hidden)
     if token.role == "player":
         view = {**view, "mine": mine(state, token.owns, token.name),
-                "on_deck": list(deck_for_players(state, secret(state)))}
+                "on_deck": list(deck_for_players(state, hidden))}
     return view
 
 
