@@ -98,9 +98,10 @@ def console_token(store) -> tuple[str, Token]:
             if t.name.casefold() != CONSOLE:
                 continue
             if t.role != "gm":
-                raise Refusal(f"the token {neutral(t.name)!r} is a {t.role}'s: the console "
-                              f"link needs that name; `combat token revoke {neutral(t.name)}` "
-                              "first, or open the console with a GM link of your own")
+                kind = "a join request" if t.role == "join" else f"a {t.role} token"
+                raise Refusal(f"the name {neutral(t.name)!r} is taken by {kind}: the console "
+                              f"link needs it; `combat token revoke {neutral(t.name)}` first, "
+                              "or open the console with a GM link of your own")
             store.revoke_token(t.name)
     secret, token = make(name, ["gm"], None, None)
     check_unlike(token.name, [t.name for t in store.tokens()])
