@@ -13,7 +13,7 @@ def serve(ctx: typer.Context,
           root_path: str = typer.Option("", "--root-path", metavar="PATH", help="Behind a reverse proxy that serves it under PATH (e.g. /combat) and strips PATH before passing a request on."),
           forwarded_allow_ips: str = typer.Option("", "--forwarded-allow-ips", metavar="IPS", help="Proxies (comma-separated addresses or networks, * any) whose X-Forwarded-For names the client; never read otherwise."),
           pool: int = typer.Option(10, "--pool", min=1, max=1000, metavar="N", help="PostgreSQL: at most N connections for requests (one more listens for other processes' appends)."),
-          lan: bool = typer.Option(False, "--lan", help="Listen on this machine's network address and print the join page's address with a QR code to scan."),
+          lan: bool = typer.Option(False, "--lan", help="Listen on this machine's network address; print the join page's address with a QR code to scan, and the GM console's link (with a GM token made now: keep it to yourself)."),
           encounter: str | None = typer.Option(None, "--encounter", help="Put this encounter on the table: every page follows it.")) -> None:
     """Serve the store to browsers and scripts until interrupted: players
     follow the order and declare for their own combatants, by token.
@@ -53,11 +53,30 @@ def serve(ctx: typer.Context,
         if lan:
             print(neutral(f"players join at {url}join: scan it"), flush=True)
             print(qr_text(f"{url}join"), flush=True)
+            console, name = gm_console(target, url)
+            print(f"GM console: {console}", flush=True)
+            print(neutral(f"(the GM token {name}, made now and shown only here: keep it to "
+                          "yourself; open it on this machine or scan it)"), flush=True)
+            print(qr_text(console), flush=True)
     try:
         run(lambda: open_store(target, pool=pool), host, port, announce,
             root_path=root_path, forwarded_allow_ips=forwarded_allow_ips.strip() or None)
     except OSError as exc:
         raise LedgerError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+
+
+def gm_console(target: str, url: str) -> tuple[str, str]:
+    """The GM page's link with a GM token made now (projections/access.py,
+    console_token): printed on the terminal of whoever started the server,
+    never served to a page."""
+    from eventlog.stores import open_store
+    from projections.access import console_token
+    store = open_store(target)
+    try:
+        secret, token = console_token(store)
+    finally:
+        store.close()
+    return f"{url}?token={secret}", token.name
 
 
 def lan_address() -> str:

@@ -79,6 +79,36 @@ def check_unlike(name: str, others: Iterable[str]) -> None:
                           f"{neutral(other)!r}: choose a name that cannot be taken for it")
 
 
+CONSOLE = "gm-console"  # the GM token `serve --lan` makes again at each start
+
+
+def console_token(store) -> tuple[str, Token]:
+    """A GM token for the console link `combat serve --lan` prints on the
+    terminal of whoever started it (they can make tokens anyway). With no GM
+    token in the store it is the GM's own, `gm`; otherwise a fresh
+    `gm-console`, replacing the one the last start made (a token is kept only
+    as its digest, so an existing one cannot be shown again, and an old
+    console link stops working when the server is started again)."""
+    tokens = store.tokens()
+    if not any(t.role == "gm" for t in tokens):
+        name = "gm"
+    else:
+        name = CONSOLE
+        for t in tokens:
+            if t.name.casefold() != CONSOLE:
+                continue
+            if t.role != "gm":
+                kind = "a join request" if t.role == "join" else f"a {t.role} token"
+                raise Refusal(f"the name {neutral(t.name)!r} is taken by {kind}: the console "
+                              f"link needs it; `combat token revoke {neutral(t.name)}` first, "
+                              "or open the console with a GM link of your own")
+            store.revoke_token(t.name)
+    secret, token = make(name, ["gm"], None, None)
+    check_unlike(token.name, [t.name for t in store.tokens()])
+    store.add_token(token)
+    return secret, token
+
+
 # What a player's token may declare; everything else is the GM's.
 PLAYER_COMMANDS = (c.Roll, c.Act, c.Interrupt, c.EndTurn, c.Seize, c.Order)
 

@@ -1,7 +1,8 @@
 """The README's screenshots of the table server's pages, at 390 px (a phone)
 and 1280 px: `python tests/screenshots_server.py [FOLDER]` (default docs/screens).
 A warehouse raid in round 1: Bo has seized the moment and shot the boss
-(hp, prone), Ash is up."""
+(hp, prone), Ash is up; and the join page a phone opens by the players' QR
+code."""
 from __future__ import annotations
 
 import sys
@@ -13,7 +14,9 @@ sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent))
 
 from browser import chromium, page  # noqa: E402
-from serverkit import client, post, served, table, token  # noqa: E402
+from eventlog.stores import open_store  # noqa: E402
+from projections.joining import put_on_table  # noqa: E402
+from serverkit import E, client, post, served, table, token  # noqa: E402
 
 PAGES = {"player": ("ana", "player", "ash"), "view": ("tv", "view", None), "gm": ("gm", "gm", None)}
 WIDTHS = {390: 844, 1280: 800}
@@ -25,6 +28,11 @@ def shoot(folder: Path) -> list[Path]:
     work = Path(tempfile.mkdtemp(prefix="combat-shots-"))
     db = work / "table.db"
     table(db)
+    store = open_store(db)
+    try:
+        put_on_table(store, E)
+    finally:
+        store.close()
     secrets = {kind: token(db, name, role, owns) for kind, (name, role, owns) in PAGES.items()}
     made = []
     with served(db) as running:
@@ -52,6 +60,15 @@ def shoot(folder: Path) -> list[Path]:
                     opened.screenshot(path=str(shot))
                     opened.context.close()
                     made.append(shot)
+            # a phone that has scanned the players' code: the join page
+            opened = page(browser, f"{running.url}/join", 390, WIDTHS[390])
+            opened.wait_for_selector("#seats input")
+            opened.locator('input[value="bo"]').check()
+            opened.fill("#name", "ben")
+            shot = folder / "join-390.png"
+            opened.screenshot(path=str(shot))
+            opened.context.close()
+            made.append(shot)
     return made
 
 

@@ -131,3 +131,27 @@ def serving(db: Path, with_pid: bool = False):
             proc.wait(5)
 
 
+
+
+def serve_lan(db: Path, *args: str) -> tuple[list[str], subprocess.Popen]:
+    """`combat serve --lan` over `db` in its own process, on 127.0.0.1 (a test
+    contacts no other address; `--lan` picks this machine's network address
+    otherwise), and its output up to the GM console's QR code (or an error)."""
+    env = {**{k: v for k, v in os.environ.items() if not k.startswith("COMBAT_")},
+           "XDG_STATE_HOME": str(db.parent / "state")}
+    server = subprocess.Popen([sys.executable, "-m", "cli", "--db", str(db), "serve", "--lan",
+                               "--host", "127.0.0.1", "--port", "0", *args], cwd=ROOT,
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
+    lines: list[str] = []
+    while not lines or not lines[-1].startswith(("GM console:", "error:")):
+        line = server.stdout.readline()
+        assert line, lines
+        lines.append(line.rstrip("\n"))
+    if lines[-1].startswith("GM console:"):
+        lines += [server.stdout.readline().rstrip("\n") for _ in range(2)]  # a word, the QR
+    return lines, server
+
+
+def stop(server: subprocess.Popen) -> None:
+    server.terminate()
+    server.wait(15)

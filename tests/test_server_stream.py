@@ -55,7 +55,7 @@ def status_at(db, seq: int) -> dict:
 
 def read(http, until: int, headers=None, seen=None, limit: float = 15) -> list:
     """(id, status) of each message until one with id >= `until` (a player's
-    `mine`, INTERFACE.md "Table server", set aside: test_players checks it)."""
+    `mine` and `on_deck` set aside: test_players and test_alerts check them)."""
     got = [] if seen is None else seen
     with connect_sse(http, "GET", STREAM, headers=headers or {},
                      timeout=httpx.Timeout(limit)) as source:
@@ -63,6 +63,7 @@ def read(http, until: int, headers=None, seen=None, limit: float = 15) -> list:
             assert message.event == "status"
             view = json.loads(message.data)
             view.pop("mine", None)
+            view.pop("on_deck", None)
             got.append((int(message.id), view))
             if int(message.id) >= until:
                 break

@@ -1,7 +1,8 @@
 """What each token reads of a status: the GM everything; a view and a player
 what projections/visible.py leaves them (no hidden combatant before its
 reveal); a player also `mine`, what the core says each owned combatant may
-declare now (projections/domain/may.py). A stream message is made once per
+declare now (projections/domain/may.py), and `on_deck`, who is up next
+(projections/domain/deck.py). A stream message is made once per
 batch with all three, and each listener takes its own."""
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from typing import NamedTuple
 import msgspec
 
 from eventlog.stores.contract import Token
+from projections.domain.deck import on_deck
 from projections.domain.may import may, mine
 from projections.reports.views import status
 from projections.visible import secret, status_for_players
@@ -20,6 +22,7 @@ class Message(NamedTuple):
     data: str  # the status JSON after the batch ending at seq (the GM's)
     shown: str = ""  # what a player or a view reads of it ("": the same as data)
     may: dict = {}  # combatant id -> what a player may declare for it now
+    deck: tuple = ()  # who a player reads is up next (domain/deck.py), secrets left out
 
 
 TABLE_SEQ = -1  # a message that is no batch: the encounter on the table changed
@@ -29,7 +32,7 @@ def table_message(encounter: str | None) -> Message:
     return Message(TABLE_SEQ, encode({"encounter": encounter}))
 
 
-def encode(view: dict) -> str:
+def encode(view: dict | list) -> str:
     return msgspec.json.encode(view).decode()
 
 
@@ -41,7 +44,12 @@ def message(state, owned: frozenset[str] | set[str] = frozenset()) -> Message:
     seen = status_for_players(full, hidden)
     shown = "" if seen is full or seen == full else encode(seen)
     return Message(state.seq, encode(full), shown,
-                   {cid: may(state, cid) for cid in owned if cid in state.combatants})
+                   {cid: may(state, cid) for cid in owned if cid in state.combatants},
+                   deck_for_players(state, hidden))
+
+
+def deck_for_players(state, hidden: frozenset[str]) -> tuple:
+    return tuple(x for x in on_deck(state) if x not in hidden)
 
 
 def sees_all(token: Token) -> bool:
@@ -56,7 +64,7 @@ def data_for(msg: Message, token: Token) -> str:
     if token.role != "player":
         return text
     own = {cid: {"may": msg.may[cid]} for cid in token.owns if cid in msg.may}
-    return text[:-1] + ',"mine":' + encode(own) + "}"
+    return text[:-1] + ',"mine":' + encode(own) + ',"on_deck":' + encode(list(msg.deck)) + "}"
 
 
 def status_for(state, token: Token) -> dict:
@@ -64,9 +72,11 @@ def status_for(state, token: Token) -> dict:
     view = status(state)
     if sees_all(token):
         return view
-    view = status_for_players(view, secret(state))
+    hidden = secret(state)
+    view = status_for_players(view, hidden)
     if token.role == "player":
-        view = {**view, "mine": mine(state, token.owns, token.name)}
+        view = {**view, "mine": mine(state, token.owns, token.name),
+                "on_deck": list(deck_for_players(state, hidden))}
     return view
 
 

@@ -16,7 +16,7 @@ try {  // the phone keeps its token (a join approved, or a link once opened)
 } catch (e) { /* (storage off: the link's token only) */ }
 const $ = (id) => document.getElementById(id);
 let me = null, encounter = null, status = null, source = null;
-let turnKey = "", turnStart = Date.now(), sayTimer = null;
+let turnKey = "", turnStart = Date.now(), sayTimer = null, heard = false;
 
 function el(tag, props, ...children) {
   const node = document.createElement(tag);
@@ -160,6 +160,7 @@ function phaseText() {
 function render(next) {
   if (!next || (status && next.encounter === status.encounter && next.seq < status.seq)) return;
   if (me.role === "player" && !next.mine && status && status.mine) next.mine = status.mine;
+  if (me.role === "player" && !next.on_deck && status && status.on_deck) next.on_deck = status.on_deck;
   status = next;
   const byId = Object.fromEntries(status.combatants.map((c) => [c.id, c]));
   const groups = Object.fromEntries(status.groups.map((g) => [g.id, g]));
@@ -177,6 +178,11 @@ function render(next) {
   const slots = me.role === "gm" && window.gmSlots ? window.gmSlots(status) : status.order;
   $("order").replaceChildren(...slots.map((slot) => slotItem(slot, byId, groups)));
   followTurn();
+  const quiet = !heard;  // (the page's first status: its person is looking at it)
+  heard = true;
+  const moment = status.round + "." + status.pass;  // (a turn again in the next pass is news)
+  if (me.role === "player") cue(quiet, moment);
+  if (me.role === "view") alerts.announce(status.phase === "combat" ? status.up.map(nameOf) : [], quiet, moment);
   renderMine(byId);
   if (me.role === "gm" && window.gmRendered) window.gmRendered(status);
 }
@@ -198,20 +204,14 @@ function followTurn() {
   const who = status.up.map(nameOf).join(", ");
   $("announce").textContent = status.phase !== "combat" ? phaseText()
     : who ? "Round " + status.round + ", pass " + status.pass + ": " + who + " is up" : phaseText();
-  if (me.role === "player") cue();
 }
 
 function onDeck() {
-  // the next slot in the order after the one that is up holds one of mine
-  const at = status.order.findIndex((slot) => status.up.includes(slot) ||
-    (status.groups.find((g) => g.id === slot) || { members: [] }).members.some((m) => status.up.includes(m)));
-  if (at < 0 || at + 1 >= status.order.length) return [];
-  const next = status.order[at + 1];
-  const group = status.groups.find((g) => g.id === next);
-  return (group ? group.members : [next]).filter(owned);
+  // who the rules put up once the slot in progress is over: the core's answer
+  return (status.on_deck || []).filter(owned);
 }
 
-function cue() {
+function cue(quiet, moment) {
   // Always one line (it never appears or goes, so the card below never moves).
   const banner = $("banner");
   const mineUp = me.owns.filter((id) => status.up.includes(id));
@@ -224,7 +224,7 @@ function cue() {
   banner.hidden = false;
   banner.textContent = text;
   banner.className = "banner " + kind;
-  if (kind && navigator.vibrate) navigator.vibrate(kind === "turn" ? [200, 100, 200] : 100);
+  alerts.cue(kind, kind === "turn" ? mineUp : kind === "deck" ? deck : [], quiet, moment);
 }
 
 function tick() {
@@ -333,7 +333,7 @@ function start() {
   api("./api/me").then((who) => {
     me = who;
     document.body.classList.add(me.role);
-    document.title = "combat-ledger · " + me.name;
+    alerts.start(me.role, "combat-ledger · " + me.name, $("alerts"));
     return api("./api/table");
   }).then((table) => {
     me.table = table.encounter;
