@@ -189,6 +189,14 @@ class Play:
         args = options + expand(rest, self.state)
         if args != words:
             console.print(f"[dim]  = {escape(shlex.join(args))}[/dim]")
+        verb = args[len(options)]
+        if verb in ("undo", "redo") and "--expect" not in args and self.eid:
+            # the batch as of the log this console has shown, not one that
+            # landed since (another terminal's, a phone's) (R26, R27)
+            book = self.session.ledger.book(self.eid, at=self.seen)
+            seen = book.undo_target() if verb == "undo" else book.redo_target()
+            if seen is not None:
+                args = [*args, "--expect", str(seen)]
         self._report(elsewhere=True)  # what other terminals declared meanwhile
         self._invoke(args)
         if args[len(options)] in SWITCHING:  # a new one is told from its first event

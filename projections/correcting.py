@@ -205,7 +205,9 @@ def decide_correction(command: c.Command, book: UndoBook, head: int, state: Stat
     if isinstance(command, c.Undo):
         target = book.undo_target()
         if target is None:
-            raise Refusal("nothing to undo: creating the encounter cannot be undone (R26)")
+            raise Refusal(_not_seen(command.expect, "undo", "undone")
+                          or "nothing to undo: creating the encounter cannot be undone (R26)")
+        _expected(command.expect, target, batch_of, "latest declaration", "undone")
         marker: Payload = Undone([target], "undo", command.reason)
         if book.kind(target) in ("Undone", "Amended"):  # the past changes again
             _refuse_casualties(log, _with(book, head, marker), encounter,
@@ -214,8 +216,10 @@ def decide_correction(command: c.Command, book: UndoBook, head: int, state: Stat
     if isinstance(command, c.Redo):
         target = book.redo_target()
         if target is None:
-            raise Refusal("nothing to redo: redo follows an undo, before anything "
+            raise Refusal(_not_seen(command.expect, "redo", "redone")
+                          or "nothing to redo: redo follows an undo, before anything "
                           "new is declared (R27)")
+        _expected(command.expect, target, batch_of, "latest undone declaration", "redone")
         marker = Redone(target)
         if book.kind(target) in ("Undone", "Amended"):
             _refuse_casualties(log, _with(book, head, marker), encounter,
@@ -239,6 +243,41 @@ def decide_correction(command: c.Command, book: UndoBook, head: int, state: Stat
         from projections.domain.ids import resolved
         return _amendment(resolved(state, command), book, head, log, batch_of, encounter)
     raise Refusal(f"`{command.__struct_config__.tag}` is not a correction")
+
+
+def _expected(expect: int | None, target: int, batch_of: Callable[[int], list[Envelope]],
+              latest: str, done: str) -> None:
+    """Refuse an undo or redo that would act on another batch than the one
+    the person saw (`--expect`): a declaration that landed, or a second
+    console's Ctrl-Z, in between must not be the one taken back."""
+    if expect is None or expect == target:
+        return
+    raise Refusal(f"the {latest} is now seq {target} ({_reads(batch_of(target))}), "
+                  f"not seq {expect}: nothing {done} (R26, R27)")
+
+
+def latest(book: UndoBook, batch_of: Callable[[int], list[Envelope]]) -> dict:
+    """What `undo` would take back and `redo` bring back now: each batch's
+    seq and its words, or None. A page shows it and sends that seq back
+    with `expect`, so what is corrected is what the person saw."""
+    def one(target: int | None) -> dict | None:
+        return None if target is None else {"seq": target, "text": _reads(batch_of(target))}
+    return {"undo": one(book.undo_target()), "redo": one(book.redo_target())}
+
+
+def _not_seen(expect: int | None, verb: str, done: str) -> str:
+    if expect is None:
+        return ""
+    return f"there is nothing left to {verb} now, not seq {expect}: nothing {done} (R26, R27)"
+
+
+def _reads(events: list[Envelope]) -> str:
+    """A batch in the log's words (R28c): its first declaration, and how many more."""
+    from projections.reports.narrate import describe
+    if not events:
+        return "nothing"
+    more = len(events) - 1
+    return describe(events[0].data) + (f" and {more} more" if more else "")
 
 
 def _refuse_casualties(log, fixes: Corrections, encounter: str, doing: str) -> None:

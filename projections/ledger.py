@@ -159,10 +159,14 @@ class Ledger:
             out.append(envelope(row))
         return out
 
-    def book(self, encounter: str) -> UndoBook:
-        markers = {r.seq: envelope(r).data for r in self.store.markers(encounter)}
+    def book(self, encounter: str, at: int | None = None) -> UndoBook:
+        """The corrections and batches, of the whole log or up to seq `at`
+        (what a console showed: its undo takes back what it saw)."""
+        markers = {r.seq: envelope(r).data for r in self.store.markers(encounter, at)}
         book = UndoBook()
         for batch, type_name in self.store.batch_heads(encounter):
+            if at is not None and batch > at:
+                break
             book.record(batch, type_name, markers.get(batch))
         return book
 

@@ -16,6 +16,9 @@ REASON = Opt("reason", "--reason", "Why: kept in the log for the audit (R29).", 
 MAY_REASON = Opt("reason", "--reason", WHY, default="")
 CASCADE = "Also retract the later declarations it would make illegal (R28)."
 DRY_RUN = Opt("dry_run", "--dry-run", "Say what it would change; append nothing.", bool, False)
+EXPECT = Opt("expect", "--expect", "Only if the batch it would take back (or bring back) "
+             "is the one starting at SEQ, the one you saw; otherwise refused, naming "
+             "what is latest now (R26, R27).", int, metavar="SEQ")
 
 
 def _reader(read: Reader | None, spec: str) -> Reader:
@@ -156,9 +159,9 @@ SPECS: tuple[Spec, ...] = (
     Spec("end", c.End, "End the encounter: afterwards only notes, undo, redo, retract "
          "and amend (R25).", "combat end"),
     Spec("undo", c.Undo, "Undo the latest declaration (a whole command's batch); nothing "
-         "is deleted (R26).", "combat undo", (MAY_REASON, DRY_RUN)),
+         "is deleted (R26).", "combat undo\ncombat undo --expect 40", (MAY_REASON, DRY_RUN, EXPECT)),
     Spec("redo", c.Redo, "Redo the most recently undone declaration, with the same dice "
-         "(R27).", "combat redo", (DRY_RUN,)),
+         "(R27).", "combat redo\ncombat redo --expect 40", (DRY_RUN, EXPECT)),
     Spec("retract", c.Retract, "Retract an earlier declaration (a mistake noticed later), "
          "re-judging the rest (R28).", 'combat retract 12 --reason "the reload cost 1 AP"',
          (Arg("seq", "SEQ", "Any seq of the declaration to retract.", int),

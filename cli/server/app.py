@@ -34,6 +34,7 @@ ROUTES = [  # (tried in order: the declarations first, the table's busiest reque
     Route(f"{API}/status", reads.status_of),
     Route(f"{API}/log", reads.log_of),
     Route(f"{API}/lines", reads.lines_of),
+    Route(f"{API}/latest", reads.latest_of),
     Route(API, evening.create, methods=["POST"]),
     Route(f"{API}/archive", evening.archive, methods=["POST"]),
     Route(f"{API}/stream", stream),

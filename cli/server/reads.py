@@ -8,6 +8,7 @@ from pathlib import Path
 from starlette.requests import Request
 from starlette.responses import FileResponse
 
+from eventlog.text import neutral
 from projections import access
 
 from cli.server import auth
@@ -107,6 +108,27 @@ async def lines_of(request: Request):
             entries = entries_for_players(entries, Sieve.of(lg.state(encounter)))
         return [said(e) for e in deque(entries, maxlen=last)]
     return JSON(await run(lines))
+
+
+@guarded
+async def latest_of(request: Request):
+    """What undo and redo would act on as of `?at=SEQ` (the status the GM
+    page drew; default: now). The page sends it back as `expect`, so its
+    Ctrl-Z takes back what the GM saw, or nothing. The GM's only."""
+    token, encounter = await reading(request)
+    if not sees_all(token):
+        raise access.Forbidden(f"{neutral(token.name)}'s token is not the GM's: only the "
+                               "GM undoes and redoes")
+    at = number(request, "at", 0, "a seq (a whole number of 1 or more)", 1) or None
+
+    def latest():
+        from projections.correcting import latest
+        lg = ledger(request)
+        with lg.store.reading():
+            lg.store.head(encounter)  # (an unknown encounter: the 404)
+            out = latest(lg.book(encounter, at), lambda b: lg.batch(encounter, b))
+        return {k: v and {**v, "text": neutral(v["text"])} for k, v in out.items()}
+    return JSON(await run(latest))
 
 
 @guarded

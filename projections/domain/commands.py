@@ -211,10 +211,12 @@ class EndEffect(Command, frozen=True, tag="end-effect"):
 class Undo(Command, frozen=True, tag="undo"):
     reason: str = ""
     dry_run: bool = False
+    expect: int | None = None  # the batch the person saw as latest (refused if another is)
 
 
 class Redo(Command, frozen=True, tag="redo"):
     dry_run: bool = False
+    expect: int | None = None
 
 
 class Retract(Command, frozen=True, tag="retract"):

@@ -263,8 +263,8 @@ function onKey(ev) {
   if (!$("confirm").hidden) return;  // a confirmation waits for its answer
   const key = ev.key.toLowerCase();
   if ((ev.ctrlKey || ev.metaKey) && !ev.altKey) {
-    if (key === "z" && !ev.shiftKey) { ev.preventDefault(); declare({ command: "undo" }, "✓ undone"); }
-    else if (key === "y" || (key === "z" && ev.shiftKey)) { ev.preventDefault(); declare({ command: "redo" }, "✓ redone"); }
+    if (key === "z" && !ev.shiftKey) { ev.preventDefault(); correct("undo"); }
+    else if (key === "y" || (key === "z" && ev.shiftKey)) { ev.preventDefault(); correct("redo"); }
     return;
   }
   if (ev.altKey || ev.ctrlKey || ev.metaKey || ev.repeat || !KEYS[key]) return;
@@ -278,8 +278,8 @@ function gmButtons() {
   const simple = [["Roll all", () => declare({ command: "roll" }, "✓ rolled")],
                   ["Next round", () => preview({ command: "round" }, "Start the next round", "✓ a new round")],
                   ["End turn", endTurn],
-                  ["Undo", () => declare({ command: "undo" }, "✓ undone"), "Control+Z"],
-                  ["Redo", () => declare({ command: "redo" }, "✓ redone"), "Control+Y"],
+                  ["Undo", () => correct("undo"), "Control+Z"],
+                  ["Redo", () => correct("redo"), "Control+Y"],
                   ["End encounter", () => confirmFirst("End the encounter",
                     ["afterwards only notes, undo, redo, retraction and amendment (R25)"], { command: "end" }, "✓ the encounter has ended")]];
   $("gm-buttons").replaceChildren(...simple.map(([text, fn, key]) =>

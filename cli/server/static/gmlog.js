@@ -26,8 +26,27 @@ function retract(line) {
     });
 }
 
+// Undo and redo send back the batch they would act on as of the status this
+// page drew (`expect`): a declaration that landed since (a player's, another
+// console's Ctrl-Z) is refused, named, rather than taken back unseen.
+function seenLatest(what) {
+  const at = status && status.seq ? "?at=" + status.seq : "";
+  return api("./api/encounters/" + encodeURIComponent(encounter) + "/latest" + at).then((seen) => {
+    if (!seen[what]) throw new Error("nothing to " + what + " in the log this page shows");
+    return seen[what];
+  });
+}
+
+function correct(what) {
+  seenLatest(what).then(
+    (batch) => declare({ command: what, expect: batch.seq }, "✓ " + (what === "undo" ? "undone" : "redone") + " seq " + batch.seq + ": " + batch.text),
+    (err) => say(err.message, "error"));
+}
+
 function undoLatest() {
-  preview({ command: "undo" }, "Undo the latest declaration", "✓ undone", true);
+  seenLatest("undo").then(
+    (batch) => preview({ command: "undo", expect: batch.seq }, "Undo seq " + batch.seq + ": " + batch.text, "✓ undone", true),
+    (err) => say(err.message, "error"));
 }
 
 function amend(line) {
