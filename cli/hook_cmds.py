@@ -14,49 +14,49 @@ hook_app = typer.Typer(
 app.add_typer(hook_app, name="hook")
 
 
-def shown_url(url: str) -> str:
-    """A hook's URL as listed: scheme, host and the path's start; its last
-    part (a Discord webhook's token) and any query hidden."""
-    from urllib.parse import urlsplit
-    parts = urlsplit(url)
-    path = parts.path.rsplit("/", 1)[0] + "/…" if parts.path.count("/") > 1 else parts.path
-    return f"{parts.scheme}://{parts.netloc}{path}"
-
-
 @hook_app.command("add")
 def add(ctx: typer.Context,
-        url: str = typer.Argument(..., help="Where each batch is POSTed (http:// or https://)."),
-        discord: bool = typer.Option(False, "--discord", help="A Discord webhook URL: turn and round changes as Discord messages.")) -> None:
+        url: str = typer.Argument(..., help="Where each batch is POSTed (http:// or https://, a public address)."),
+        discord: bool = typer.Option(False, "--discord", help="A Discord webhook URL: turn and round changes as Discord messages."),
+        allow_private: bool = typer.Option(False, "--allow-private", help="Let this hook send to this machine or the local network (a bot on your own network); otherwise only public addresses.")) -> None:
     """Add a webhook; a signed one's secret is printed once.
+
+    The destination must be a public address (checked now, and again at each
+    delivery): not this machine, the local network, link-local or multicast,
+    unless --allow-private. Credentials written into the URL are sent as
+    HTTP Basic authentication and never shown.
 
     \b
     Example: combat hook add https://example.org/combat
              combat hook add https://discord.com/api/webhooks/ID/TOKEN --discord
+             combat hook add http://192.168.1.20:8080/combat --allow-private
     """
     import hashlib
     import secrets
-    from urllib.parse import urlsplit
 
     from cli.output import write
+    from cli.server.destinations import checked, read, shown
     from eventlog.codec import utc_now
     from eventlog.stores.contract import Hook
-    from eventlog.text import neutral
+    read(url)  # (a malformed URL: one line, before the store is opened)
     try:
-        parts = urlsplit(url)
-    except ValueError:
-        parts = None
-    if parts is None or parts.scheme not in ("http", "https") or not parts.netloc:
-        raise LedgerError(f"a hook's URL starts with http:// or https://, not {neutral(url)[:60]!r}")
+        checked(url, allow_private)
+        later = ""
+    except LedgerError as exc:
+        if "does not resolve now" not in str(exc):
+            raise
+        later = f" ({exc}: it is checked again at each delivery)"
     hook = Hook(hashlib.sha256(url.encode()).hexdigest()[:8], url, discord,
-                secrets.token_urlsafe(32), utc_now())
+                secrets.token_urlsafe(32), utc_now(), allow_private)
     store = session(ctx).store
     store.add_hook(hook)
     for info in store.encounters():  # (from now on: what was declared before is not sent)
         store.mark_hook(hook.id, info.id, info.events)
+    where = shown(url) + (", a private address allowed" if allow_private else "") + later
     if discord:
-        write(f"hook {hook.id}: turn and round changes to {shown_url(url)} (Discord)\n")
+        write(f"hook {hook.id}: turn and round changes to {where} (Discord)\n")
     else:
-        write(f"hook {hook.id}: every batch to {shown_url(url)}, signed; secret, shown once: "
+        write(f"hook {hook.id}: every batch to {where}, signed; secret, shown once: "
               f"{hook.secret}\n(each POST carries X-Combat-Signature: sha256=HMAC-SHA256 "
               "of its body with this secret, hex)\n")
 
@@ -65,11 +65,13 @@ def add(ctx: typer.Context,
 def listed(ctx: typer.Context) -> None:
     """The webhooks: id, kind and where (never a secret)."""
     from cli.output import write
+    from cli.server.destinations import shown
     hooks = session(ctx).store.hooks()
     if not hooks:
         write("no hooks (combat hook add URL)\n")
     for hook in hooks:
-        write(f"{hook.id}  {'discord' if hook.discord else 'signed '}  {shown_url(hook.url)}\n")
+        private = "  (a private address allowed)" if hook.allow_private else ""
+        write(f"{hook.id}  {'discord' if hook.discord else 'signed '}  {shown(hook.url)}{private}\n")
 
 
 @hook_app.command("remove")

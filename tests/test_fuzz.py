@@ -689,12 +689,12 @@ def test_newer_schema_and_garbage_files_are_refused_and_left_as_they_were(tmp_pa
     newer = tmp_path / "newer.db"
     copy_template(template, newer)
     con = sqlite3.connect(newer)
-    con.execute("UPDATE meta SET value = '4' WHERE key = 'schema_version'")
+    con.execute("UPDATE meta SET value = '5' WHERE key = 'schema_version'")
     con.commit()
     con.close()
     garbage = tmp_path / "garbage.db"
     garbage.write_bytes(bytes(range(256)) * 64)
-    for db, says in ((newer, "was written by a newer combat-ledger (schema 4; this one reads 3)"),
+    for db, says in ((newer, "was written by a newer combat-ledger (schema 5; this one reads 4)"),
                      (garbage, "is not a combat-ledger database")):
         sha = _sha(db)
         for args in (["status"], ["note", "x"], ["import", str(GOLDEN / "v1-alley.json")]):

@@ -76,7 +76,7 @@ def test_each_batch_once_in_order_signed_through_failures_stalls_and_a_restart(t
     db = tmp_path / "table.db"
     table(db)
     receiver = Receiver(["fail", "fail", "stall", "fail"])
-    made = real(db, "hook", "add", receiver.url)
+    made = real(db, "hook", "add", receiver.url, "--allow-private")
     assert made.returncode == 0, made.stderr
     secret = secret_of(made.stdout)
     gm = token(db, "gm", "gm")
@@ -104,7 +104,7 @@ def test_signature_and_correction(tmp_path, quick):
     db = tmp_path / "table.db"
     table(db)
     receiver = Receiver(["fail", "stall"])
-    secret = secret_of(real(db, "hook", "add", receiver.url).stdout)
+    secret = secret_of(real(db, "hook", "add", receiver.url, "--allow-private").stdout)
     gm = token(db, "gm", "gm")
     with served(db) as running, client(running, gm) as http:
         for text in ("one", "two"):
@@ -128,7 +128,7 @@ def test_discord_hook_posts_turn_and_round_changes_and_corrections(tmp_path, qui
     db = tmp_path / "table.db"
     table(db)
     receiver = Receiver()
-    made = real(db, "hook", "add", receiver.url, "--discord")
+    made = real(db, "hook", "add", receiver.url, "--discord", "--allow-private")
     assert made.returncode == 0 and "shown once" not in made.stdout
     gm = token(db, "gm", "gm")
     with served(db) as running, client(running, gm) as http:
@@ -172,7 +172,7 @@ def test_a_hook_far_behind_is_caught_up_a_page_at_a_time_each_batch_once(tmp_pat
     db = tmp_path / "table.db"
     table(db)
     receiver = Receiver()
-    assert real(db, "hook", "add", receiver.url).returncode == 0
+    assert real(db, "hook", "add", receiver.url, "--allow-private").returncode == 0
     store = open_store(db)
     head = store.head(E)[0]
     count = PAGE_BATCHES * 2 + 7

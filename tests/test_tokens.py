@@ -117,7 +117,7 @@ def test_a_v1_store_gains_the_tokens_table_and_keeps_its_log(tmp_path):
     before = run(db, "--encounter", "alley", "log", "--json")[1]
     assert run(db, "token", "add", "ana", "--gm")[0] == 0
     con = sqlite3.connect(db)
-    assert con.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone() == ("3",)  # (3: the webhooks too, issue 28)
+    assert con.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone() == ("4",)  # (3: the webhooks too, 4: their private hooks)
     assert con.execute("SELECT name FROM tokens").fetchall() == [("ana",)]
     assert run(db, "--encounter", "alley", "log", "--json")[1] == before
 

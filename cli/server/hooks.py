@@ -10,26 +10,38 @@ on threads of their own (a declaration never waits for a receiver).
 - A Discord hook gets the turn and round changes as Discord messages
   (`{"content": ...}`), and an undo's correction; other batches send nothing.
 
-A receiver that fails, stalls (TIMEOUT_S) or is gone is retried with
-backoff (BACKOFF_S, doubling to BACKOFF_MAX_S) until it answers 2xx; only
-then is the batch marked delivered in the store, so a server restarted, or
-another server taking over, goes on from the mark. Of several servers on
-one store only the one that holds the store's claim delivers."""
+A receiver that fails, stalls (TIMEOUT_S), is gone or answers a redirect
+(never followed: it could point anywhere) is retried with backoff
+(BACKOFF_S, doubling to BACKOFF_MAX_S) until it answers 2xx; only then is
+the batch marked delivered in the store, so a server restarted, or another
+server taking over, goes on from the mark. Each failure is logged (logger
+`combat.server`, the URL as `destinations.shown` words it: never its
+credentials or token). Before every try the destination is checked again
+(destinations.py) and the connection made to the very address checked. Of
+several servers on one store only the one that holds the store's claim
+delivers."""
 from __future__ import annotations
 
+import base64
 import hashlib
 import hmac
+import http.client
+import logging
+import socket
+import ssl
 import threading
-import urllib.error
-import urllib.request
 
 import msgspec
 
 from eventlog.codec import envelope_dict
+from eventlog.errors import LedgerError
 from eventlog.events import CORRECTIONS
 from projections.history import envelope
 
+from cli.server import destinations
 from cli.server.catchup import CatchUp, next_page
+
+LOG = logging.getLogger("combat.server")
 
 POLL_S = 0.3  # how often the store is asked for new batches
 TIMEOUT_S = 10.0  # a receiver that has not answered by then is tried again
@@ -157,18 +169,65 @@ class Worker:
             headers["X-Combat-Signature"] = f"sha256={digest}"
         wait = BACKOFF_S
         while not self.done():
-            request = urllib.request.Request(self.hook.url, data=body, headers=headers,
-                                             method="POST")
-            try:
-                with urllib.request.urlopen(request, timeout=TIMEOUT_S) as answer:
-                    if 200 <= answer.status < 300:
-                        return True
-            except (urllib.error.URLError, OSError, ValueError):
-                pass  # (refused, 4xx/5xx, a stall, a reset: again, later)
+            failed = self._try(body, headers)
+            if failed is None:
+                return True
+            LOG.warning("hook %s: %s not delivered: %s; again in %.2g s", self.hook.id,
+                        delivery, failed, wait,
+                        extra={"hook": self.hook.id, "url": destinations.shown(self.hook.url)})
             if self.stopping.wait(wait):
                 return False
             wait = min(wait * 2, BACKOFF_MAX_S)
         return False
+
+    def _try(self, body: bytes, headers: dict[str, str]) -> str | None:
+        """One POST; None if the receiver took it (2xx), else why not, in
+        words that never hold the URL's credentials or token."""
+        shown = destinations.shown(self.hook.url)
+        try:
+            where, addresses = destinations.checked(self.hook.url, self.hook.allow_private)
+        except LedgerError as exc:  # (refused, or no longer resolves: nothing sent)
+            return str(exc)
+        if where.credentials is not None:
+            pair = ":".join(where.credentials).encode()
+            headers = {**headers, "Authorization": "Basic " + base64.b64encode(pair).decode()}
+        kind = _PinnedTLS if where.scheme == "https" else _Pinned
+        connection = kind(where.host, where.port, str(addresses[0]), TIMEOUT_S)
+        try:
+            connection.request("POST", where.target, body, headers)
+            with connection.getresponse() as answer:
+                answer.read(64 * 1024)
+                code = answer.status
+        except (OSError, http.client.HTTPException, ValueError) as exc:
+            return f"{shown}: {type(exc).__name__}"  # (a message may quote the URL)
+        finally:
+            connection.close()
+        if 200 <= code < 300:
+            return None
+        if 300 <= code < 400:
+            return f"{shown} answered {code}, a redirect: not followed"
+        return f"{shown} answered {code}"
+
+
+class _Pinned(http.client.HTTPConnection):
+    """A connection to the address the destination check passed, not to
+    whatever the name resolves to a moment later."""
+
+    def __init__(self, host: str, port: int, address: str, timeout: float):
+        super().__init__(host, port, timeout=timeout)
+        self.address = address
+
+    def connect(self) -> None:
+        self.sock = socket.create_connection((self.address, self.port), self.timeout)
+
+
+class _PinnedTLS(_Pinned):
+    default_port = http.client.HTTPS_PORT
+
+    def connect(self) -> None:
+        super().connect()
+        context = ssl.create_default_context()
+        self.sock = context.wrap_socket(self.sock, server_hostname=self.host)
 
 
 def _status_at(ledger, encounter: str, seq: int) -> dict:

@@ -332,3 +332,16 @@ class StoreContract:
         assert store.claim_hooks()
         assert store.remove_hook(hook.id) and not store.remove_hook(hook.id)
         assert store.hooks() == [] and store.hook_marks(hook.id) == {}
+
+    def test_contract_a_hook_keeps_whether_it_may_send_to_a_private_address(self, store):
+        from eventlog.stores.contract import Hook
+        lan = Hook("e5f6a7b8", "http://192.168.1.20:8080/in", True, "s", "2026-01-01T00:00:00Z",
+                   True)
+        public = Hook("a1b2c3d4", "https://example.org/in", False, "s", "2026-01-01T00:00:00Z")
+        store.add_hook(lan)
+        store.add_hook(public)
+        assert store.hooks() == [public, lan]
+        assert [h.allow_private for h in store.hooks()] == [False, True]
+        assert store.remove_hook(lan.id)
+        store.add_hook(lan._replace(allow_private=False))  # (nothing of the old one is left)
+        assert [h.allow_private for h in store.hooks()] == [False, False]

@@ -54,6 +54,7 @@ class Hook(NamedTuple):
     discord: bool
     secret: str              # shown once when added; kept to sign with
     created_at: str
+    allow_private: bool = False  # `--allow-private`: a bot on the GM's own network
 
 
 class Snapshot(NamedTuple):

@@ -21,25 +21,30 @@ else:
     _Host = object
 
 _HOOK = "id, url, discord, secret, created_at"
+_HOOKS = (f"SELECT {_HOOK}, EXISTS (SELECT 1 FROM hook_private p WHERE p.hook = hooks.id) "
+          "FROM hooks ORDER BY id")
 _CLAIM = "SELECT pg_try_advisory_lock(hashtext(current_schema() || ':combat-hooks'))"
 _RELEASE = "SELECT pg_advisory_unlock(hashtext(current_schema() || ':combat-hooks'))"
 
 
 class HooksMixin(_Host):
     def hooks(self) -> list[Hook]:
-        return [Hook(*r) for r in self._query(f"SELECT {_HOOK} FROM hooks ORDER BY id")]
+        return [Hook(*r) for r in self._query(_HOOKS)]
 
     def add_hook(self, hook: Hook) -> None:
         def work(db):
-            done = db.execute("INSERT INTO hooks VALUES (%s, %s, %s, %s, %s) "
-                              "ON CONFLICT DO NOTHING", tuple(hook))
+            done = db.execute(f"INSERT INTO hooks ({_HOOK}) VALUES (%s, %s, %s, %s, %s) "
+                              "ON CONFLICT DO NOTHING", tuple(hook)[:5])
             if done.rowcount != 1:
                 raise Refusal(f"a hook to that URL is there already ({hook.id})")
+            if hook.allow_private:
+                db.execute("INSERT INTO hook_private VALUES (%s)", (hook.id,))
         self._write(work)
 
     def remove_hook(self, hook_id: str) -> bool:
         def work(db):
             db.execute("DELETE FROM hook_marks WHERE hook = %s", (hook_id,))
+            db.execute("DELETE FROM hook_private WHERE hook = %s", (hook_id,))
             return db.execute("DELETE FROM hooks WHERE id = %s", (hook_id,)).rowcount > 0
         return self._write(work)
 

@@ -79,6 +79,11 @@ CREATE TABLE imported (encounter text PRIMARY KEY, upto bigint NOT NULL);
 CREATE TABLE changes (encounter text PRIMARY KEY, xid xid8 NOT NULL);
 CREATE INDEX changes_by_xid ON changes (xid);
 """),
+    # The hooks the GM let send to a private address (`hook add
+    # --allow-private`, a bot on the table's own network).
+    (8, """
+CREATE TABLE hook_private (hook text PRIMARY KEY);
+"""),
 ]
 SCHEMA_VERSION = MIGRATIONS[-1][0]
 _VERSION_TABLE = ("CREATE TABLE schema_version (app text NOT NULL, version integer NOT NULL, "
@@ -172,6 +177,10 @@ _MADE = {
     ("relation", "changes_by_xid"):
         "i: CREATE INDEX changes_by_xid ON changes USING btree (xid)",
     ("constraint", "changes_pkey"): "PRIMARY KEY (encounter)",
+    ("relation", "hook_private"): "r: hook text not null",  # (schema 8)
+    ("relation", "hook_private_pkey"):
+        "i: CREATE UNIQUE INDEX hook_private_pkey ON hook_private USING btree (hook)",
+    ("constraint", "hook_private_pkey"): "PRIMARY KEY (hook)",
 }
 # An encounter's change mark: the transaction appending to it (its head row
 # locked already, so the mark adds no wait of its own).

@@ -27,8 +27,11 @@ class HooksMixin(_Host):
     def hooks(self) -> list[Hook]:
         if not self._has_hooks():
             return []
-        return [Hook(i, u, bool(d), s, c) for i, u, d, s, c in self._query(
-            f"SELECT {_HOOK} FROM hooks ORDER BY id")]
+        private = ("EXISTS (SELECT 1 FROM hook_private p WHERE p.hook = hooks.id)"
+                   if self._query("SELECT 1 FROM sqlite_master WHERE type = 'table' "
+                                  "AND name = 'hook_private'") else "0")  # (before schema 4)
+        return [Hook(i, u, bool(d), s, c, bool(p)) for i, u, d, s, c, p in self._query(
+            f"SELECT {_HOOK}, {private} FROM hooks ORDER BY id")]
 
     def add_hook(self, hook: Hook) -> None:
         def work():
@@ -37,6 +40,8 @@ class HooksMixin(_Host):
                 raise Refusal(f"a hook to that URL is there already ({hook.id})")
             self.db.execute(f"INSERT INTO hooks ({_HOOK}) VALUES (?, ?, ?, ?, ?)",
                             (hook.id, hook.url, int(hook.discord), hook.secret, hook.created_at))
+            if hook.allow_private:
+                self.db.execute("INSERT INTO hook_private VALUES (?)", (hook.id,))
         self._write(work)
 
     def remove_hook(self, hook_id: str) -> bool:
@@ -45,6 +50,7 @@ class HooksMixin(_Host):
 
         def work():
             self.db.execute("DELETE FROM hook_marks WHERE hook = ?", (hook_id,))
+            self.db.execute("DELETE FROM hook_private WHERE hook = ?", (hook_id,))
             return self.db.execute("DELETE FROM hooks WHERE id = ?", (hook_id,)).rowcount > 0
         return self._write(work)
 
