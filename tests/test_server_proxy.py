@@ -89,3 +89,74 @@ def test_the_cap_per_address_spares_an_allowed_proxy(monkeypatch):
         proxied = _answered(running.url, 4)
     assert alone == 2  # (a client: capped)
     assert proxied == 4  # (the proxy carries many clients)
+
+
+async def _hold(request):
+    """A stream that stays open (as an SSE stream does), after its head."""
+    import asyncio
+
+    from starlette.responses import StreamingResponse
+
+    async def forever():
+        yield b"open\n"
+        while True:
+            await asyncio.sleep(1)
+            yield b":\n"
+    return StreamingResponse(forever(), media_type="text/event-stream")
+
+HOLD = Starlette(routes=[Route("/hold", _hold)])
+
+
+def _streams(url: str, clients: list[str | None]) -> list[bool]:
+    """Open one held stream per entry of `clients` (its X-Forwarded-For, or
+    none), all at once; which of them got their answer's head."""
+    import socket
+    host, port = url.removeprefix("http://").split(":")
+    socks, opened = [], []
+    try:
+        for client in clients:
+            s = socket.create_connection((host, int(port)), timeout=5)
+            socks.append(s)
+            forwarded = f"X-Forwarded-For: {client}\r\n" if client else ""
+            s.sendall(f"GET /hold HTTP/1.1\r\nHost: x\r\n{forwarded}\r\n".encode())
+            try:
+                opened.append(s.recv(100).startswith(b"HTTP/1.1 200"))
+            except OSError:
+                opened.append(False)
+    finally:
+        for s in socks:
+            s.close()
+    return opened
+
+
+def _all_closed(running) -> None:
+    """Wait until the server has counted out every stream of the test's last call."""
+    import time
+    counts = running.server.config.__dict__.setdefault("open_per_client", {})
+    deadline = time.monotonic() + 10
+    while counts and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert not counts, counts
+
+
+def test_streams_through_a_named_proxy_are_capped_per_forwarded_client(monkeypatch):
+    from cli.server import limits
+    monkeypatch.setattr(limits, "PER_CLIENT", 3)
+    ana, bo = "203.0.113.7", "198.51.100.20"
+    with Running(app=HOLD, forwarded_allow_ips="127.0.0.1") as running:
+        # three each: six streams through the one proxy address, all open
+        assert _streams(running.url, [ana, bo] * 3) == [True] * 6
+        _all_closed(running)
+        # a fourth of Ana's is over her cap; Bo's and a third client's are not
+        assert _streams(running.url, [ana] * 4 + [bo, "192.0.2.99"]) == [True] * 3 + [False, True, True]
+        _all_closed(running)
+        # a forwarded chain counts its client, not a proxy on the way
+        assert _streams(running.url, [f"{ana}, 127.0.0.1"] * 4) == [True] * 3 + [False]
+
+
+def test_streams_from_a_proxy_not_named_count_for_its_own_address(monkeypatch):
+    from cli.server import limits
+    monkeypatch.setattr(limits, "PER_CLIENT", 3)
+    with Running(app=HOLD, forwarded_allow_ips="10.0.0.1") as running:
+        got = _streams(running.url, ["203.0.113.7", "198.51.100.20", "192.0.2.1", "192.0.2.2"])
+    assert got == [True] * 3 + [False]  # (its X-Forwarded-For chooses nothing)

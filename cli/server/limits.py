@@ -6,7 +6,9 @@ could open and every legitimate request timed out. Here:
 - a deadline for a request's headers (from the connection's start, or the
   end of the answer before on a kept-alive one) and for its body;
 - a cap of open connections per client address (the excess is closed as it
-  is accepted);
+  is accepted); behind a proxy `--forwarded-allow-ips` names, of open
+  requests per client it forwards (the excess is closed when its headers
+  are in);
 - the process's file limit raised to its hard limit when the server starts.
 """
 from __future__ import annotations
@@ -32,51 +34,56 @@ def raise_file_limit() -> int:
     return soft
 
 
-def _proxy(config, host: str) -> bool:
-    """Whether `host` is a proxy `--forwarded-allow-ips` names (issue 28): the
-    cap per address is then the proxy's to keep, per client."""
-    if not config.proxy_headers or not host:
-        return False
+def _trusted(config):
     trusted = config.__dict__.get("trusted_proxies")
     if trusted is None:
         from uvicorn.middleware.proxy_headers import _TrustedHosts
         trusted = config.__dict__["trusted_proxies"] = _TrustedHosts(config.forwarded_allow_ips)
-    return host in trusted
+    return trusted
+
+
+def _proxy(config, host: str) -> bool:
+    """Whether `host` is a proxy `--forwarded-allow-ips` names: its
+    connections carry many clients', each counted as the client it names."""
+    if not config.proxy_headers or not host:
+        return False
+    return host in _trusted(config)
+
+
+def forwarded_client(config, headers, proxy: str) -> str:
+    """The client a named proxy's request comes from, read from its
+    X-Forwarded-For as uvicorn reads it for the app (the nearest address
+    that is not itself a named proxy); the proxy itself when it names none."""
+    values = [v for k, v in headers if k == b"x-forwarded-for"]
+    if not values:
+        return proxy
+    host, _ = _trusted(config).get_trusted_client_address(b", ".join(values).decode("latin1"))
+    return host or proxy
 
 
 def guarded_protocol():
     """uvicorn's h11 protocol with the header deadline and the cap per
-    client address (the counts are kept on each server's config)."""
+    client address (the counts are kept on each server's config). A direct
+    connection counts for its peer from the moment it is accepted; a named
+    proxy's request counts for the client it forwards, from its headers to
+    the end of its answer (a stream: while it is open)."""
     from uvicorn.protocols.http.h11_impl import H11Protocol
 
     class Guarded(H11Protocol):
         _deadline = None
-        _host = None
+        _host = None  # the address this connection (or a proxy's request) counts for
+        _via_proxy = False
 
         def connection_made(self, transport) -> None:
             super().connection_made(transport)
-            self._host = self.client[0] if self.client else ""
-            if _proxy(self.config, self._host):  # (its connections are many clients': uncapped)
-                self._host = None
+            peer = self.client[0] if self.client else ""
+            self._via_proxy = _proxy(self.config, peer)
+            if self._via_proxy or self._take(peer):
                 self._arm()
-                return
-            counts = self.config.__dict__.setdefault("open_per_client", {})
-            counts[self._host] = counts.get(self._host, 0) + 1
-            if counts[self._host] > PER_CLIENT:
-                transport.abort()  # (connection_lost follows, and counts it out)
-                return
-            self._arm()
 
         def connection_lost(self, exc) -> None:
             self._disarm()
-            counts = self.config.__dict__.setdefault("open_per_client", {})
-            if self._host is not None:
-                left = counts.get(self._host, 1) - 1
-                if left > 0:
-                    counts[self._host] = left
-                else:
-                    counts.pop(self._host, None)
-                self._host = None
+            self._release()
             super().connection_lost(exc)
 
         def handle_events(self) -> None:
@@ -84,11 +91,38 @@ def guarded_protocol():
             super().handle_events()
             if self.cycle is not before:  # a request's headers are in
                 self._disarm()
+                if self._via_proxy and self.cycle is not None:
+                    self._release()  # (a kept-alive connection's request before)
+                    peer = self.client[0] if self.client else ""
+                    self._take(forwarded_client(self.config, self.scope["headers"], peer))
 
         def on_response_complete(self) -> None:
             super().on_response_complete()
+            if self._via_proxy:
+                self._release()
             if not self.transport.is_closing():
                 self._arm()  # (the next request's headers, on a kept-alive connection)
+
+        def _take(self, host: str) -> bool:
+            """Count this connection for `host`; over the cap, drop it."""
+            counts = self.config.__dict__.setdefault("open_per_client", {})
+            counts[host] = counts.get(host, 0) + 1
+            self._host = host
+            if counts[host] > PER_CLIENT:
+                self.transport.abort()  # (connection_lost follows, and counts it out)
+                return False
+            return True
+
+        def _release(self) -> None:
+            if self._host is None:
+                return
+            counts = self.config.__dict__.setdefault("open_per_client", {})
+            left = counts.get(self._host, 1) - 1
+            if left > 0:
+                counts[self._host] = left
+            else:
+                counts.pop(self._host, None)
+            self._host = None
 
         def _arm(self) -> None:
             self._disarm()
