@@ -19,6 +19,16 @@ from httpx_sse import connect_sse
 from serverkit import messages
 
 ROOT = Path(__file__).resolve().parent.parent
+_devices = iter(range(1 << 20))
+
+
+def address(device: int | None = None) -> str:
+    """A loopback address of its own for device number `device` (the next
+    unused one by default): the phones of a table are devices of their own,
+    as the server's cap of connections per address expects. 127.0.0.0/8
+    is loopback whole; this stays off 127.0.0.x (the servers' own)."""
+    n = next(_devices) if device is None else device
+    return f"127.{1 + n // 62_500}.{1 + n // 250 % 250}.{2 + n % 250}"
 
 
 class Server:
@@ -61,14 +71,15 @@ def _first_line(proc: subprocess.Popen, limit: float) -> str:
 
 
 class Follower:
-    """One phone or TV: the stream of `encounter` over `urls`, starting at the
-    first; when a server drops it (or cannot be reached) it goes on at the
-    next with Last-Event-ID, until it has seen `until` (set later) or its
-    time is up. `seen`: every (seq, arrival time) it got, in order."""
+    """One phone or TV, from an address of its own (`local`): the stream of
+    `encounter` over `urls`, starting at the first; when a server drops it
+    (or cannot be reached) it goes on at the next with Last-Event-ID, until
+    it has seen `until` (set later) or its time is up. `seen`: every (seq, arrival time) it got, in order."""
 
     def __init__(self, urls: list[str], secret: str, encounter: str, first: int = 0,
-                 limit_s: float = 120, last: int | None = None):
+                 limit_s: float = 120, last: int | None = None, local: str | None = None):
         self.urls, self.secret, self.encounter = urls, secret, encounter
+        self.local = local or address()  # (the phone's own address)
         self.at = first % len(urls)
         self.last, self.limit_s = last, limit_s
         self.until: int | None = None
@@ -104,7 +115,8 @@ class Follower:
             headers["Last-Event-ID"] = str(self.last)
         timeout = httpx.Timeout(10, read=30)  # (an idle stream is pinged every 15 s)
         path = f"/api/encounters/{self.encounter}/stream"
-        with httpx.Client(base_url=url, timeout=timeout) as http, \
+        transport = httpx.HTTPTransport(local_address=self.local)
+        with httpx.Client(base_url=url, timeout=timeout, transport=transport) as http, \
                 connect_sse(http, "GET", path, headers=headers) as source:
             self.opened.set()
             for message in messages(source):

@@ -19,8 +19,14 @@ commit) to the last of the table's 7 listeners (p50, p99), over every
 acknowledged declaration.
 
     python tests/benchmarks/bench_fleet.py [--tables 100] [--seconds 30] [--quick]
+                                           [--runs single,fleet,kill]
 
---quick: 5 tables for 8 s a run (CI may run it). Prints one JSON object.
+Each phone, TV and GM laptop connects from a loopback address of its own
+(127.x.y.z, tests/fleet.py), as a table's devices do: no address comes
+near the server's cap of connections per address.
+
+--quick: 5 tables for 8 s a run (CI may run it; tests/benchmarks/run.py
+--quick does). Prints one JSON object.
 """
 from __future__ import annotations
 
@@ -42,6 +48,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
 PLAYERS, PACE_S = 6, 10.0  # a table: 6 players, each declaring every ~10 s
+RUNS = {"single": (1, False), "fleet": (3, False), "kill": (3, True)}  # servers, one killed
 
 
 def setup(url: str, tables: int) -> tuple[str, dict[str, str], dict[str, int]]:
@@ -83,9 +90,11 @@ class Run:
         self.seen: dict[tuple[str, int], list[tuple[int, float]]] = {}
         self.errors = {"declarations": 0, "streams": 0}
         self.moves = 0
+        self.addresses: set[str] = set()
 
-    async def listen(self, http: list, e: str, k: int, stop: asyncio.Event) -> None:
+    async def listen(self, e: str, k: int, stop: asyncio.Event) -> None:
         got = self.seen[(e, k)] = []
+        http = self.clients(e, k)
         at, last = (int(e[1:]) + k) % len(self.urls), self.heads[e]
         for _ in range(200):  # (bounded: reconnections)
             if stop.is_set():
@@ -102,6 +111,8 @@ class Run:
                 pass
             at, self.moves = (at + 1) % len(self.urls), self.moves + 1
             await asyncio.sleep(0.1)
+        for client in http:
+            await client.aclose()
 
     async def declare(self, http: list, e: str, until: float) -> None:
         rng = random.Random(e)
@@ -127,21 +138,23 @@ class Run:
             else:
                 self.errors["declarations"] += 1
 
-    def clients(self, e: str) -> list:
-        """A table's clients, one a server, from an address of its own
-        (127.0.x.y: each table is a household behind its own router, as the
-        server's cap of connections per address expects)."""
-        t = int(e[1:])
-        local = f"127.0.{1 + t // 250}.{2 + t % 250}"
+    def clients(self, e: str, k: int) -> list:
+        """Device k of table e's clients, one a server, from a loopback
+        address of its own (each phone, the TV and the GM's laptop is a
+        device on the network, as the server's cap of connections per
+        address expects)."""
+        from fleet import address
+        local = address(int(e[1:]) * (PLAYERS + 2) + k)
+        self.addresses.add(local)
         limits = httpx.Limits(max_connections=None, max_keepalive_connections=20)
         return [httpx.AsyncClient(base_url=u, limits=limits, timeout=httpx.Timeout(30, read=60),
                                   transport=httpx.AsyncHTTPTransport(local_address=local))
                 for u in self.urls]
 
     async def go(self) -> None:
-        tables = {e: self.clients(e) for e in self.heads}
+        tables = {e: self.clients(e, PLAYERS + 1) for e in self.heads}  # (the GM's)
         stop = asyncio.Event()
-        listeners = [asyncio.create_task(self.listen(tables[e], e, k, stop))
+        listeners = [asyncio.create_task(self.listen(e, k, stop))
                      for e in self.heads for k in range(PLAYERS + 1)]
         await asyncio.sleep(min(10, 1 + len(listeners) / 200))  # (the streams open)
         started = time.monotonic()
@@ -187,7 +200,8 @@ class Run:
         return {"declarations": total, "per_s": round(total / self.elapsed, 1),
                 "sse_p50_ms": round(q[49] * 1000, 1), "sse_p99_ms": round(q[98] * 1000, 1),
                 "errors": dict(self.errors), "stream_moves": self.moves,
-                "streams": len(self.seen)}
+                "streams": len(self.seen), "client_addresses": len(self.addresses),
+                "offered_per_s": round(len(self.heads) * PLAYERS / PACE_S, 1)}
 
 
 def one_run(pg, folder: Path, servers: int, tables: int, seconds: float,
@@ -211,7 +225,12 @@ def main() -> None:
     parser.add_argument("--tables", type=int, default=100)
     parser.add_argument("--seconds", type=float, default=30)
     parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--runs", default="single,fleet,kill",
+                        help="which runs, comma-separated: single, fleet, kill")
     args = parser.parse_args()
+    runs = [r.strip() for r in args.runs.split(",") if r.strip()]
+    if not runs or set(runs) - set(RUNS):
+        parser.error(f"--runs takes some of {', '.join(RUNS)}")
     tables, seconds = (5, 8.0) if args.quick else (args.tables, args.seconds)
     from pgserver import Server as PG
     pg = PG()
@@ -221,9 +240,9 @@ def main() -> None:
            "pace": f"{PLAYERS} players x 1 declaration / {PACE_S:g} s"}
     try:
         with tempfile.TemporaryDirectory() as folder:
-            out["single"] = one_run(pg, Path(folder), 1, tables, seconds, False)
-            out["fleet"] = one_run(pg, Path(folder), 3, tables, seconds, False)
-            out["kill"] = one_run(pg, Path(folder), 3, tables, seconds, True)
+            for name in runs:
+                servers, kill = RUNS[name]
+                out[name] = one_run(pg, Path(folder), servers, tables, seconds, kill)
     finally:
         pg.close()
     print(json.dumps(out, indent=1))

@@ -197,6 +197,12 @@ def main() -> None:
     results["postgres"] = bench_postgres.measure(opts.quick)
     import bench_status_table
     results["tables"] = bench_status_table.measure()
+    # (several servers on one store, each phone from an address of its own:
+    # the quick form, 5 tables; the full one, by hand: bench_fleet.py)
+    fleet = subprocess.run([PY, str(HERE / "bench_fleet.py"), "--quick"],
+                           capture_output=True, text=True)
+    results["fleet"] = (json.loads(fleet.stdout) if fleet.returncode == 0
+                        else {"skipped": (fleet.stderr or fleet.stdout).strip()[-200:]})
     if opts.json:
         print(json.dumps(results, indent=2))
         return
@@ -219,6 +225,15 @@ def main() -> None:
     bench_postgres.show(results["postgres"])
     print()
     bench_status_table.show(results["tables"])
+    print("\nfleet (bench_fleet.py --quick, 5 tables):")
+    if "skipped" in results["fleet"]:
+        print(f"  skipped: {results['fleet']['skipped']}")
+    for run in ("single", "fleet", "kill"):
+        f = results["fleet"].get(run)
+        if f:
+            print(f"  {run:<6} {f['per_s']}/s acknowledged of {f['offered_per_s']}/s offered, "
+                  f"SSE p99 {f['sse_p99_ms']} ms, errors {f['errors']}, "
+                  f"{f['client_addresses']} client addresses")
 
 
 if __name__ == "__main__":
