@@ -205,9 +205,9 @@ def decide_correction(command: c.Command, book: UndoBook, head: int, state: Stat
     if isinstance(command, c.Undo):
         target = book.undo_target()
         if target is None:
-            raise Refusal(_not_seen(command.expect, "undo", "undone")
+            raise Refusal(_not_seen(command.expect, "undo", "undone (R26)")
                           or "nothing to undo: creating the encounter cannot be undone (R26)")
-        _expected(command.expect, target, batch_of, "latest declaration", "undone")
+        _expected(command.expect, target, batch_of, "latest declaration", "undone (R26)")
         marker: Payload = Undone([target], "undo", command.reason)
         if book.kind(target) in ("Undone", "Amended"):  # the past changes again
             _refuse_casualties(log, _with(book, head, marker), encounter,
@@ -216,10 +216,11 @@ def decide_correction(command: c.Command, book: UndoBook, head: int, state: Stat
     if isinstance(command, c.Redo):
         target = book.redo_target()
         if target is None:
-            raise Refusal(_not_seen(command.expect, "redo", "redone")
+            raise Refusal(_not_seen(command.expect, "redo", "redone (R27)")
                           or "nothing to redo: redo follows an undo, before anything "
                           "new is declared (R27)")
-        _expected(command.expect, target, batch_of, "latest undone declaration", "redone")
+        _expected(command.expect, target, batch_of, "latest undone declaration",
+                  "redone (R27)")
         marker = Redone(target)
         if book.kind(target) in ("Undone", "Amended"):
             _refuse_casualties(log, _with(book, head, marker), encounter,
@@ -253,7 +254,7 @@ def _expected(expect: int | None, target: int, batch_of: Callable[[int], list[En
     if expect is None or expect == target:
         return
     raise Refusal(f"the {latest} is now seq {target} ({_reads(batch_of(target))}), "
-                  f"not seq {expect}: nothing {done} (R26, R27)")
+                  f"not seq {expect}: nothing {done}")
 
 
 def latest(book: UndoBook, batch_of: Callable[[int], list[Envelope]]) -> dict:
@@ -268,7 +269,7 @@ def latest(book: UndoBook, batch_of: Callable[[int], list[Envelope]]) -> dict:
 def _not_seen(expect: int | None, verb: str, done: str) -> str:
     if expect is None:
         return ""
-    return f"there is nothing left to {verb} now, not seq {expect}: nothing {done} (R26, R27)"
+    return f"there is nothing left to {verb} now, not seq {expect}: nothing {done}"
 
 
 def _reads(events: list[Envelope]) -> str:

@@ -95,14 +95,18 @@ class Run:
     async def listen(self, e: str, k: int, stop: asyncio.Event) -> None:
         got = self.seen[(e, k)] = []
         http = self.clients(e, k)
-        at, last = (int(e[1:]) + k) % len(self.urls), self.heads[e]
+        at, last = (int(e[1:]) + k) % len(self.urls), None
         for _ in range(200):  # (bounded: reconnections)
             if stop.is_set():
                 return
+            # As a page does: the first stream asks for the status now, a
+            # reconnection for what it missed (Last-Event-ID: a catch-up).
+            headers = {"Authorization": f"Bearer {self.views[e][k]}"}
+            if last is not None:
+                headers["Last-Event-ID"] = str(last)
             try:
                 async with aconnect_sse(http[at], "GET", f"/api/encounters/{e}/stream",
-                                        headers={"Authorization": f"Bearer {self.views[e][k]}",
-                                                 "Last-Event-ID": str(last)}) as source:
+                                        headers=headers) as source:
                     async for m in source.aiter_sse():
                         if m.data and m.event == "status":
                             last = int(m.id)
@@ -119,6 +123,8 @@ class Run:
         n = 0
         while time.monotonic() < until:
             await asyncio.sleep(rng.expovariate(PLAYERS / PACE_S))
+            if time.monotonic() >= until:  # (a wait past the end: the run's rate stays true)
+                break
             n += 1
             first = rng.randrange(len(self.urls))
             for k in range(len(self.urls)):
@@ -156,7 +162,11 @@ class Run:
         stop = asyncio.Event()
         listeners = [asyncio.create_task(self.listen(e, k, stop))
                      for e in self.heads for k in range(PLAYERS + 1)]
-        await asyncio.sleep(min(10, 1 + len(listeners) / 200))  # (the streams open)
+        opening = time.monotonic() + 60  # (every stream has its first status, or a minute)
+        while time.monotonic() < opening and not all(self.seen.get((e, k)) for e in self.heads
+                                                     for k in range(PLAYERS + 1)):
+            await asyncio.sleep(0.2)
+        self.opened_s = round(time.monotonic() - opening + 60, 1)
         started = time.monotonic()
         until = started + self.seconds
         writers = [asyncio.create_task(self.declare(tables[e], e, until)) for e in self.heads]
@@ -200,7 +210,8 @@ class Run:
         return {"declarations": total, "per_s": round(total / self.elapsed, 1),
                 "sse_p50_ms": round(q[49] * 1000, 1), "sse_p99_ms": round(q[98] * 1000, 1),
                 "errors": dict(self.errors), "stream_moves": self.moves,
-                "streams": len(self.seen), "client_addresses": len(self.addresses),
+                "streams": len(self.seen), "streams_opened_s": self.opened_s,
+                "client_addresses": len(self.addresses),
                 "offered_per_s": round(len(self.heads) * PLAYERS / PACE_S, 1)}
 
 
