@@ -236,3 +236,11 @@ def test_r26_gm_page_ctrl_z_sends_the_batch_the_page_drew(tmp_path):
         assert log(running.db)[-1]["data"]["text"] == "a late note"
         page.locator("body").press("Control+y")
         expect(page.locator("#message")).to_contain_text(re.compile("nothing (left )?to redo"))
+        # `u` typed in the command box is the same undo: of what the page drew
+        page.evaluate("() => { status.seq = 8; }")
+        with page.expect_request(lambda r: r.url.endswith("/line")) as sent:
+            page.fill("#line", "u")
+            page.locator("#line").press("Enter")
+        assert json.loads(sent.value.post_data) == {"line": "u --expect 5"}
+        expect(page.locator("#message")).to_contain_text("not seq 5: nothing undone")
+        assert log(running.db)[-1]["data"]["text"] == "a late note"

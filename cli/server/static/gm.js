@@ -289,7 +289,11 @@ function gmButtons() {
     const line = $("line").value.trim();
     if (!line) return;
     const path = "./api/encounters/" + encodeURIComponent(encounter) + "/line";
-    api(path, { line }).then((answer) => {
+    // an undo or redo typed here takes back what the page shows, as Ctrl-Z does
+    const verb = { u: "undo", undo: "undo", r: "redo", redo: "redo" }[line.split(/\s+/)[0]];
+    const sent = verb && !/(^|\s)--expect\b/.test(line)
+      ? seenLatest(verb).then((batch) => line + " --expect " + batch.seq) : Promise.resolve(line);
+    sent.then((full) => api(path, { line: full })).then((answer) => {
       say("✓ " + line, "ok");
       $("line").value = "";
       if (answer.status.encounter !== encounter) { goTo(answer.status.encounter); return; }  // (`new ID`)
