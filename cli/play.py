@@ -43,7 +43,7 @@ from cli.playwords import (
 from cli.console import SafeConsole, console
 from cli.render import escape, headline, log_table, status_table
 from cli.session import Session
-from cli.terminal import leading, run_line, run_read
+from cli.terminal import expected, leading, run_line, run_read
 from eventlog.errors import LedgerError
 from projections.domain.decide import acting
 from projections.domain.state import State
@@ -189,14 +189,8 @@ class Play:
         args = options + expand(rest, self.state)
         if args != words:
             console.print(f"[dim]  = {escape(shlex.join(args))}[/dim]")
-        verb = args[len(options)]
-        if verb in ("undo", "redo") and "--expect" not in args and self.eid:
-            # the batch as of the log this console has shown, not one that
-            # landed since (another terminal's, a phone's) (R26, R27)
-            book = self.session.ledger.book(self.eid, at=self.seen)
-            seen = book.undo_target() if verb == "undo" else book.redo_target()
-            if seen is not None:
-                args = [*args, "--expect", str(seen)]
+        if self.eid:  # (an undo or redo: of the log this console has shown)
+            args += expected(self.session.ledger, self.eid, self.seen, args[len(options):])
         self._report(elsewhere=True)  # what other terminals declared meanwhile
         self._invoke(args)
         if args[len(options)] in SWITCHING:  # a new one is told from its first event

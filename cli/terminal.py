@@ -10,6 +10,19 @@ from cli.session import Session, read_roster
 from eventlog.errors import LedgerError
 
 
+def expected(ledger, encounter: str, seen: int, command: list[str]) -> list[str]:
+    """`--expect SEQ` for an `undo` or `redo` typed at a console without one:
+    the batch it would act on as of the log the console has shown (up to
+    seq `seen`), so one that landed since (another terminal's, a phone's)
+    is refused, named, rather than taken back unseen (R26, R27)."""
+    if command[:1] not in (["undo"], ["redo"]) or any(
+            w.split("=", 1)[0] == "--expect" for w in command):
+        return []
+    book = ledger.book(encounter, at=seen)
+    target = book.undo_target() if command[0] == "undo" else book.redo_target()
+    return [] if target is None else ["--expect", str(target)]
+
+
 def leading(words: list[str]) -> tuple[list[str], list[str]]:
     """Leading `--option value` words, and the command after them."""
     i = 0
