@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from eventlog.codec import Envelope
 from eventlog.events import Amended, Payload, Redone, Undone
-from projections.domain.state import State
+from projections.domain.state import KEPT_COMPLETE, State
 from projections.reports.flow import lost_line, unspent
 from projections.reports.narrate import describe
 
@@ -42,7 +42,7 @@ def would_correct(marker: Payload, touched: list[Envelope], before: State,
                       for p in events]
         for b in marker.retracted:
             lines += _said(by_batch.get(b, []), "would fall with it (--cascade)")
-    kept = sorted({cid for _, cid in getattr(marker, "kept", ()) if cid})
+    kept = sorted({cid for _, cid in getattr(marker, "kept", ()) if cid and cid != KEPT_COMPLETE})
     if kept:
         lines.append(f"{', '.join(kept)}: turns that ended by themselves stay ended there, "
                      "the AP kept in reserve (R28a)")
