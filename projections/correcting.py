@@ -132,7 +132,7 @@ def rejudge(log: Iterable[StoredEvent | Envelope], lived_fixes: Corrections, fix
     return Trial(lost, kept)
 
 
-TURN_ACTIONS = (APSpent, FreeActionTaken, TurnEnded)
+IN_A_TURN = (APSpent, FreeActionTaken, TurnEnded)
 
 
 def _moving(lived: State, was: list[Payload] | None, now: list[Payload] | None,
@@ -143,7 +143,7 @@ def _moving(lived: State, was: list[Payload] | None, now: list[Payload] | None,
     if not was or not now or len(was) != len(now):
         return
     for old, new in zip(was, now):
-        if not isinstance(old, TURN_ACTIONS) or not isinstance(new, TURN_ACTIONS):
+        if not isinstance(old, IN_A_TURN) or not isinstance(new, IN_A_TURN):
             continue  # (an interrupt is taken outside a turn: it moves none)
         a, b = old.combatant, new.combatant
         if a != b:
