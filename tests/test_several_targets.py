@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import given as hypo, settings, strategies as st
 
 from eventlog.errors import Refusal
 from projections.domain import commands as c
@@ -138,18 +139,21 @@ def _log(combat) -> list[dict]:
 def test_cli_track_of_several_targets_is_one_batch_undone_in_one_step(combat):
     _cli_table(combat)
     out = combat("track", "goblin-1,goblin-2,boss", "hp", "-3").stdout
-    assert "goblin-1's hp -3" in out and "boss's hp -3" in out
+    assert out.startswith("✓ goblin-1's, goblin-2's and boss's hp -3\n")  # one line
     last = _log(combat)[-3:]
     assert len({e["batch"] for e in last}) == 1
     assert [e["data"]["combatant"] for e in last] == ["goblin-1", "goblin-2", "boss"]
-    combat("undo")
+    said = combat("undo").stdout
+    assert said.startswith(f"↶ undone (seq {last[0]['seq']}-{last[-1]['seq']}): goblin-1's, "
+                           "goblin-2's and boss's hp -3\n")
     assert all(e["undone"] for e in _log(combat)[-4:-1])
     assert "hp 5/5" in combat("status").stdout
 
 
 def test_cli_effect_of_several_targets_is_one_batch(combat):
     _cli_table(combat)
-    combat("effect", "goblin-1,goblin-2", "stunned", "--rounds", "1")
+    out = combat("effect", "goblin-1,goblin-2", "stunned", "--rounds", "1").stdout
+    assert out.startswith("✓ goblin-1 and goblin-2 are stunned (stunned, stunned-2) for 1 round\n")
     last = _log(combat)[-2:]
     assert [e["type"] for e in last] == ["EffectApplied"] * 2
     assert last[0]["batch"] == last[1]["batch"]
@@ -163,3 +167,30 @@ def test_cli_refusal_names_the_target_and_appends_nothing(combat):
     assert err == ("error: boss's hp is 1: a track never goes below 0 "
                    "(by -2 it would be -1)\n")
     assert len(_log(combat)) == count
+
+
+# -- for every list ---------------------------------------------------------------------
+
+PEOPLE = ["goblin-1", "goblin-2", "goblin-3", "boss", "zork", "goblins"]
+
+
+@settings(max_examples=60, deadline=None)
+@hypo(st.lists(st.sampled_from(PEOPLE), min_size=1, max_size=6), st.integers(-6, 3))
+def test_a_several_target_track_changes_every_target_or_nothing_and_undoes_whole(ids, delta):
+    from eventlog.stores.memory import MemoryStore
+    ledger = Ledger(MemoryStore())
+    ledger.execute(None, c.New(id=E), "gm")
+    for command in (c.Add(name="Goblin", count=3, group="goblins"), c.Add(name="Boss"),
+                    c.Track(id="goblin-1,goblin-2,goblin-3,boss", name="hp", value=4, max=5)):
+        ledger.execute(E, command, "gm")
+    before, head = _hp(ledger), _heads(ledger)
+    try:
+        ledger.execute(E, c.Track(id=",".join(ids), name="hp", delta=delta))
+    except Refusal:
+        assert _hp(ledger) == before and _heads(ledger) == head
+        return
+    after = _hp(ledger)
+    assert len(set(ids)) == len(ids)
+    assert after == {k: v + delta if k in ids else v for k, v in before.items()}
+    ledger.execute(E, c.Undo())
+    assert _hp(ledger) == before

@@ -18,8 +18,9 @@ def test_play_mode_track_of_several_targets_is_one_batch_undone_by_ctrl_z(table)
                    CTRL_Z,
                    lines("effect ganger-1,ganger-2 stunned --rounds 1", "q"))
     assert "Traceback" not in played.out + played.err and played.err == ""
-    assert "✓ ganger-1's hp -2 (seq 14)" in played.out
-    assert "✓ ganger-2's hp -2 (seq 15)" in played.out
+    assert "✓ ganger-1's and ganger-2's hp -2 (seq 14-15)" in played.out
+    assert "↶ undone (seq 14-15): ganger-1's and ganger-2's hp -2" in played.out
+    assert "✓ ganger-1 and ganger-2 are stunned (stunned, stunned-2) for 1 round" in played.out
     after = events(table.db)[SETUP_SEQ:]
     hits = [e for e in after if e["type"] == "TrackChanged" and e["data"]["delta"] == -2]
     assert [e["data"]["combatant"] for e in hits] == ["ganger-1", "ganger-2"]
