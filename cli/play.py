@@ -315,9 +315,8 @@ class Play:
                 batch = list(group)
                 for x in worded(batch, batch_of):
                     env = next((e for e in batch if e.data is x.payload), batch[0])
-                    last = env.seq + len(x.also)
-                    tags = [f"seq {env.seq}" + (f"-{last}" if x.also else "")] \
-                        if x.declared else []
+                    span = f"-{env.seq + len(x.also)}" if x.also else ""
+                    tags = [f"seq {env.seq}{span}"] if x.declared else []
                     if elsewhere:
                         tags.append(f"{escape(env.actor)}, from another terminal")
                     tail = f" [dim]({' · '.join(tags)})[/dim]" if tags else ""
