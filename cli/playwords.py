@@ -95,6 +95,10 @@ class PlayCompleter(Completer):
             return [("major", "2 AP"), ("minor", "1 AP"), ("free", "0 AP")]
         if head in NO_IDS:
             return []
+        if head in ("track", "effect") and len(before) == 1 and "," in current:
+            listed = current.split(",")  # the next of several targets
+            return [(f"{','.join(listed[:-1])},{cid}", "combatant")
+                    for cid in self._state_ids("combatants") if cid not in listed[:-1]]
         return [(cid, "combatant") for cid in self._state_ids("combatants")] + \
             [(gid, "group") for gid in self._state_ids("groups")]
 

@@ -90,3 +90,22 @@ def test_api_players_read_a_batch_without_its_hidden_target(tmp_path):
         assert "sneak" not in str(seen).lower()
         batch = [e["data"]["combatant"] for e in seen if e["type"] == "TrackChanged"]
         assert batch == ["ash", "bo"]
+
+
+def test_play_mode_tab_completes_the_next_of_several_targets(table):
+    from test_play import TAB, typist
+    played = table(lines(*SETUP), meanwhile=typist(
+        "track ganger-1,ganger-", TAB, " hp 4\r", "q\r"))
+    assert "alley› track ganger-1,ganger-2 hp 4" in played.out
+    assert "✓ ganger-1's and ganger-2's hp set to 4" in played.out
+
+
+def test_shell_completion_offers_the_next_target_after_a_comma(tmp_path, monkeypatch):
+    from cli.complete import target_ids
+    raid(tmp_path / "table.db")
+    monkeypatch.setenv("COMBAT_DB", str(tmp_path / "table.db"))
+    monkeypatch.setenv("COMBAT_ENCOUNTER", E)
+    assert target_ids(None, "ganger-1,") == ["ganger-1,ash", "ganger-1,bo", "ganger-1,boss",
+                                             "ganger-1,ganger-2"]
+    assert target_ids(None, "boss,ganger-1,g") == ["boss,ganger-1,ganger-2"]
+    assert target_ids(None, "b") == ["bo", "boss"]

@@ -194,7 +194,7 @@ SPECS: tuple[Spec, ...] = (
          'combat effect goblin-1,goblin-2 stunned --rounds 1\n'
          'combat effect rook "Wired reflexes" --max-ap +1 --rounds 3',
          (Arg("id", "ID", "Who is affected; several ids between commas "
-              "(goblin-1,goblin-2) are one declaration, one undo.", complete="combatants"),
+              "(goblin-1,goblin-2) are one declaration, one undo.", complete="targets"),
           Arg("name", "NAME", 'The condition or effect, e.g. prone, "Wired reflexes".'),
           Opt("max_ap", "--max-ap", "The change of maximum AP, e.g. +1 or -1 (none: a "
               "condition).", int),
@@ -212,7 +212,7 @@ SPECS: tuple[Spec, ...] = (
          'combat track goblin-1,goblin-2,boss hp -3',
          (Arg("id", "ID", "Whose track; several ids between commas "
               "(goblin-1,goblin-2,boss) are one declaration, one undo.",
-              complete="combatants"),
+              complete="targets"),
           Arg("name", "NAME", "The track: hp, stun, ammo..."),
           Arg("value", "VALUE", "The new value (10), or a change (+2, -3)."),
           Opt("max", "--max", "Its maximum from now on.", int, metavar="N"),
