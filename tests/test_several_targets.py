@@ -194,3 +194,11 @@ def test_a_several_target_track_changes_every_target_or_nothing_and_undoes_whole
     assert after == {k: v + delta if k in ids else v for k, v in before.items()}
     ledger.execute(E, c.Undo())
     assert _hp(ledger) == before
+
+
+def test_cli_undo_dry_run_of_several_targets_says_one_line(combat):
+    _cli_table(combat)
+    combat("track", "goblin-1,boss", "hp", "-1")
+    seqs = [e["seq"] for e in _log(combat)[-2:]]
+    out = combat("undo", "--dry-run").stdout
+    assert f"seq {seqs[0]}-{seqs[1]} would be undone: goblin-1's and boss's hp -1" in out

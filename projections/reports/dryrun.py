@@ -9,7 +9,7 @@ from eventlog.codec import Envelope
 from eventlog.events import Amended, Payload, Redone, Undone
 from projections.domain.state import KEPT_COMPLETE, State
 from projections.reports.flow import lost_line, unspent
-from projections.reports.narrate import describe
+from projections.reports.narrate import describe, describe_together
 
 
 def would_round(before: State, after: State) -> list[str]:
@@ -50,6 +50,9 @@ def would_correct(marker: Payload, touched: list[Envelope], before: State,
 
 
 def _said(envs: list[Envelope], what: str) -> list[str]:
+    together = describe_together([e.data for e in envs]) if len(envs) > 1 else None
+    if together is not None:  # one declaration about several targets: one line
+        return [f"seq {envs[0].seq}-{envs[-1].seq} {what}: {together}"]
     return [f"seq {e.seq} {what}: {describe(e.data)}" for e in envs]
 
 
