@@ -4,7 +4,7 @@ slot (R28b)."""
 from __future__ import annotations
 
 import pytest
-from hypothesis import HealthCheck, given as hypo, settings, strategies as st
+from hypothesis import HealthCheck, assume, given as hypo, settings, strategies as st
 
 from eventlog.errors import Refusal
 from eventlog.events import APSpent, InterruptTaken, RoundStarted
@@ -118,3 +118,33 @@ def test_r28a_a_correction_that_only_gives_ap_back_keeps_the_round_and_pass(data
     else:
         ledger.execute(E, Retract(seq=seq))
     assert _where(ledger) == before  # the round, its pass, complete or not
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
+@hypo(st.integers(0, 3), st.integers(1, 3), st.sampled_from(["", "end", "spend"]),
+      st.booleans())
+def test_r28b_the_one_a_turn_moves_from_is_up_for_every_turn_moved(ash, cost, then, pass_2):
+    played = [spend("ash", ash)] + ([] if ash == 3 else [end("ash")])
+    if pass_2:  # the gangers' turn in pass 2 instead
+        played += [spend("gob-1", 1), end("gob-1"), end("gob-3"), spend("ash", 0), end("ash")]
+        if ash == 3:
+            played = played[:4]
+    try:  # (a session the rules refuse is not one the table could have lived)
+        ledger, seqs = table(*GOBLINS[:6], *played, spend("gob-1", cost),
+                             *([end("gob-1")] if then == "end" else
+                               [spend("gob-1", 1)] if then == "spend" else []))
+    except Refusal:
+        assume(False)
+    moved = seqs[6 + len(played)]
+    head, lived = ledger.store.head(E), ledger.state(E)
+    try:
+        ledger.execute(E, Amend(seq=moved, who="gob-3"))
+    except Refusal:
+        assert ledger.store.head(E) == head
+        return
+    state = ledger.state(E)
+    assert "gob-1" not in state.done  # no turn of its own in that pass (R28b)
+    if lived.turn == "gob-1":  # the turn goes on: gob-3's now
+        assert state.turn == "gob-3"
+    else:  # it ended (by itself or declared): gob-1 is still up in the slot
+        assert state.turn is None and "gob-1" in state.up()
