@@ -7,7 +7,9 @@ import pytest
 from hypothesis import HealthCheck, assume, given as hypo, settings, strategies as st
 
 from eventlog.errors import Refusal
-from eventlog.events import APSpent, InterruptTaken, RoundStarted
+from eventlog.events import APSpent, EncounterCreated, InterruptTaken, RoundStarted
+from projections.domain.state import State
+from projections.ledger import apply
 from projections.reports.views import status
 from projections.domain.commands import Amend, Interrupt, Retract
 
@@ -101,10 +103,24 @@ def test_r28b_a_later_turn_of_the_one_moved_to_is_refused_naming_who_is_up():
 
 # -- for every session -----------------------------------------------------------------
 
+def _to_the_rounds_end(played: list) -> list:
+    """Spending what is left, 1 AP at a time, until the round is complete."""
+    state = apply(State(E), [EncounterCreated(encounter=E), *ROSTER, *ROLLS,
+                             RoundStarted(round=1), *played])
+    more: list = []
+    while state.running and state.up():
+        p = spend(state.up()[0], 1)
+        state = apply(state, [p])
+        more.append(p)
+    return more
+
+
 @settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
 @hypo(st.data())
 def test_r28a_a_correction_that_only_gives_ap_back_keeps_the_round_and_pass(data):
     played = _session(data)
+    if data.draw(st.booleans()):
+        played += _to_the_rounds_end(played)  # where a pass could begin again
     ledger, seqs = table(*ROSTER, *ROLLS, RoundStarted(round=1), *played)
     first = len(ROSTER) + len(ROLLS) + 1
     costly = [(seq, p) for seq, p in zip(seqs[first:], played)
