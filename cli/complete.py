@@ -88,6 +88,15 @@ def combatant_ids(ctx, incomplete: str) -> list[str]:
     return encounter_ids(ctx, incomplete, ("combatants",), _typed(ctx))
 
 
+def target_ids(ctx, incomplete: str) -> list[str]:
+    """`track`'s and `effect`'s ID: a list between commas, so after
+    `goblin-1,` Tab offers the next target (not one already listed)."""
+    head, comma, tail = incomplete.rpartition(",")
+    listed = set(head.split(",")) if comma else set()
+    return [head + comma + i for i in
+            encounter_ids(ctx, tail, ("combatants",), _typed(ctx) | listed)]
+
+
 def group_ids(ctx, incomplete: str) -> list[str]:
     return encounter_ids(ctx, incomplete, ("groups",), _typed(ctx))
 

@@ -16,7 +16,8 @@ from cli.base import NUMBERS, app, session
 from cli.grammar import SPECS, Arg, BadLine, Opt, Spec
 from cli.session import read_roster
 
-COMPLETE = {"combatants": complete.combatant_ids, "slots": complete.slot_ids,
+COMPLETE = {"combatants": complete.combatant_ids, "targets": complete.target_ids,
+            "slots": complete.slot_ids,
             "groups": complete.group_ids, "encounters": complete.encounter_names}
 KEYWORD = inspect.Parameter.KEYWORD_ONLY
 

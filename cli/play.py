@@ -16,6 +16,7 @@ import os
 import shlex
 import textwrap
 from functools import partial
+from itertools import groupby
 from pathlib import Path
 
 import typer
@@ -309,18 +310,22 @@ class Play:
             before = self.state
             self._load()
             said = []
-            for row in self.store.rows(self.eid, after=self.seen):
-                env = envelope(row)
-                batch_of = partial(self.session.ledger.batch, self.eid)
-                for line, declared in ((x.text, x.declared) for x in worded([env], batch_of)):
-                    tags = [f"seq {env.seq}"] if declared else []
+            batch_of = partial(self.session.ledger.batch, self.eid)
+            envs = [envelope(row) for row in self.store.rows(self.eid, after=self.seen)]
+            # (a batch at a time: a declaration about several targets is one line)
+            for _, group in groupby(envs, key=lambda e: e.batch):
+                batch = list(group)
+                for x in worded(batch, batch_of):
+                    env = next((e for e in batch if e.data is x.payload), batch[0])
+                    span = f"-{env.seq + len(x.also)}" if x.also else ""
+                    tags = [f"seq {env.seq}{span}"] if x.declared else []
                     if elsewhere:
                         tags.append(f"{escape(env.actor)}, from another terminal")
                     tail = f" [dim]({' · '.join(tags)})[/dim]" if tags else ""
-                    console.print(f"{escape(line)}{tail}")
-                    if declared:
-                        said.append(env.data)
-                self.seen = env.seq
+                    console.print(f"{escape(x.text)}{tail}")
+                    if x.declared:
+                        said += [x.payload, *x.also]
+                self.seen = batch[-1].seq
             if said and before is not None and self.state is not None \
                     and before.encounter == self.state.encounter:
                 from projections.reports.flow import announce  # a turn that ended by itself...

@@ -43,7 +43,8 @@ GUIDE = [
     ("i ID COST [LABEL]", "interrupt ID COST LABEL (R19)"),
     ("s ID", "seize ID (R10)"),
     ("e [ID]", "end-turn [ID]"),
-    ("t ID NAME VALUE", "track ID NAME VALUE: hp -3, stun +1, ammo 6"),
+    ("t ID[,ID...] NAME VALUE", "track ID NAME VALUE: hp -3, stun +1, ammo 6; "
+     "gob-1,gob-2 hp -3 hits both, one undo"),
     ("u / r", "undo / redo"),
     ("l [N]", f"the last N log lines (default {LAST_LINES})"),
     ("help [COMMAND]", "this guide and every command, or one command's help"),
@@ -94,6 +95,10 @@ class PlayCompleter(Completer):
             return [("major", "2 AP"), ("minor", "1 AP"), ("free", "0 AP")]
         if head in NO_IDS:
             return []
+        if head in ("track", "effect") and len(before) == 1 and "," in current:
+            listed = current.split(",")  # the next of several targets
+            return [(f"{','.join(listed[:-1])},{cid}", "combatant")
+                    for cid in self._state_ids("combatants") if cid not in listed[:-1]]
         return [(cid, "combatant") for cid in self._state_ids("combatants")] + \
             [(gid, "group") for gid in self._state_ids("groups")]
 

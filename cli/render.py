@@ -238,7 +238,8 @@ def show_outcome(command, outcome) -> None:
     if outcome.before is not None:
         named = isinstance(command, c.EndTurn) and command.id is not None
         # a correction's lines are what it took back, not what happened now
-        said = [] if isinstance(command, c.CORRECTING) else [x.payload for x in lines]
+        said = [] if isinstance(command, c.CORRECTING) else [
+            p for x in lines for p in (x.payload, *x.also)]
         flow = announce(outcome.before, outcome.state, said, named)
     show_done(outcome.state, lines, flow)
 

@@ -158,7 +158,8 @@ class EncounterRenamed(Payload, frozen=True):
 class Undone(Payload, frozen=True):
     """`kept`: turns the retraction keeps ended where the table saw them end
     (R28a): before batch N, combatant C's turn is taken as ended (C == "":
-    the next pass begins, as it did)."""
+    the next pass begins, as it did; C == ".": the pass just begun did not
+    begin at the table, the round stays complete in the pass before)."""
     batches: list[int]
     kind: Literal["undo", "retract"] = "undo"
     reason: str = ""

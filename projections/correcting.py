@@ -22,6 +22,7 @@ from eventlog.events import (
     APSpent,
     CombatantLeft,
     Event,
+    FreeActionTaken,
     Payload,
     Redone,
     TurnEnded,
@@ -33,7 +34,7 @@ from projections.domain import commands as c
 from projections.domain.evolve import evolve
 from projections.domain.phrases import correction
 from projections.domain.rules import judge
-from projections.domain.state import State
+from projections.domain.state import KEPT_COMPLETE, State
 from projections.history import batches
 
 SHOWN = 10  # casualties a refusal names (R28)
@@ -100,6 +101,7 @@ def rejudge(log: Iterable[StoredEvent | Envelope], lived_fixes: Corrections, fix
     lost: list[Casualty] = []
     kept: list[tuple[int, str]] = []
     declared: set[tuple[int, int, str]] = set()  # turns the table saw ended by a declaration
+    moved: dict[tuple[int, int, str], str] = {}  # a turn given to C there was A's (R28b)
     one, two = tee(log)
     apart = False  # the two histories have parted (until then they fold alike)
     for was, b in zip(batches(one, lived_fixes), batches(two, fixes)):
@@ -107,7 +109,8 @@ def rejudge(log: Iterable[StoredEvent | Envelope], lived_fixes: Corrections, fix
         keep(state, b.kept)
         apart = apart or was.payloads != b.payloads or was.kept != b.kept
         if apart:
-            kept += [(b.batch, cid) for cid in _keep_lived(lived, state, declared)]
+            kept += [(b.batch, cid) for cid in _keep_lived(lived, state, declared, moved)]
+        _moving(lived, was.payloads, b.payloads, declared, moved)
         if b.payloads is not None:
             trial = _clone(state) if len(b.payloads) > 1 else state
             try:
@@ -125,8 +128,28 @@ def rejudge(log: Iterable[StoredEvent | Envelope], lived_fixes: Corrections, fix
                 declared.add((lived.round, lived.pass_, p.combatant))
             evolve(lived, p)
     if end is not None and apart:
-        kept += [(end, cid) for cid in _keep_lived(lived, state, declared)]
+        kept += [(end, cid) for cid in _keep_lived(lived, state, declared, moved)]
     return Trial(lost, kept)
+
+
+IN_A_TURN = (APSpent, FreeActionTaken, TurnEnded)
+
+
+def _moving(lived: State, was: list[Payload] | None, now: list[Payload] | None,
+            declared: set, moved: dict) -> None:
+    """A declaration moved to another combatant (R28b) moves the turn the
+    table saw end with it: the one it was taken from has had no turn there
+    (kept out of `declared`'s reach), the one it was given to has (`moved`)."""
+    if not was or not now or len(was) != len(now):
+        return
+    for old, new in zip(was, now):
+        if not isinstance(old, IN_A_TURN) or not isinstance(new, IN_A_TURN):
+            continue  # (an interrupt is taken outside a turn: it moves none)
+        a, b = old.combatant, new.combatant
+        if a != b:
+            where = (lived.round, lived.pass_)
+            declared.add((*where, a))
+            moved[(*where, b)] = a
 
 
 def _own(seq: int, exc: Refusal, moving: str) -> Refusal:
@@ -135,33 +158,41 @@ def _own(seq: int, exc: Refusal, moving: str) -> Refusal:
     return Refusal(f"the correction of seq {seq} is itself illegal: {exc}")
 
 
-def _keep_lived(lived: State, state: State, declared: set) -> list[str]:
+def _keep_lived(lived: State, state: State, declared: set, moved: dict) -> list[str]:
     """Turns of `state` the table saw end by themselves or skipped (in
-    `lived`), now kept ended; "" for a pass kept begun (R28a)."""
+    `lived`), now kept ended; "" for a pass kept begun, KEPT_COMPLETE for a
+    round kept complete in the pass it was (R28a)."""
     out: list[str] = []
     for _ in range(len(state.combatants) + 2):
         if state.round != lived.round or state.ended or not state.round:
             break
         if state.round_complete:
-            if not (lived.running and lived.pass_ > state.pass_) or not state.keep_ended(""):
+            if lived.pass_ <= state.pass_ or not state.keep_ended(""):
                 break
             out.append("")
             continue
+        if lived.round_complete and state.pass_ > lived.pass_:
+            if state.keep_ended(KEPT_COMPLETE):  # the pass did not begin at the table
+                out.append(KEPT_COMPLETE)
+            break
         where = (state.round, state.pass_)
         cid = next((c for c in state.up() if (*where, c) not in declared
-                    and _lived_past(lived, state, c)), None)
+                    and _lived_past(lived, state, c, moved.get((*where, c)))), None)
         if cid is None or not state.keep_ended(cid):
             break
         out.append(cid)
     return out
 
 
-def _lived_past(lived: State, state: State, cid: str) -> bool:
-    """Had the table gone past `cid`'s turn in `state`'s pass?"""
+def _lived_past(lived: State, state: State, cid: str, was: str | None = None) -> bool:
+    """Had the table gone past `cid`'s turn in `state`'s pass? (`was`: whose
+    turn it was at the table, when it has moved to `cid`, R28b.)"""
     if lived.round_complete or lived.pass_ > state.pass_:
         return True
     if lived.pass_ < state.pass_ or cid not in lived.combatants:
         return False
+    if was is not None and was in lived.done:
+        return True
     return cid in lived.done or lived.slot_of(cid) in lived.passed
 
 

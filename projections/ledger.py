@@ -50,10 +50,27 @@ def apply(state: State, payloads: Iterable[Payload]) -> State:
     """Judge and apply declarations to a copy of `state`; the copy is returned."""
     from projections.domain.rules import judge  # here: a command that only reads never loads the rules
     trial = snapshots.clone(state)
+    payloads = list(payloads)
     for payload in payloads:
-        judge(trial, payload)
+        try:
+            judge(trial, payload)
+        except Refusal as refused:
+            raise _naming(refused, payload, payloads) from None
         evolve(trial, payload)
     return trial
+
+
+def _naming(refused: Refusal, payload: Payload, payloads: list[Payload]) -> Refusal:
+    """A refusal of one target of a declaration about several
+    (`track goblin-1,goblin-2 hp -3`) names the target it refuses."""
+    import re
+    cid = getattr(payload, "combatant", None)
+    several = {getattr(p, "combatant", None) for p in payloads} - {None}
+    said = str(refused)
+    if not isinstance(cid, str) or len(several) < 2 or re.search(
+            rf"(?<![\w-]){re.escape(cid)}(?![\w-])", said):
+        return refused
+    return Refusal(f"{cid}: {said}")
 
 
 class Ledger:

@@ -296,3 +296,57 @@ def test_the_panel_keeps_what_is_typed_and_the_keys_keep_the_focus(tmp_path):
         expect(gm.locator("#line")).to_have_value("n")
         gm.wait_for_timeout(300)
         assert len(log(db)) == before
+
+
+def test_several_rows_chosen_take_one_change_and_one_undo(tmp_path):
+    """Boxes on the rows choose several combatants; −N, +N and a condition
+    are one declaration for all of them (one batch), Undo takes it back in
+    one step, a refusal names the target, and Clear empties the choice."""
+    from playwright.sync_api import expect
+    db = tmp_path / "table.db"
+    table(db)
+    secret = token(db, "gm", "gm")
+    with served(db) as running, chromium() as browser, client(running, secret) as http:
+        for who in ("boss", "ganger-1", "ganger-2"):
+            assert http.post(f"/api/encounters/{E}/commands", json={
+                "command": "track", "id": who, "name": "hp", "value": 5, "max": 5}).status_code == 200
+        gm = opened_gm(browser, f"{running.url}/?token={secret}", width=390)
+        several = gm.locator("#several")
+        expect(several).to_be_hidden()
+        for name in ("Boss", "Ganger 1", "Ganger 2"):
+            gm.get_by_label(f"choose {name} for several at once").check()
+        expect(several).to_contain_text("3 chosen: Boss, Ganger 1, Ganger 2")
+        gm.fill('#several input[aria-label="by how much"]', "3")
+        several.get_by_role("button", name="−3", exact=True).click()
+        done(gm, "✓ Boss, Ganger 1, Ganger 2: hp −3")
+        last = log(db)[-3:]
+        assert [(e["data"]["combatant"], e["data"]["delta"]) for e in last] == [
+            ("boss", -3), ("ganger-1", -3), ("ganger-2", -3)]
+        assert len({e["batch"] for e in last}) == 1
+        for who in ("boss", "ganger-1", "ganger-2"):
+            expect(gm.locator(f'#order .member[data-id="{who}"]')).to_contain_text("hp 2/5")
+        # the choice stays over the redraw; a refusal names the one refused
+        expect(gm.get_by_label("choose Boss for several at once")).to_be_checked()
+        several.get_by_role("button", name="−3", exact=True).click()
+        expect(gm.locator("#message")).to_contain_text("Boss's hp is 2: a track never goes below 0")
+        count = len(log(db))
+        assert log(db)[-1]["seq"] == last[-1]["seq"]  # nothing appended
+        gm.locator("#gm-buttons").get_by_role("button", name="Undo", exact=True).click()
+        done(gm, "✓ undone")
+        assert all(e["undone"] for e in log(db)[-4:-1]) and len(log(db)) == count + 1
+        expect(gm.locator('#order .member[data-id="boss"]')).to_contain_text("hp 5/5")
+        # a condition on the two gangers, one batch
+        gm.get_by_label("choose Boss for several at once").uncheck()
+        expect(several).to_contain_text("2 chosen: Ganger 1, Ganger 2")
+        gm.fill('#several input[aria-label="a condition on every one chosen"]', "stunned")
+        gm.fill('#several input[aria-label="for how many rounds, on every one chosen"]', "1")
+        several.get_by_role("button", name="Add condition").click()
+        done(gm, "✓ Ganger 1, Ganger 2: stunned")
+        applied = log(db)[-2:]
+        assert [e["type"] for e in applied] == ["EffectApplied"] * 2
+        assert applied[0]["batch"] == applied[1]["batch"]
+        assert violations(gm) == []
+        gm.screenshot(path=str(tmp_path / "several-390.png"), full_page=True)
+        gm.keyboard.press("Escape")  # clears the choice
+        expect(several).to_be_hidden()
+        expect(gm.get_by_label("choose Ganger 1 for several at once")).not_to_be_checked()

@@ -37,7 +37,7 @@ class Arg(msgspec.Struct, frozen=True):
     kind: type = str          # str or int
     required: bool = True
     words: str | None = None  # None: one word; "list" or "text": the rest
-    complete: str | None = None  # what Tab offers: combatants, slots, groups, encounters
+    complete: str | None = None  # what Tab offers: combatants, targets (a list), slots, groups, encounters
 
     @property
     def shown(self) -> str:

@@ -194,8 +194,10 @@ SPECS: tuple[Spec, ...] = (
     Spec("effect", c.Effect, "A condition on a combatant (prone, blinded) for a while; "
          "with --max-ap it changes the maximum AP (R14). It runs out by itself.",
          'combat effect vex prone --until-round-end        combat effect rook blinded --rounds 2\n'
+         'combat effect goblin-1,goblin-2 stunned --rounds 1\n'
          'combat effect rook "Wired reflexes" --max-ap +1 --rounds 3',
-         (Arg("id", "ID", "Who is affected.", complete="combatants"),
+         (Arg("id", "ID", "Who is affected; several ids between commas "
+              "(goblin-1,goblin-2) are one declaration, one undo.", complete="targets"),
           Arg("name", "NAME", 'The condition or effect, e.g. prone, "Wired reflexes".'),
           Opt("max_ap", "--max-ap", "The change of maximum AP, e.g. +1 or -1 (none: a "
               "condition).", int),
@@ -209,8 +211,11 @@ SPECS: tuple[Spec, ...] = (
     Spec("track", c.Track, "Set or change a named counter of a combatant (hp, stun, "
          "ammo); never below 0 nor above its maximum.",
          'combat track juno hp 10 --max 10        combat track juno hp -3 --reason shot '
-         '--by ganger-1\ncombat track boss hp 40 --max 40 --public',
-         (Arg("id", "ID", "Whose track.", complete="combatants"),
+         '--by ganger-1\ncombat track boss hp 40 --max 40 --public\n'
+         'combat track goblin-1,goblin-2,boss hp -3',
+         (Arg("id", "ID", "Whose track; several ids between commas "
+              "(goblin-1,goblin-2,boss) are one declaration, one undo.",
+              complete="targets"),
           Arg("name", "NAME", "The track: hp, stun, ammo..."),
           Arg("value", "VALUE", "The new value (10), or a change (+2, -3)."),
           Opt("max", "--max", "Its maximum from now on.", int, metavar="N"),

@@ -26,7 +26,7 @@ from eventlog.events import (
 from projections.domain import commands as c
 from projections.domain.phrases import action, slugify
 from projections.domain.asks import declared_order, turn_to_end
-from projections.domain.ids import resolved
+from projections.domain.ids import resolved, targets
 from projections.domain.state import State
 
 Dice = Callable[[], int]  # one d10: 1 to 10
@@ -61,8 +61,10 @@ def who(state: State, command: c.Command) -> list[str]:
             return list(command.slots)
         case c.SetInitiative():
             return [command.slot]
+        case c.Effect() | c.Track():
+            return targets(command.id)
         case c.Act() | c.Interrupt() | c.Seize() | c.Leave() | c.Rejoin() | c.MaxAP() \
-                | c.AdjustAP() | c.Grit() | c.Effect() | c.Track() | c.Hide() | c.Reveal():
+                | c.AdjustAP() | c.Grit() | c.Hide() | c.Reveal():
             return [command.id]
     return []
 
@@ -154,23 +156,35 @@ def _end_turn(s: State, cmd: c.EndTurn, dice: Dice) -> list[Payload]:
 
 
 def _effect(s: State, cmd: c.Effect, dice: Dice) -> list[Payload]:
-    base = cmd.effect or slugify(cmd.name) or "effect"
-    chosen, n = base, 1
-    while cmd.effect is None and chosen in s.effects:
-        n += 1
-        chosen = f"{base}-{n}"
+    """One effect per target, each with its own id (`stunned`, `stunned-2`)."""
+    ids = targets(cmd.id)
+    if cmd.effect is not None and len(ids) > 1:
+        raise Refusal(f"--id names one effect: give it one target, not {len(ids)} "
+                      "(without --id each target's effect gets its own id)")
     if cmd.max_ap == 0:
         raise Refusal("an effect that changes the maximum AP by 0 changes nothing; "
                       "leave out --max-ap for a condition (R14)")
-    return [EffectApplied(effect=chosen, combatant=cmd.id, name=cmd.name,
-                          max_ap=cmd.max_ap or 0, rounds=cmd.rounds,
-                          until_round_end=cmd.until_round_end, until_ended=cmd.until_ended)]
+    base = cmd.effect or slugify(cmd.name) or "effect"
+    out: list[Payload] = []
+    taken = set(s.effects)
+    for cid in ids:
+        chosen, n = base, 1
+        while cmd.effect is None and chosen in taken:
+            n += 1
+            chosen = f"{base}-{n}"
+        taken.add(chosen)
+        out.append(EffectApplied(effect=chosen, combatant=cid, name=cmd.name,
+                                 max_ap=cmd.max_ap or 0, rounds=cmd.rounds,
+                                 until_round_end=cmd.until_round_end,
+                                 until_ended=cmd.until_ended))
+    return out
 
 
 def _track(s: State, cmd: c.Track, dice: Dice) -> list[Payload]:
-    return [TrackChanged(combatant=cmd.id, track=cmd.name.strip().lower(), value=cmd.value,
+    """One change per target, alike but for whose track it is."""
+    return [TrackChanged(combatant=cid, track=cmd.name.strip().lower(), value=cmd.value,
                          delta=cmd.delta, max=cmd.max, reason=cmd.reason, by=cmd.by,
-                         public=cmd.public)]
+                         public=cmd.public) for cid in targets(cmd.id)]
 
 
 def acting(state: State) -> str:

@@ -52,6 +52,36 @@ def resolve(s: State, word: str) -> str:
     return found[0] if found else word
 
 
+# The commands whose `id` may list several targets, `goblin-1,goblin-2`:
+# one declaration, an event per target, one batch.
+SEVERAL: tuple[type, ...] = (c.Track, c.Effect)
+MAX_TARGETS = 100  # the most `add --count` makes at once
+
+
+def targets(word: str) -> list[str]:
+    """The ids a command's `id` lists (one, or several between commas)."""
+    return word.split(",")
+
+
+def _listed(s: State, word: str) -> str:
+    """`word`, a comma-separated list of ids, with each resolved; refused
+    when an entry is empty or names a target a second time."""
+    words = targets(word)
+    if len(words) > MAX_TARGETS:
+        raise Refusal(f"name at most {MAX_TARGETS} targets at once, not {len(words):,}")
+    ids: list[str] = []
+    for entry in words:
+        if not entry.strip():
+            raise Refusal(f"{word[:60]!r} has an empty entry: list ids between commas, "
+                          "e.g. goblin-1,goblin-2")
+        cid = resolve(s, entry.strip())
+        if cid in ids:
+            twice = f"{entry.strip()[:40]!r} is {cid}" if cid != entry.strip() else cid
+            raise Refusal(f"{twice}, named twice in {word[:60]!r}: name each target once")
+        ids.append(cid)
+    return ",".join(ids)
+
+
 def resolved(s: State, command: C) -> C:
     """`command` with every id it names resolved on `s`."""
     fields = ID_FIELDS.get(type(command))
@@ -60,7 +90,10 @@ def resolved(s: State, command: C) -> C:
     changes: dict[str, object] = {}
     for name in fields:
         value = getattr(command, name)
-        if isinstance(value, str):
+        if name == "id" and isinstance(command, SEVERAL) and isinstance(value, str) \
+                and "," in value:
+            changes[name] = _listed(s, value)
+        elif isinstance(value, str):
             changes[name] = resolve(s, value)
         elif isinstance(value, list):
             changes[name] = [resolve(s, v) if isinstance(v, str) else v for v in value]

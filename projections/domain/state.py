@@ -65,6 +65,7 @@ class Effect(msgspec.Struct, gc=False):
         return not self.ended and self.first <= round_ <= self.last
 
 
+KEPT_COMPLETE = "."  # a kept mark (R28a): the round stays complete as lived
 FOREVER = 2**62  # the last round of an effect that lasts until ended
 
 
@@ -248,16 +249,27 @@ class State(msgspec.Struct, dict=True):
     def keep_ended(self, cid: str) -> bool:
         """R28a: a correction left `cid` AP where the table saw its turn end
         by itself or its slot skipped: the turn stays ended there, the AP
-        kept in reserve (R6). `cid` "": the next pass begins, as it did.
-        Whether anything changed."""
+        kept in reserve (R6). `cid` "": the next pass begins, as it did (with
+        nobody able to act in it, the round stays complete in that pass);
+        `cid` KEPT_COMPLETE: the pass just begun did not begin at the table,
+        the round stays complete in the pass before. Whether anything changed."""
+        if cid == KEPT_COMPLETE:
+            if self.running and self.pass_ > 1 and not self.turn_started \
+                    and not self.spent_in_pass:
+                self.pass_ -= 1
+                self.round_complete = True
+                self.current = self.turn = None
+                return True
+            return False
         if not cid:
-            if self.round_complete and not self.ended and self._anyone_with_ap():
-                self.round_complete = False
+            if self.round_complete and not self.ended and self.round:
                 self.pass_ += 1
                 self.passed.clear()
                 self.done.clear()
                 self.spent_in_pass = 0
-                self.advance()
+                if self._anyone_with_ap():
+                    self.round_complete = False
+                    self.advance()
                 return True
             return False
         if self.running and cid in self.up():

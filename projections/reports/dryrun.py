@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from eventlog.codec import Envelope
 from eventlog.events import Amended, Payload, Redone, Undone
-from projections.domain.state import State
+from projections.domain.state import KEPT_COMPLETE, State
 from projections.reports.flow import lost_line, unspent
-from projections.reports.narrate import describe
+from projections.reports.narrate import describe, describe_together
 
 
 def would_round(before: State, after: State) -> list[str]:
@@ -42,7 +42,7 @@ def would_correct(marker: Payload, touched: list[Envelope], before: State,
                       for p in events]
         for b in marker.retracted:
             lines += _said(by_batch.get(b, []), "would fall with it (--cascade)")
-    kept = sorted({cid for _, cid in getattr(marker, "kept", ()) if cid})
+    kept = sorted({cid for _, cid in getattr(marker, "kept", ()) if cid and cid != KEPT_COMPLETE})
     if kept:
         lines.append(f"{', '.join(kept)}: turns that ended by themselves stay ended there, "
                      "the AP kept in reserve (R28a)")
@@ -50,6 +50,9 @@ def would_correct(marker: Payload, touched: list[Envelope], before: State,
 
 
 def _said(envs: list[Envelope], what: str) -> list[str]:
+    together = describe_together([e.data for e in envs]) if len(envs) > 1 else None
+    if together is not None:  # one declaration about several targets: one line
+        return [f"seq {envs[0].seq}-{envs[-1].seq} {what}: {together}"]
     return [f"seq {e.seq} {what}: {describe(e.data)}" for e in envs]
 
 

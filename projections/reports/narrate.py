@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from msgspec.structs import replace
+
 from eventlog.events import (
     Amended, APAdjusted, APSpent, EffectApplied, EffectEnded, CombatantJoined, CombatantLeft,
     CombatantRejoined, CombatantHidden, CombatantRevealed,
@@ -88,15 +90,8 @@ def describe(e: Payload, who: Callable[[str], str] = str) -> str:
             return f"{word} of seq {', '.join(map(str, batches))}{_because(reason)}"
         case Redone(batch=batch):
             return f"Redo of seq {batch}"
-        case EffectApplied(effect=eid, combatant=cid, name=name, max_ap=d, rounds=n,
-                           until_round_end=now, until_ended=ever):
-            span = ("until the round ends" if now else "until ended" if ever
-                    else f"for {n} round{'s' if n != 1 else ''}")
-            # (the id, for `end-effect`, only where it is not the name itself)
-            named = name if eid == "-".join(name.casefold().split()) else f"{name} ({eid})"
-            if not d:
-                return f"{who(cid)} is {named} {span}"
-            return f"{who(cid)} gains effect {named}: max AP {_signed(d)} {span}"
+        case EffectApplied():
+            return _effect([e], who)
         case TrackChanged():
             return _track(e, who)
         case EffectEnded(effect=eid, reason=reason):
@@ -107,10 +102,52 @@ def describe(e: Payload, who: Callable[[str], str] = str) -> str:
     return type(e).__name__
 
 
-def _track(e: TrackChanged, who: Callable[[str], str]) -> str:
+def _track(e: TrackChanged, who: Callable[[str], str], whose: str = "") -> str:
     """`Juno's hp -3 (shot, by Ganger)`, `Juno's hp set to 10 of 10`."""
     change = (f"{_signed(e.delta)}" if e.delta is not None else f"set to {e.value}")
     most = f", maximum {e.max}" if e.max is not None else ""
     shown = "" if e.public is None else ", shown to players" if e.public else ", hidden from players"
     why = ", ".join(x for x in (e.reason, f"by {who(e.by)}" if e.by else "") if x)
-    return f"{who(e.combatant)}'s {e.track} {change}{most}{shown}{_because(why)}"
+    whose = whose or f"{who(e.combatant)}'s"
+    return f"{whose} {e.track} {change}{most}{shown}{_because(why)}"
+
+
+def _effect(events: list[EffectApplied], who: Callable[[str], str]) -> str:
+    """`Vex is prone until the round ends`; of several, `goblin-1 and
+    goblin-2 are stunned (stunned, stunned-2) for 1 round`."""
+    e = events[0]
+    span = ("until the round ends" if e.until_round_end else "until ended" if e.until_ended
+            else f"for {e.rounds} round{'s' if e.rounds != 1 else ''}")
+    # (the ids, for `end-effect`, only where they are not the name itself)
+    ids = [x.effect for x in events]
+    named = e.name if ids == ["-".join(e.name.casefold().split())] else f"{e.name} ({', '.join(ids)})"
+    subject, one = _listed([who(x.combatant) for x in events]), len(events) == 1
+    if not e.max_ap:
+        return f"{subject} {'is' if one else 'are'} {named} {span}"
+    gains = "gains effect" if one else "gain effect"
+    return f"{subject} {gains} {named}: max AP {_signed(e.max_ap)} {span}"
+
+
+def _listed(words: list[str]) -> str:
+    """`a`, `a and b`, `a, b and c`."""
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
+
+
+def describe_together(events: list[Payload], who: Callable[[str], str] = str) -> str | None:
+    """One line for the events of one declaration about several targets
+    (`track goblin-1,goblin-2 hp -3`: alike but for whose they are), or
+    None when they are not such."""
+    first = events[0]
+    if len(events) < 2:
+        return None
+    if isinstance(first, TrackChanged) and all(
+            isinstance(x, TrackChanged) and replace(x, combatant=first.combatant) == first
+            for x in events):
+        return _track(first, who, _listed([f"{who(x.combatant)}'s" for x in events
+                                           if isinstance(x, TrackChanged)]))
+    if isinstance(first, EffectApplied) and all(
+            isinstance(x, EffectApplied)
+            and replace(x, combatant=first.combatant, effect=first.effect) == first
+            for x in events):
+        return _effect([x for x in events if isinstance(x, EffectApplied)], who)
+    return None

@@ -8,16 +8,21 @@ from typing import NamedTuple
 
 from eventlog.codec import Envelope
 from eventlog.events import Amended, Payload, Redone, Undone
-from projections.reports.narrate import describe
+from projections.reports.narrate import describe, describe_together
 
 
 class Said(NamedTuple):
     mark: str         # "✓", "↶ undone (seq 7):", "✎ seq 7 now reads:" ...
     payload: Payload  # the declaration the line is about
     declared: bool    # a declaration of its own, rather than a fix of an earlier one
+    also: tuple[Payload, ...] = ()  # the rest of one declaration about several targets
 
     @property
     def text(self) -> str:
+        if self.also:
+            together = describe_together([self.payload, *self.also])
+            if together is not None:
+                return f"{self.mark} {together}"
         return f"{self.mark} {describe(self.payload)}"
 
 
@@ -25,18 +30,29 @@ BatchOf = Callable[[int], list[Envelope]]  # the events of an earlier batch
 
 
 def worded(appended: Iterable[Envelope], batch_of: BatchOf) -> list[Said]:
-    """The lines for the events a command appended."""
-    return [said for env in appended for said in _lines(env, batch_of)]
+    """The lines for the events a command appended: one for a declaration
+    about several targets (`track goblin-1,goblin-2 hp -3`)."""
+    out: list[Said] = []
+    batch = None
+    for env in appended:
+        for said in _lines(env, batch_of):
+            last = out[-1] if out else None
+            if last is not None and said.declared and last.declared and env.batch == batch \
+                    and describe_together([last.payload, *last.also, said.payload]):
+                out[-1] = last._replace(also=(*last.also, said.payload))
+            else:
+                out.append(said)
+        batch = env.batch
+    return out
 
 
 def _lines(env: Envelope, batch_of: BatchOf) -> list[Said]:
     data = env.data
     if isinstance(data, Undone):
         mark = "↶ undone" if data.kind == "undo" else "✗ retracted"
-        return [Said(f"{mark} (seq {e.seq}):", e.data, False)
-                for batch in data.batches for e in batch_of(batch)]
+        return [said for batch in data.batches for said in _batch(mark, batch_of(batch))]
     if isinstance(data, Redone):
-        return [Said(f"↷ redone (seq {e.seq}):", e.data, False) for e in batch_of(data.batch)]
+        return _batch("↷ redone", batch_of(data.batch))
     if isinstance(data, Amended):
         was = [e.data for e in batch_of(data.batch)]
         changed = [(data.batch + i, p) for i, p in enumerate(data.events)
@@ -48,6 +64,16 @@ def _lines(env: Envelope, batch_of: BatchOf) -> list[Said]:
         return lines + [Said(f"✗ retracted (seq {e.seq}):", e.data, False)
                         for batch in data.retracted for e in batch_of(batch)]
     return [Said("✓", data, True)]
+
+
+def _batch(mark: str, events: list[Envelope]) -> list[Said]:
+    """An earlier batch taken back or brought back: a line per event, or one
+    for a declaration about several targets."""
+    payloads = [e.data for e in events]
+    if len(events) > 1 and describe_together(payloads):
+        seqs = f"{events[0].seq}-{events[-1].seq}"
+        return [Said(f"{mark} (seq {seqs}):", payloads[0], False, tuple(payloads[1:]))]
+    return [Said(f"{mark} (seq {e.seq}):", e.data, False) for e in events]
 
 
 def from_touched(touched: list[Envelope]) -> BatchOf:

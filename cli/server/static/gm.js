@@ -94,6 +94,7 @@ function rowsSelectable() {
 window.gmRendered = function () {
   $("order").append(...offOrder());
   rowsSelectable();
+  window.gmSeveral();  // (gmseveral.js: a box on each row, to act on several at once)
   const key = [status.encounter, status.round, status.pass, status.acting, status.up.join(",")].join("|");
   const byId = Object.fromEntries(status.combatants.map((c) => [c.id, c]));
   if (key !== followed || !byId[selected]) {  // a new turn: the acting one is selected
