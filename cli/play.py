@@ -44,7 +44,7 @@ from cli.playwords import (
 from cli.console import SafeConsole, console
 from cli.render import escape, headline, log_table, status_table
 from cli.session import Session
-from cli.terminal import expected, leading, run_line, run_read
+from cli.terminal import expected, forked, leading, run_line, run_read
 from eventlog.errors import LedgerError
 from projections.domain.decide import acting
 from projections.domain.state import State
@@ -197,9 +197,7 @@ class Play:
         if args[len(options)] in SWITCHING:  # a new one is told from its first event
             self._follow(self.session.current(), told=args[len(options)] != "new")
             if args[len(options)] == "fork" and self.eid:  # its first event: the rest is its source's
-                from projections.reports.narrate import describe
-                first = envelope(next(self.store.rows(self.eid, upto=1)))
-                console.print(f"✓ {escape(describe(first.data))}")
+                console.print(f"✓ {escape(forked(self.store, self.eid))}")
 
     def _invoke(self, args: list[str]) -> None:
         """Read a command line as `combat` does, then run it through the core."""

@@ -23,6 +23,13 @@ def expected(ledger, encounter: str, seen: int, command: list[str]) -> list[str]
     return [] if target is None else ["--expect", str(target)]
 
 
+def forked(store, encounter: str) -> str:
+    """A fork's first event in the log's words (the rest is its source's)."""
+    from projections.history import envelope
+    from projections.reports.narrate import describe
+    return describe(envelope(next(store.rows(encounter, upto=1))).data)
+
+
 def leading(words: list[str]) -> tuple[list[str], list[str]]:
     """Leading `--option value` words, and the command after them."""
     i = 0
