@@ -689,7 +689,7 @@ def test_newer_schema_and_garbage_files_are_refused_and_left_as_they_were(tmp_pa
     newer = tmp_path / "newer.db"
     copy_template(template, newer)
     con = sqlite3.connect(newer)
-    con.execute("UPDATE meta SET value = '5' WHERE key = 'schema_version'")
+    con.execute("UPDATE meta SET value = '999' WHERE key = 'schema_version'")
     con.commit()
     con.close()
     garbage = tmp_path / "garbage.db"

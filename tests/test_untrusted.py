@@ -608,7 +608,7 @@ def _variant(db: Path, kind: str) -> Path:
                           "CREATE TABLE encounters (y); INSERT INTO meta VALUES (1, 2);")
         con.close()
         return db
-    sql = {"newer": "UPDATE meta SET value = '4' WHERE key = 'schema_version'",
+    sql = {"newer": "UPDATE meta SET value = '999' WHERE key = 'schema_version'",
            "long-version": f"UPDATE meta SET value = '{'9' * 4000}' WHERE key = 'schema_version'",
            "no-index": "DROP INDEX events_by_type",
            "bad-data": "UPDATE events SET data = x'ff00' WHERE seq = 2",
