@@ -205,7 +205,7 @@ def _wakes(url: str, mode: str, count: int) -> list[float]:
     thread.join(5)
     waiter.close()
     writer.close()
-    return [w - s for s, w in zip(sent, woke)]
+    return [max(0.0, w - s) for s, w in zip(sent, woke)]  # (a wake may beat the append's return)
 
 
 def changes_figures(store, url: str, batches: int, wakes: int, rounds: int = 2) -> dict:
