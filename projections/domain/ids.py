@@ -28,32 +28,35 @@ ID_FIELDS: dict[type, tuple[str, ...]] = {
 }
 
 
-def candidates(s: State, word: str) -> list[str]:
+def candidates(s: State, word: str, unseen: frozenset[str] = frozenset()) -> list[str]:
     """The ids `word` may stand for: itself, the combatants it is the exact
-    name of (any case), else the ids it is a prefix of."""
-    if word in s.combatants or word in s.groups:
+    name of (any case), else the ids it is a prefix of. `unseen`: ids that
+    do not exist for whoever typed the word (a player's view of hidden
+    combatants, projections/visible.py): never a candidate."""
+    if word not in unseen and (word in s.combatants or word in s.groups):
         return [word]
     folded = word.casefold()
-    named = [cid for cid, comb in s.combatants.items() if comb.name.casefold() == folded]
+    named = [cid for cid, comb in s.combatants.items()
+             if comb.name.casefold() == folded and cid not in unseen]
     if named:
         return named
     low = word.lower()
     if not low or low != low.strip():
         return []
-    return [i for i in (*s.combatants, *s.groups) if i.startswith(low)]
+    return [i for i in (*s.combatants, *s.groups) if i.startswith(low) and i not in unseen]
 
 
-def resolve(s: State, word: str) -> str:
+def resolve(s: State, word: str, unseen: frozenset[str] = frozenset()) -> str:
     """The id `word` stands for; `word` itself when it matches nothing."""
-    found = candidates(s, word)
+    found = candidates(s, word, unseen)
     if len(found) > 1:
         shown = ", ".join(found[:8]) + (f" and {len(found) - 8} more" if len(found) > 8 else "")
         raise Refusal(f"{word[:40]!r} could be {shown}: type more of the id")
     return found[0] if found else word
 
 
-def resolved(s: State, command: C) -> C:
-    """`command` with every id it names resolved on `s`."""
+def resolved(s: State, command: C, unseen: frozenset[str] = frozenset()) -> C:
+    """`command` with every id it names resolved on `s` (not to `unseen` ids)."""
     fields = ID_FIELDS.get(type(command))
     if not fields:
         return command
@@ -61,7 +64,7 @@ def resolved(s: State, command: C) -> C:
     for name in fields:
         value = getattr(command, name)
         if isinstance(value, str):
-            changes[name] = resolve(s, value)
+            changes[name] = resolve(s, value, unseen)
         elif isinstance(value, list):
-            changes[name] = [resolve(s, v) if isinstance(v, str) else v for v in value]
+            changes[name] = [resolve(s, v, unseen) if isinstance(v, str) else v for v in value]
     return msgspec.structs.replace(command, **changes) if changes else command
