@@ -190,24 +190,44 @@ def permit_for(token: Token):
     if token.role == "gm":
         return None
 
-    def permit(state: State, command: c.Command) -> None:
+    def permit(state: State, command: c.Command) -> c.Command:
+        # A hidden combatant does not exist for a player: its id, name or a
+        # prefix reads as a word that matches nothing (the same answer).
+        from projections.domain.ids import resolved
         from projections.visible import secret
-        ids = who(state, command)
-        hidden = [x for x in ids if x in secret(state)]
-        if hidden:  # (a prefix must not find out a combatant the players cannot see)
-            raise Refusal("no such combatant or slot here (see the order)")
-        if isinstance(command, c.Order):
-            return  # among PC slots, any player's (R3c, judged by the core)
-        others = [x for x in ids if x not in token.owns]
+        unseen = secret(state)
+        command = resolved(state, command, unseen)
         name = neutral(token.name)
+        missing = [w for w in _id_words(command)
+                   if w in unseen or (w not in state.combatants and w not in state.groups)]
+        if isinstance(command, c.Order):
+            if missing and len(set(command.slots)) >= 2:
+                from projections.domain.rules import unknown
+                raise unknown(state, missing[0], groups=True, unseen=unseen)
+            return command  # among PC slots, any player's (R3c, judged by the core)
+        others = missing or [x for x in who(state, command)
+                             if x not in token.owns and x not in unseen]
         if others:
             shown = ", ".join(neutral(x) for x in others)
             raise Forbidden(f"{name} declares for {', '.join(token.owns)} only, "
                             f"not for {shown}")
+        ids = who(state, command)
         if isinstance(command, c.Roll):
             grouped = [x for x in ids if x in state.groups or (
                 x in state.combatants and state.combatants[x].group)]
             if grouped or len(ids) != 1:
                 raise Forbidden(f"{name} rolls for one owned lone combatant at a time; "
                                 "a group's roll is the GM's (R7)")
+        return command
     return permit
+
+
+def _id_words(command: c.Command) -> list[str]:
+    """The combatant or slot ids `command` names, as given."""
+    from projections.domain.ids import ID_FIELDS
+    words: list[str] = []
+    for field in ID_FIELDS.get(type(command), ()):
+        value = getattr(command, field)
+        words += [value] if isinstance(value, str) else \
+            [v for v in value or () if isinstance(v, str)]
+    return words

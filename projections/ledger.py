@@ -214,9 +214,9 @@ class Ledger:
             return self._dry(encounter, command, dice, deciding, permit)
 
         def decided(state: State) -> list[Payload]:
-            if permit is not None:
-                permit(state, command)
-            return decide(state, command, dice, deciding)
+            # (a permit may give the command back as its token reads it)
+            chosen = (permit(state, command) or command) if permit is not None else command
+            return decide(state, chosen, dice, deciding)
         state, after, envs = self._decided(encounter, decided, actor)
         if isinstance(command, c.Rename):  # the title `encounters()` lists
             self.store.retitle(encounter, after.title)
@@ -231,7 +231,7 @@ class Ledger:
         with self.store.reading():
             state = self.state(encounter)
             if permit is not None:
-                permit(state, command)
+                command = permit(state, command) or command
             after = apply(state, decide(state, command, dice, deciding))
         return Outcome(after, [], [], state, would_round(state, after))
 

@@ -28,24 +28,27 @@ ID_FIELDS: dict[type, tuple[str, ...]] = {
 }
 
 
-def candidates(s: State, word: str) -> list[str]:
+def candidates(s: State, word: str, unseen: frozenset[str] = frozenset()) -> list[str]:
     """The ids `word` may stand for: itself, the combatants it is the exact
-    name of (any case), else the ids it is a prefix of."""
-    if word in s.combatants or word in s.groups:
+    name of (any case), else the ids it is a prefix of. `unseen`: ids that
+    do not exist for whoever typed the word (a player's view of hidden
+    combatants, projections/visible.py): never a candidate."""
+    if word not in unseen and (word in s.combatants or word in s.groups):
         return [word]
     folded = word.casefold()
-    named = [cid for cid, comb in s.combatants.items() if comb.name.casefold() == folded]
+    named = [cid for cid, comb in s.combatants.items()
+             if comb.name.casefold() == folded and cid not in unseen]
     if named:
         return named
     low = word.lower()
     if not low or low != low.strip():
         return []
-    return [i for i in (*s.combatants, *s.groups) if i.startswith(low)]
+    return [i for i in (*s.combatants, *s.groups) if i.startswith(low) and i not in unseen]
 
 
-def resolve(s: State, word: str) -> str:
+def resolve(s: State, word: str, unseen: frozenset[str] = frozenset()) -> str:
     """The id `word` stands for; `word` itself when it matches nothing."""
-    found = candidates(s, word)
+    found = candidates(s, word, unseen)
     if len(found) > 1:
         shown = ", ".join(found[:8]) + (f" and {len(found) - 8} more" if len(found) > 8 else "")
         raise Refusal(f"{word[:40]!r} could be {shown}: type more of the id")
@@ -63,7 +66,7 @@ def targets(word: str) -> list[str]:
     return word.split(",")
 
 
-def _listed(s: State, word: str) -> str:
+def _listed(s: State, word: str, unseen: frozenset[str] = frozenset()) -> str:
     """`word`, a comma-separated list of ids, with each resolved; refused
     when an entry is empty or names a target a second time."""
     words = targets(word)
@@ -74,7 +77,7 @@ def _listed(s: State, word: str) -> str:
         if not entry.strip():
             raise Refusal(f"{word[:60]!r} has an empty entry: list ids between commas, "
                           "e.g. goblin-1,goblin-2")
-        cid = resolve(s, entry.strip())
+        cid = resolve(s, entry.strip(), unseen)
         if cid in ids:
             twice = f"{entry.strip()[:40]!r} is {cid}" if cid != entry.strip() else cid
             raise Refusal(f"{twice}, named twice in {word[:60]!r}: name each target once")
@@ -82,8 +85,8 @@ def _listed(s: State, word: str) -> str:
     return ",".join(ids)
 
 
-def resolved(s: State, command: C) -> C:
-    """`command` with every id it names resolved on `s`."""
+def resolved(s: State, command: C, unseen: frozenset[str] = frozenset()) -> C:
+    """`command` with every id it names resolved on `s` (not to `unseen` ids)."""
     fields = ID_FIELDS.get(type(command))
     if not fields:
         return command
@@ -92,9 +95,9 @@ def resolved(s: State, command: C) -> C:
         value = getattr(command, name)
         if name == "id" and isinstance(command, SEVERAL) and isinstance(value, str) \
                 and "," in value:
-            changes[name] = _listed(s, value)
+            changes[name] = _listed(s, value, unseen)
         elif isinstance(value, str):
-            changes[name] = resolve(s, value)
+            changes[name] = resolve(s, value, unseen)
         elif isinstance(value, list):
-            changes[name] = [resolve(s, v) if isinstance(v, str) else v for v in value]
+            changes[name] = [resolve(s, v, unseen) if isinstance(v, str) else v for v in value]
     return msgspec.structs.replace(command, **changes) if changes else command

@@ -13,11 +13,10 @@ from eventlog.events import (
     EncounterRenamed, FreeActionTaken, GritAdjusted, GroupBonusSet, InitiativeOverridden,
     InitiativeRolled, InterruptTaken, MaxAPChanged, MomentSeized, NoteAdded, OrderDeclared,
     Payload, RoundStarted, TrackChanged, TurnEnded)
-
 from projections.domain import tracks
 from projections.domain.names import did_you_mean
 from projections.domain.phrases import slugify
-from projections.domain.ranges import MAX_NUMBER, MAX_ID, check_numbers
+from projections.domain.ranges import MAX_ID, MAX_NUMBER, check_numbers
 from projections.domain.state import TURN_LIMIT, Combatant, State, Step
 
 SLUG = re.compile(rf"[a-z0-9][a-z0-9-]{{0,{MAX_ID - 1}}}\Z")  # 10,000 characters is no id
@@ -47,9 +46,10 @@ def check_slug(value: str, what: str = "id") -> None:
                       f"digits and dashes, starting with a letter or digit, at most {MAX_ID}")
 
 
-def unknown(s: State, sid: str, groups: bool = False) -> Refusal:
-    """No such combatant (or group): the refusal, naming a close id if any."""
-    ids = list(s.combatants) + (list(s.groups) if groups else [])
+def unknown(s: State, sid: str, groups: bool = False,
+            unseen: frozenset[str] = frozenset()) -> Refusal:
+    """No such combatant (or group): the refusal, naming a close id, never one of `unseen`."""
+    ids = [x for x in (*s.combatants, *(s.groups if groups else ())) if x not in unseen]
     what = "combatant or group" if groups else "combatant"
     return Refusal(f"no {what} {sid!r} in this encounter{did_you_mean(sid, ids)}")
 

@@ -1,0 +1,125 @@
+"""A hidden combatant does not exist for a player or a view (docs/server.md,
+"What the players see"): the same fight played twice on one server, once
+with hidden combatants (encounter E) and once without them ("twin"), reads
+the same to a player's and a view's token, answer for answer, until the
+reveal; that includes refusals, the numbers of the log (seq, batch) and
+what a hidden combatant did to others."""
+from __future__ import annotations
+
+import json
+
+import httpx
+import pytest
+from httpx_sse import connect_sse
+
+from projections import access
+from eventlog.stores import open_store
+from projections.domain import commands as c
+from projections.ledger import Ledger
+from serverkit import E, client, messages, post, served, table, token
+
+TWIN = "twin"
+HIDDEN = (c.Add(name="Bosco", hidden=True, bonus=1),
+          c.Add(name="Gangleader", hidden=True, bonus=3))
+
+
+def twins(db) -> dict[str, str]:
+    """E: the usual table plus hidden Bosco and Gangleader; TWIN: the usual
+    table alone. Tokens: gm, and per encounter a player (Ana, ash) and a view."""
+    table(db)
+    table(db, TWIN)
+    ledger = Ledger(open_store(db))
+    for command in HIDDEN:
+        ledger.execute(E, command, "gm")
+    ledger.store.close()
+    return {"gm": token(db, "gm", "gm"),
+            "ana": token(db, "ana", "player", "ash"), "tv": token(db, "tv", "view"),
+            "ana2": token(db, "twin-ana", "player", "ash", TWIN),
+            "tv2": token(db, "twin-tv", "view", encounter=TWIN)}
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def server(request, tmp_path):
+    if request.param == "postgres":
+        from helpers import pg_server
+        db = pg_server().fresh_url()
+    else:
+        db = tmp_path / "table.db"
+    secrets = twins(db)
+    with served(db) as running:
+        running.db, running.secrets = db, secrets
+        yield running
+
+
+def both(running, command: dict) -> None:
+    """The GM declares `command` in both encounters."""
+    gm = client(running, running.secrets["gm"])
+    for encounter in (E, TWIN):
+        answer = post(gm, command, encounter)
+        assert answer.status_code == 200, (encounter, answer.text)
+
+
+def answers(running, who: str, command: dict) -> tuple[tuple, tuple]:
+    """(status, body) of `command` sent by `who` to E, and by its twin to TWIN."""
+    one = post(client(running, running.secrets[who]), command, E)
+    two = post(client(running, running.secrets[who + "2"]), command, TWIN)
+    return (one.status_code, one.text), (two.status_code, same(two.text))
+
+
+def same(text: str) -> str:
+    """A twin's read with its token's name as E's token is named."""
+    return text.replace("twin-ana", "ana").replace("twin-tv", "tv")
+
+
+@pytest.mark.parametrize("command", [
+    {"command": "act", "id": "bosco", "cost": "minor", "label": "x"},  # a hidden id
+    {"command": "act", "id": "Bosco", "cost": "minor", "label": "x"},  # its name
+    {"command": "act", "id": "gangl", "cost": "minor", "label": "x"},  # a prefix of it only
+    {"command": "act", "id": "bos", "cost": "minor", "label": "x"},  # boss and bosco
+    {"command": "end-turn", "id": "bosco"},
+    {"command": "seize", "id": "gangleader"},
+    {"command": "roll", "slots": ["bosco"], "die": 5},
+    {"command": "order", "slots": ["ash", "bosco"]},
+    {"command": "order", "slots": ["ash", "bosc"]},
+    {"command": "order", "slots": ["b", "ash"]},  # could be bo, boss (not bosco)
+    {"command": "order", "slots": ["ash", "gang"]},  # gangers and its members only
+])
+def test_a_players_refusal_is_the_same_as_if_the_hidden_did_not_exist(server, command):
+    """Same status, same words, for a hidden id, name or prefix as for the
+    same fight without it: a player cannot probe for who is hidden."""
+    with_hidden, without = answers(server, "ana", command)
+    assert with_hidden == without
+    typed = [command.get("id")] + command.get("slots", [])
+    said = with_hidden[1]
+    for word in typed:
+        said = said.replace(repr(word), "").replace(str(word), "")
+    assert "bosco" not in said.casefold() and "gangleader" not in said.casefold()
+
+
+def test_a_hidden_word_reads_as_an_unknown_word(server):
+    """`act bosco` (hidden) and `act zzzzz` (nothing) answer alike."""
+    ana = client(server, server.secrets["ana"])
+    hidden = post(ana, {"command": "act", "id": "bosco", "cost": "minor", "label": "x"})
+    nothing = post(ana, {"command": "act", "id": "zzzzz", "cost": "minor", "label": "x"})
+    assert hidden.status_code == nothing.status_code == 403
+    assert hidden.json()["error"].replace("bosco", "W") == \
+        nothing.json()["error"].replace("zzzzz", "W")
+
+
+def test_a_gm_still_reaches_a_hidden_combatant_by_prefix(server):
+    gm = client(server, server.secrets["gm"])
+    assert post(gm, {"command": "grit", "id": "gangl", "delta": 1}).status_code == 200
+    refused = post(gm, {"command": "grit", "id": "bos", "delta": 1})
+    assert refused.status_code == 409 and "bosco" in refused.json()["error"]
+
+
+def test_permit_gives_back_the_command_as_the_player_reads_it():
+    """The core resolves a player's prefix among what the player sees."""
+    from helpers import given, npc, pc
+    from eventlog.events import CombatantHidden
+    from eventlog.stores.contract import Token
+    state = given(pc("ash"), npc("boss"), npc("bosco"), CombatantHidden(combatant="bosco"))
+    ana = Token("ana", "player", ("ash",), E, "d", "2026-01-01T00:00:00Z")
+    permit = access.permit_for(ana)
+    chosen = permit(state, c.Order(slots=["ash", "bos"]))
+    assert chosen.slots == ["ash", "boss"]
