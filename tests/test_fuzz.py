@@ -694,7 +694,9 @@ def test_newer_schema_and_garbage_files_are_refused_and_left_as_they_were(tmp_pa
     con.close()
     garbage = tmp_path / "garbage.db"
     garbage.write_bytes(bytes(range(256)) * 64)
-    for db, says in ((newer, "was written by a newer combat-ledger (schema 5; this one reads 4)"),
+    from eventlog.stores.sqlite.schema import SCHEMA_VERSION
+    for db, says in ((newer, "was written by a newer combat-ledger (schema 999; this one "
+                             f"reads {SCHEMA_VERSION})"),
                      (garbage, "is not a combat-ledger database")):
         sha = _sha(db)
         for args in (["status"], ["note", "x"], ["import", str(GOLDEN / "v1-alley.json")]):
