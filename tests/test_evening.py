@@ -47,7 +47,7 @@ def landed(opened, action) -> None:
     before = int(opened.locator("body").get_attribute("data-seq") or 0)
     action()
     opened.wait_for_function("(s) => Number(document.body.dataset.seq) > s", arg=before,
-                             timeout=10000)
+                             timeout=30000)  # (CI's workers share 2 cores with Chromium)
 
 
 def typed(gm, line: str):
