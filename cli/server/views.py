@@ -12,7 +12,8 @@ import msgspec
 from eventlog.stores.contract import Token
 from projections.domain.may import may, mine
 from projections.reports.views import status
-from projections.visible import secret, status_for_players
+from projections.numbering import players_seq
+from projections.visible import Sieve, secret, status_for_players
 
 
 class Message(NamedTuple):
@@ -20,6 +21,12 @@ class Message(NamedTuple):
     data: str  # the status JSON after the batch ending at seq (the GM's)
     shown: str = ""  # what a player or a view reads of it ("": the same as data)
     may: dict = {}  # combatant id -> what a player may declare for it now
+    seen: int = -1  # seq in a player's numbering (projections/numbering.py; -1: seq)
+    sieve: object = None  # what players may read as of this batch (projections/visible.py)
+
+    @property
+    def players_seq(self) -> int:
+        return self.seq if self.seen < 0 else self.seen
 
 
 TABLE_SEQ = -1  # a message that is no batch: the encounter on the table changed
@@ -33,15 +40,19 @@ def encode(view: dict) -> str:
     return msgspec.json.encode(view).decode()
 
 
-def message(state, owned: frozenset[str] | set[str] = frozenset()) -> Message:
+def message(state, owned: frozenset[str] | set[str] = frozenset(), ledger=None) -> Message:
     """The status after a batch, for every kind of reader; `owned`: the
-    combatants some player token owns (their `may` is worked out)."""
+    combatants some player token owns (their `may` is worked out). With
+    the `ledger` it was read from, a player's seq is counted as players
+    number the log (without: the store's, as for a state of no log)."""
     full = status(state)
     hidden = secret(state)
-    seen = status_for_players(full, hidden)
-    shown = "" if seen is full or seen == full else encode(seen)
+    counted = players_seq(ledger, state.encounter, state) if ledger is not None else state.seq
+    seen = status_for_players(full, hidden, counted)
+    shown = "" if seen == full else encode(seen)
     return Message(state.seq, encode(full), shown,
-                   {cid: may(state, cid) for cid in owned if cid in state.combatants})
+                   {cid: may(state, cid) for cid in owned if cid in state.combatants},
+                   counted, Sieve.of(state))
 
 
 def sees_all(token: Token) -> bool:
@@ -59,12 +70,12 @@ def data_for(msg: Message, token: Token) -> str:
     return text[:-1] + ',"mine":' + encode(own) + "}"
 
 
-def status_for(state, token: Token) -> dict:
+def status_for(state, token: Token, ledger) -> dict:
     """A status answer (GET status, a declaration's answer) for `token`."""
     view = status(state)
     if sees_all(token):
         return view
-    view = status_for_players(view, secret(state))
+    view = status_for_players(view, secret(state), players_seq(ledger, state.encounter, state))
     if token.role == "player":
         view = {**view, "mine": mine(state, token.owns, token.name)}
     return view

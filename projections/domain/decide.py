@@ -155,6 +155,10 @@ def _end_turn(s: State, cmd: c.EndTurn, dice: Dice) -> list[Payload]:
 
 def _effect(s: State, cmd: c.Effect, dice: Dice) -> list[Payload]:
     base = cmd.effect or slugify(cmd.name) or "effect"
+    # A hidden combatant's effects are named after it, so the numbers of the
+    # others' (`prone-2`) count only what the players see (docs/server.md).
+    if cmd.effect is None and cmd.id in s.hidden:
+        base = f"{base}-{cmd.id}"
     chosen, n = base, 1
     while cmd.effect is None and chosen in s.effects:
         n += 1

@@ -47,10 +47,8 @@ def check_slug(value: str, what: str = "id") -> None:
                       f"digits and dashes, starting with a letter or digit, at most {MAX_ID}")
 
 
-def unknown(s: State, sid: str, groups: bool = False,
-            unseen: frozenset[str] = frozenset()) -> Refusal:
-    """No such combatant (or group): the refusal, naming a close id if any
-    (never one of `unseen`, the ids a player's view has not got)."""
+def unknown(s: State, sid: str, groups: bool = False, unseen: frozenset[str] = frozenset()):
+    """No such combatant (or group): the refusal, naming a close id if any but `unseen`."""
     ids = [x for x in (*s.combatants, *(s.groups if groups else ())) if x not in unseen]
     what = "combatant or group" if groups else "combatant"
     return Refusal(f"no {what} {sid!r} in this encounter{did_you_mean(sid, ids)}")
