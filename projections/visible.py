@@ -10,9 +10,8 @@ interrupts or seizes); a group all of whose members are secret is secret
 too, so its slot gives nothing away."""
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 
-import msgspec
 
 from projections.domain.state import State
 from projections.reports.views import for_players, hides, unseen_tracks
@@ -28,11 +27,14 @@ def secret(state: State) -> frozenset[str]:
     return frozenset(state.hidden | groups)
 
 
-def status_for_players(view: dict, hidden: frozenset[str]) -> dict:
+def status_for_players(view: dict, hidden: frozenset[str], seq: int | None = None) -> dict:
     """`status --json` (views.status) without the secret combatants, their
     group slots, or their place in the order, the tie lists and who is up;
-    and without NPC tracks the GM keeps to the table (views.for_players)."""
+    and without NPC tracks the GM keeps to the table (views.for_players).
+    `seq`: the status's seq as players number the log (projections/numbering.py)."""
     view = for_players(view)
+    if seq is not None and seq != view.get("seq"):
+        view = {**view, "seq": seq}
     if not hidden:
         return view
     shown = dict(view)
@@ -71,11 +73,17 @@ def _cited(data: dict) -> list[int]:
 
 class Sieve:
     """Walks a log in order and says which events a player may read: those
-    naming no secret id, and markers that correct a batch the players saw."""
+    naming no secret id, an effect's end when its start was read, and
+    markers that correct a batch the players saw."""
 
     def __init__(self, hidden: frozenset[str], unseen: frozenset = frozenset()):
         self.hidden, self.unseen = hidden, unseen  # unseen: (combatant, track) pairs
         self.seen: set[int] = set()  # batches with an event the players read
+        self.effects: set[str] = set()  # effects of secret combatants: their end is theirs
+
+    def fresh(self) -> Sieve:
+        """The same view, to walk a log from its start."""
+        return Sieve(self.hidden, self.unseen)
 
     @classmethod
     def of(cls, state: State) -> Sieve:
@@ -92,22 +100,20 @@ class Sieve:
         elif type_name == "Amended":
             keep = data.get("batch") in self.seen and not any(
                 x in self.hidden for x in _mentions(data))
+        elif type_name == "EffectEnded":
+            keep = data.get("effect") not in self.effects
         else:
             keep = not any(x in self.hidden for x in _mentions(data))
+            if not keep and type_name == "EffectApplied":
+                self.effects.add(str(data.get("effect")))
         if keep:
             self.seen.add(batch)
         return keep
 
-
-def log_for_players(events: Iterable[dict], sieve: Sieve) -> list[dict]:
-    """`log --json` events (as dicts) a player may read."""
-    return [e for e in events if sieve.keeps(e["type"], e["batch"], e["data"])]
-
-
-def entries_for_players(entries: Iterable, sieve: Sieve) -> Iterator:
-    """Timeline entries (projections/reports/timeline.py) a player may read."""
-    for entry in entries:
-        env = entry.env
-        data = msgspec.to_builtins(env.data)
-        if sieve.keeps(type(env.data).__name__, env.batch, data):
-            yield entry
+    def worded(self, data: dict) -> dict:
+        """An event's data as a player reads it: what a secret combatant
+        did to another is told without it (`track ash hp -3 --by boss`
+        reads as a change with nobody named)."""
+        if data.get("by") in self.hidden:
+            return {**data, "by": None}
+        return data

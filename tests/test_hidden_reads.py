@@ -7,6 +7,7 @@ what a hidden combatant did to others."""
 from __future__ import annotations
 
 import json
+import re
 
 import httpx
 import pytest
@@ -123,3 +124,95 @@ def test_permit_gives_back_the_command_as_the_player_reads_it():
     permit = access.permit_for(ana)
     chosen = permit(state, c.Order(slots=["ash", "bos"]))
     assert chosen.slots == ["ash", "boss"]
+
+
+# -- every read, the same as the fight without them ----------------------------
+
+TIME = re.compile(r'"at":\s*"[^"]*"')
+
+
+def gm_only(running, command: dict) -> None:
+    answer = post(client(running, running.secrets["gm"]), command, E)
+    assert answer.status_code == 200, answer.text
+
+
+def stream_reads(http: httpx.Client, encounter: str, last: str | None, head: int) -> list:
+    """(id, data) of a stream's messages, from `last` up to players' seq `head`."""
+    headers = {} if last is None else {"Last-Event-ID": last}
+    out = []
+    with connect_sse(http, "GET", f"/api/encounters/{encounter}/stream", headers=headers,
+                     timeout=httpx.Timeout(15)) as source:
+        for message in messages(source):
+            out.append((message.id, message.data))
+            if int(message.id) >= head:
+                break
+    return out
+
+
+def everything(running, who: str, encounter: str) -> str:
+    """Every read of `who`'s token of `encounter`, one text, timestamps out."""
+    http = client(running, running.secrets[who])
+    status = http.get(f"/api/encounters/{encounter}/status")
+    head = status.json()["seq"]
+    parts = [status.text, http.get("/api/encounters").text] + [
+        http.get(f"/api/encounters/{encounter}/{path}").text
+        for path in ("log", "log?after=3", "log?after=9", "lines?last=500")]
+    for last in (None, "0", "3", "9", str(head - 1), str(head)):
+        if last is None or int(last) < head:
+            parts.append(json.dumps(stream_reads(http, encounter, last, head)))
+    text = re.sub(rf"\b{TWIN}\b", E, same("\n".join(parts)))
+    return TIME.sub('"at":""', text)
+
+
+def played(running) -> None:
+    """The same fight in E and TWIN; in E the hidden combatants too."""
+    for command in ({"command": "roll", "slots": ["ash"], "die": 9},
+                    {"command": "roll", "slots": ["bo"], "die": 7}):
+        both(running, command)
+    gm_only(running, {"command": "roll", "slots": ["bosco"], "die": 2})
+    gm_only(running, {"command": "effect", "id": "bosco", "name": "Prone", "until_ended": True})
+    both(running, {"command": "effect", "id": "ash", "name": "Prone", "until_ended": True})
+    gm_only(running, {"command": "end-effect", "effect": "prone-bosco", "reason": "shakes off"})
+    both(running, {"command": "roll", "slots": ["boss"], "die": 5})
+    gm_only(running, {"command": "roll", "slots": ["gangleader"], "die": 1})
+    both(running, {"command": "track", "id": "ash", "name": "hp", "value": 10})
+    gm_only(running, {"command": "track", "id": "ash", "name": "hp", "delta": -3, "by": "bosco"})
+    post(client(running, running.secrets["gm"]), {"command": "track", "id": "ash", "name": "hp",
+                                                  "delta": -3}, TWIN)  # (bosco is not there)
+    both(running, {"command": "roll", "slots": ["gangers"], "die": 3})
+    both(running, {"command": "round"})
+    both(running, {"command": "act", "id": "ash", "cost": "minor", "label": "shoots"})
+    gm_only(running, {"command": "adjust-ap", "id": "bosco", "delta": -1, "reason": "hurt"})
+    gm_only(running, {"command": "undo"})  # (bosco's adjustment: nothing a player saw)
+    both(running, {"command": "undo"})  # ash's shot, in both
+    both(running, {"command": "note", "text": "the fight goes on"})
+
+
+def test_players_and_views_read_the_fight_as_if_the_hidden_were_not_there(server):
+    played(server)
+    for who in ("ana", "tv"):
+        assert everything(server, who, E) == everything(server, who + "2", TWIN), who
+    gm = client(server, server.secrets["gm"])
+    assert "prone-bosco" in gm.get(f"/api/encounters/{E}/log").text
+
+
+def test_a_players_declaration_answers_in_the_players_numbering(server):
+    played(server)
+    command = {"command": "act", "id": "ash", "cost": "minor", "label": "aims"}
+    with_hidden, without = answers(server, "ana", command)
+    assert with_hidden[0] == 200
+    assert TIME.sub("", with_hidden[1]) == re.sub(rf"\b{TWIN}\b", E, TIME.sub("", without[1]))
+
+
+def test_a_stream_resumed_across_a_reveal_gets_the_current_status(server):
+    played(server)
+    tv = client(server, server.secrets["tv"])
+    before = tv.get(f"/api/encounters/{E}/status").json()["seq"]
+    gm_only(server, {"command": "reveal", "id": "bosco"})
+    now = tv.get(f"/api/encounters/{E}/status").json()
+    assert now["seq"] > before + 1  # (bosco's past counts now)
+    got = stream_reads(tv, E, str(before), now["seq"])
+    assert [int(i) for i, _ in got] == [now["seq"]]
+    assert json.loads(got[0][1]) == now
+    log = tv.get(f"/api/encounters/{E}/log").json()
+    assert [e["seq"] for e in log] == list(range(1, now["seq"] + 1))

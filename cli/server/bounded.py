@@ -75,11 +75,11 @@ def log_start(ledger, encounter: str) -> tuple[int, frozenset]:
 
 
 def log_page(ledger, encounter: str, after: int, head: int, undone,
-             sieve=None, shown_after: int = 0) -> tuple[bytes, int]:
+             lens=None, shown_after: int = 0) -> tuple[bytes, int]:
     """The events after `after` up to `head`, at most PAGE of them, as JSON
     array items (each led by a comma); the last seq read (`head`: done).
-    `sieve` (a player's or view's read, projections/visible.py) reads every
-    event and keeps those it allows after `shown_after`."""
+    `lens` (a player's or view's read, projections/numbering.py) reads every
+    event and keeps those it allows after players' seq `shown_after`."""
     rows = ledger.store.rows(encounter, after=after, upto=head)
     try:
         page = list(islice(rows, PAGE))
@@ -91,9 +91,10 @@ def log_page(ledger, encounter: str, after: int, head: int, undone,
     for row in page:
         env = envelope(row)
         said = envelope_dict(env, env.batch in undone and env.type not in MARKERS)
-        if sieve is not None and not (sieve.keeps(said["type"], said["batch"], said["data"])
-                                      and env.seq > shown_after):
-            continue
+        if lens is not None:
+            said = lens.read(said)
+            if said is None or said["seq"] <= shown_after:
+                continue
         out += b"," + msgspec.json.encode(said)
     return bytes(out), page[-1].seq if len(page) == PAGE else head
 
@@ -103,6 +104,7 @@ async def bounded_log(request, token, encounter: str, after: int, players: bool 
     client reads (a 404 before the first byte for an unknown encounter).
     `players`: what a player or a view may read (no hidden combatant): the
     log is read from its start, so a correction of a batch they saw is kept."""
+    from projections.numbering import Lens
     from projections.visible import Sieve
     from starlette.responses import StreamingResponse
 
@@ -111,7 +113,7 @@ async def bounded_log(request, token, encounter: str, after: int, players: bool 
     await entered.__aenter__()
     try:
         head, undone = await run(lambda: log_start(ledger(request), encounter))
-        sieve = Sieve.of(await run(lambda: ledger(request).state(encounter))) \
+        lens = Lens(Sieve.of(await run(lambda: ledger(request).state(encounter)))) \
             if players else None
     except BaseException:
         await entered.__aexit__(None, None, None)
@@ -119,12 +121,12 @@ async def bounded_log(request, token, encounter: str, after: int, players: bool 
 
     async def pieces():
         try:
-            sent, first = (0 if sieve else after), True
+            sent, first = (0 if lens else after), True
             while True:
                 if sent >= head:
                     break
                 body, sent = await run(lambda at=sent: log_page(
-                    ledger(request), encounter, at, head, undone, sieve, after))
+                    ledger(request), encounter, at, head, undone, lens, after))
                 if body:
                     yield (b"[" + body[1:]) if first else body
                     first = False

@@ -43,9 +43,10 @@ class Catching:
     response ends, whichever comes first."""
 
     def __init__(self, request, encounter: str, last: int | None,
-                 owned: frozenset[str], digest: str):
+                 owned: frozenset[str], digest: str, resume=None):
         self.request, self.encounter, self.last = request, encounter, last
         self.owned, self.digest = owned, digest
+        self.resume = resume  # (ledger, encounter, last) -> the store seq to go on from, or None
         self.held: Any = None  # (the long-read slot, while it is held)
         self.cu: CatchUp | None = None
 
@@ -54,10 +55,18 @@ class Catching:
         encounter is a 404, and an excess long read a 429)."""
         if self.last is None:
             return [await run(lambda: message(
-                ledger(self.request).state(self.encounter), self.owned))]
+                ledger(self.request).state(self.encounter), self.owned, ledger(self.request)))]
         held = gate_of(self.request.app).enter(self.digest)
         await held.__aenter__()
         self.held = held
+        if self.resume is not None:  # (a player's numbering: its store seq, if it has one)
+            last = self.last
+            self.last = await run(lambda: self.resume(ledger(self.request), self.encounter, last))
+            if self.last is None:
+                await self.free()
+                return [await run(lambda: message(
+                    ledger(self.request).state(self.encounter), self.owned,
+                    ledger(self.request)))]
         self.cu = CatchUp(self.encounter, self.last, self.owned)
         return await self._next()
 
@@ -103,7 +112,7 @@ def next_page(ledger, cu: CatchUp) -> list[Message]:
             if end <= cu.sent:
                 continue
             cu.state = _state_at(ledger, cu, end, first)
-            msg = message(cu.state, cu.owned)
+            msg = message(cu.state, cu.owned, ledger)
             out.append(msg)
             cu.sent = end
             size += len(msg.data) + len(msg.shown)

@@ -14,6 +14,8 @@ from starlette.requests import Request
 from eventlog.codec import envelope_dict
 from projections import access
 from projections.domain import commands as c
+from projections.numbering import players_events, players_seq
+from projections.visible import Sieve
 from cli.grammar import BadLine, parse, split
 from cli.grammar.aliases import ALIASES, COST_ALIASES, expand
 from cli.server import auth
@@ -89,7 +91,7 @@ def declare(request: Request, raw: bytes, read, typed: bool) -> bytes:
 
     def stream_message() -> Message:  # (made only if a stream listens: every reader's view)
         if not made:
-            made.append(message(shown, hub.owned(encounter)))
+            made.append(message(shown, hub.owned(encounter), lg))
         return made[0]
     if out.events:
         hub.appended(encounter, out.events[0].seq - 1, out.events[-1].seq, stream_message,
@@ -97,11 +99,19 @@ def declare(request: Request, raw: bytes, read, typed: bool) -> bytes:
         request.app.state.metrics.declared(encounter, token.name, out.events[-1].seq,
                                            len(out.events), started, committed)
     events = [envelope_dict(e, False) for e in out.events]
+    seq = shown.seq
     if sees_all(token) and made:
         view = made[0].data
-    else:  # (a player's own declarations name no hidden combatant)
-        view = encode(status_for(shown, token))
-    return msgspec.json.encode(Declared(shown.seq, events, msgspec.Raw(view.encode()),
+    elif sees_all(token):
+        view = encode(status_for(shown, token, lg))
+    else:  # (numbered as the player's log is, projections/numbering.py)
+        view = encode(status_for(shown, token, lg))
+        if out.events:
+            seq, events = players_events(lg, encounter, shown.seq, Sieve.of(shown),
+                                         out.events[0].seq - 1)
+        else:
+            seq = players_seq(lg, encounter, shown)
+    return msgspec.json.encode(Declared(seq, events, msgspec.Raw(view.encode()),
                                         out.preview))
 
 

@@ -69,7 +69,7 @@ def batch_statuses(ledger, encounter: str, after: int,
                 state = fold(store, encounter, ledger.corrections(encounter, end, prev),
                              snapshots.clone(state), upto=end, after=prev)
                 state.seq = end
-            out.append(message(state, owned))
+            out.append(message(state, owned, ledger))
             prev = end
     return out
 

@@ -10,6 +10,7 @@ from starlette.responses import FileResponse
 
 from eventlog.text import neutral
 from projections import access
+from projections.numbering import players_seq
 
 from cli.server import auth
 from cli.server.bounded import bounded_log
@@ -72,8 +73,9 @@ async def encounters(request: Request):
         for info in lg.store.encounters():
             if (every or info.id not in archived) and access.reaches(token, info.id):
                 state = lg.state(info.id)
+                seq = state.seq if sees_all(token) else players_seq(lg, info.id, state)
                 out.append({"id": info.id, "title": info.title, "phase": state.phase,
-                            "seq": state.seq,
+                            "seq": seq,
                             **({"archived": True} if info.id in archived else {})})
         return out
     return JSON(await run(listed))
@@ -82,7 +84,7 @@ async def encounters(request: Request):
 @guarded
 async def status_of(request: Request):
     token, encounter = await reading(request)
-    return JSON(await run(lambda: status_for(ledger(request).state(encounter), token)))
+    return JSON(await run(lambda: status_for(ledger(request).state(encounter), token, ledger(request))))
 
 
 @guarded
@@ -104,8 +106,9 @@ async def lines_of(request: Request):
         lg = ledger(request)
         entries = timeline(lg, encounter)
         if not sees_all(token):
-            from projections.visible import Sieve, entries_for_players
-            entries = entries_for_players(entries, Sieve.of(lg.state(encounter)))
+            from projections.numbering import Lens, entries_for_players
+            from projections.visible import Sieve
+            entries = entries_for_players(entries, Lens(Sieve.of(lg.state(encounter)), marks=True))
         return [said(e) for e in deque(entries, maxlen=last)]
     return JSON(await run(lines))
 

@@ -17,6 +17,7 @@ from cli.server.hub import Listener
 from cli.server.views import TABLE_SEQ, data_for, encode
 from cli.server.reads import reading, token_of
 from cli.server.replies import DIGITS, BadInput, guarded
+from cli.server.views import sees_all
 
 PING_S = 15  # a keep-alive comment on an idle stream (proxies, phones' NAT)
 REFUSED = {"event": "refused", "data": encode(
@@ -31,6 +32,13 @@ def last_seen(request: Request) -> int | None:
     return int(last) if last is not None else None
 
 
+def _resumed(lg, encounter: str, seen: int) -> int | None:
+    """The store seq a player's stream resumes after (`Last-Event-ID` is in
+    the players' numbering), or None: send the current status."""
+    from projections.numbering import resume_point
+    return resume_point(lg, encounter, lg.state(encounter), seen)
+
+
 @guarded
 async def stream(request: Request):
     from sse_starlette.sse import EventSourceResponse
@@ -41,9 +49,12 @@ async def stream(request: Request):
     listener = Listener(encounter, token)
     hub.subscribe(listener)
     owned = hub.owned(encounter) | frozenset(token.owns)
-    catching = Catching(request, encounter, last, owned, token.digest)
+    players = not sees_all(token)  # (ids in the players' numbering: projections/numbering.py)
+    catching = Catching(request, encounter, last, owned, token.digest,
+                        _resumed if players else None)
     try:
         first = await catching.start()
+        after = catching.last  # (None: a reveal renumbered; the current status is sent)
     except BaseException:
         await catching.free()
         hub.unsubscribe(listener)
@@ -58,13 +69,20 @@ async def stream(request: Request):
             return False
         return True
 
+    def fresh(msg, told: int | None) -> bool:
+        """Whether a player reads something new in `msg` (a batch of a
+        hidden combatant alone changes nothing they read)."""
+        return not players or told is None or msg.players_seq != told
+
     async def messages():
-        sent = last or 0
+        sent = after or 0
+        told = last if after is not None else None  # the players' seq last sent
         try:
             async for page in catching.pages(first):
                 for msg in page:
-                    yield {"id": str(msg.seq), "event": "status",
-                           "data": data_for(msg, token)}
+                    if fresh(msg, told):
+                        yield said(msg)
+                        told = msg.players_seq
                     sent = msg.seq
                 if not await still_valid():  # (a catch-up read slowly may last)
                     yield REFUSED
@@ -79,11 +97,16 @@ async def stream(request: Request):
                 if msg is not None and msg.seq == TABLE_SEQ:
                     yield {"event": "table", "data": msg.data}
                 elif msg is not None and msg.seq > sent:
-                    yield {"id": str(msg.seq), "event": "status",
-                           "data": data_for(msg, token)}
+                    if fresh(msg, told):
+                        yield said(msg)
+                        told = msg.players_seq
                     sent = msg.seq
         finally:
             hub.unsubscribe(listener)
+
+    def said(msg) -> dict:
+        return {"id": str(msg.players_seq if players else msg.seq), "event": "status",
+                "data": data_for(msg, token)}
 
     async def ended() -> None:  # (also when the body is never read: a HEAD request)
         await catching.free()

@@ -14,7 +14,8 @@ from eventlog.stores.contract import Token
 from projections.domain.deck import on_deck
 from projections.domain.may import may, mine
 from projections.reports.views import status
-from projections.visible import secret, status_for_players
+from projections.numbering import players_seq
+from projections.visible import Sieve, secret, status_for_players
 
 
 class Message(NamedTuple):
@@ -23,6 +24,12 @@ class Message(NamedTuple):
     shown: str = ""  # what a player or a view reads of it ("": the same as data)
     may: dict = {}  # combatant id -> what a player may declare for it now
     deck: tuple = ()  # who a player reads is up next (domain/deck.py), secrets left out
+    seen: int = -1  # seq in a player's numbering (projections/numbering.py; -1: seq)
+    sieve: object = None  # what players may read as of this batch (projections/visible.py)
+
+    @property
+    def players_seq(self) -> int:
+        return self.seq if self.seen < 0 else self.seen
 
 
 TABLE_SEQ = -1  # a message that is no batch: the encounter on the table changed
@@ -36,16 +43,19 @@ def encode(view: dict | list) -> str:
     return msgspec.json.encode(view).decode()
 
 
-def message(state, owned: frozenset[str] | set[str] = frozenset()) -> Message:
+def message(state, owned: frozenset[str] | set[str] = frozenset(), ledger=None) -> Message:
     """The status after a batch, for every kind of reader; `owned`: the
-    combatants some player token owns (their `may` is worked out)."""
+    combatants some player token owns (their `may` is worked out). With
+    the `ledger` it was read from, a player's seq is counted as players
+    number the log (without: the store's, as for a state of no log)."""
     full = status(state)
     hidden = secret(state)
-    seen = status_for_players(full, hidden)
-    shown = "" if seen is full or seen == full else encode(seen)
+    counted = players_seq(ledger, state.encounter, state) if ledger is not None else state.seq
+    seen = status_for_players(full, hidden, counted)
+    shown = "" if seen == full else encode(seen)
     return Message(state.seq, encode(full), shown,
                    {cid: may(state, cid) for cid in owned if cid in state.combatants},
-                   deck_for_players(state, hidden))
+                   deck_for_players(state, hidden), counted, Sieve.of(state))
 
 
 def deck_for_players(state, hidden: frozenset[str]) -> tuple:
@@ -67,13 +77,13 @@ def data_for(msg: Message, token: Token) -> str:
     return text[:-1] + ',"mine":' + encode(own) + ',"on_deck":' + encode(list(msg.deck)) + "}"
 
 
-def status_for(state, token: Token) -> dict:
+def status_for(state, token: Token, ledger) -> dict:
     """A status answer (GET status, a declaration's answer) for `token`."""
     view = status(state)
     if sees_all(token):
         return view
     hidden = secret(state)
-    view = status_for_players(view, hidden)
+    view = status_for_players(view, hidden, players_seq(ledger, state.encounter, state))
     if token.role == "player":
         view = {**view, "mine": mine(state, token.owns, token.name),
                 "on_deck": list(deck_for_players(state, hidden))}

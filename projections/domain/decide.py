@@ -168,10 +168,13 @@ def _effect(s: State, cmd: c.Effect, dice: Dice) -> list[Payload]:
     out: list[Payload] = []
     taken = set(s.effects)
     for cid in ids:
-        chosen, n = base, 1
+        # A hidden combatant's effects are named after it, so the numbers of the
+        # others' (`prone-2`) count only what the players see (docs/server.md).
+        own = f"{base}-{cid}" if cmd.effect is None and cid in s.hidden else base
+        chosen, n = own, 1
         while cmd.effect is None and chosen in taken:
             n += 1
-            chosen = f"{base}-{n}"
+            chosen = f"{own}-{n}"
         taken.add(chosen)
         out.append(EffectApplied(effect=chosen, combatant=cid, name=cmd.name,
                                  max_ap=cmd.max_ap or 0, rounds=cmd.rounds,
