@@ -13,7 +13,8 @@ from eventlog.errors import Refusal
 from projections.domain import commands as c
 from projections.ledger import Ledger
 from projections.reports.views import status
-from projections.visible import Sieve, log_for_players
+from projections.numbering import players_events
+from projections.visible import Sieve
 
 E = "fight"
 
@@ -104,9 +105,9 @@ def test_effect_with_its_own_id_takes_one_target(goblins):
 
 def test_players_never_read_of_a_hidden_target_in_the_batch(goblins):
     goblins.execute(E, c.Track(id="goblin-1,sneak,boss", name="hp", delta=-1))
-    events = goblins.event_dicts(E)
-    seen = log_for_players(events, Sieve.of(goblins.state(E)))
-    last = [e for e in seen if e["batch"] == events[-1]["batch"]]
+    state = goblins.state(E)
+    _, seen = players_events(goblins, E, state.seq, Sieve.of(state), 0)
+    last = [e for e in seen if e["batch"] == seen[-1]["batch"]]
     assert [e["data"]["combatant"] for e in last] == ["goblin-1", "boss"]
     assert "sneak" not in json.dumps(seen)
 
