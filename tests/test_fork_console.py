@@ -50,5 +50,6 @@ def test_try_from_here_forks_at_a_log_line_and_opens_the_fork(tmp_path, width):
         assert fork["seq"] == rolled and fork["round"] == 0  # the round had not started yet
         assert log(db) == source                          # the source is as it was
         assert http.get("/api/table").json() == {"encounter": E}
+        gm.wait_for_function("s => document.body.dataset.seq === String(s)", arg=rolled)
         assert gm.evaluate("document.documentElement.scrollWidth") <= width
         context.close()
