@@ -219,8 +219,9 @@ def write_md(ledger: Ledger, encounter: str, out: TextIO, track: Track = no_trac
     with ledger.store.reading(), tempfile.TemporaryFile(
             "w+", encoding="utf-8", newline="") as told:  # (reasons and walk: one snapshot)
         head, _ = ledger.store.head(encounter)
-        reasons = {r.seq: cast(Amended, decode_data(r.type, r.data)).reason
-                   for r in ledger.store.markers(encounter, head) if r.type == "Amended"}
+        reasons = {seq: cast(Amended, decode_data(type_name, data)).reason
+                   for seq, type_name, data in ledger.store.fold_markers(encounter, head)
+                   if type_name == "Amended"}
         def tell(chapter: Chapter) -> None:
             told.write(_md_lines(chapter_markdown(chapter)))
         tally, teller, state = Stats(), Story(tell, reasons), None
