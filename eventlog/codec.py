@@ -148,10 +148,13 @@ def utc_now() -> str:
     return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 
-def envelope_dict(env: Envelope, undone: bool) -> dict:
-    """The public JSON shape of an event (log --json, export json)."""
+def envelope_dict(env: Envelope, undone: bool, imported: bool = False) -> dict:
+    """The public JSON shape of an event (log --json, export json). Both
+    `undone` and `imported` (it came from a file by `import`: its actor is
+    the file's claim, R29) are derived; `imported` was added later, so it
+    comes last and is false unless the store marks the event."""
     return {
         "seq": env.seq, "batch": env.batch, "type": env.type, "at": env.at,
         "actor": env.actor, "data": data_of(env.data), "undone": undone,
-        "prev_hash": env.prev_hash, "hash": env.hash,
+        "prev_hash": env.prev_hash, "hash": env.hash, "imported": imported,
     }

@@ -45,7 +45,7 @@ def neutral(text: str, keep: str = "") -> str:
 # Notes and reasons may span lines: newline and tab are kept (and shown or
 # exported safely on the way out); names, labels, titles and ids stay one line.
 MULTILINE_FIELDS = ("text", "reason")
-_LINE_BREAKS = "\n\t"
+LINE_BREAKS = _LINE_BREAKS = "\n\t"
 
 
 def check_text(value: str, what: str, keep: str = "") -> None:
@@ -125,11 +125,12 @@ def json_safe(encoded: str) -> str:
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 
-def csv_cell(value):
+def csv_cell(value, keep: str = ""):
     """A csv cell that a spreadsheet shows as text: a leading formula
-    character gets a `'` before it, as OWASP recommends; controls are shown."""
+    character gets a `'` before it, as OWASP recommends; controls are shown,
+    but those in `keep` (a note's line breaks: the cell spans lines)."""
     if not isinstance(value, str):
         return value
     if value.startswith(FORMULA_START):
         value = "'" + value
-    return neutral(value)
+    return neutral(value, keep)

@@ -57,6 +57,11 @@ class Corrections:
         """A retraction or amendment is undone: what it retracted is back."""
         self.undone.difference_update(self._retracts(marker))
 
+    def retracts(self, marker: int) -> list[int]:
+        """The batches the retraction or amendment opening batch `marker`
+        retracts (none for any other batch)."""
+        return self._retracts(marker)
+
     def _retracts(self, marker: int) -> list[int]:
         if marker in self._retractions:
             return self._retractions[marker]

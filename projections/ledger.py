@@ -165,8 +165,10 @@ class Ledger:
             yield env, env.batch in undone and env.type not in MARKERS
 
     def event_dicts(self, encounter: str, after: int = 0) -> list[dict]:
-        return [envelope_dict(env, undone) for env, undone in self.events(encounter)
-                if env.seq > after]
+        """`log --json`: the events after seq `after`."""
+        imported = self.store.imported(encounter)
+        return [envelope_dict(env, undone, env.seq <= imported)
+                for env, undone in self.events(encounter) if env.seq > after]
 
     def batch(self, encounter: str, batch: int) -> list[Envelope]:
         out = []

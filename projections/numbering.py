@@ -63,13 +63,15 @@ class Lens:
         return data
 
 
-def read_log(lens: Lens, rows: Iterable, undone=frozenset()) -> list[dict]:
-    """The stored `rows`, in order, as a player reads them."""
+def read_log(lens: Lens, rows: Iterable, undone=frozenset(), imported: int = 0) -> list[dict]:
+    """The stored `rows`, in order, as a player reads them (those up to seq
+    `imported` came from a file)."""
     from eventlog.events import MARKERS
     out = []
     for row in rows:
         env = envelope(row)
-        shown = lens.read(envelope_dict(env, env.batch in undone and env.type not in MARKERS))
+        shown = lens.read(envelope_dict(env, env.batch in undone and env.type not in MARKERS,
+                                        env.seq <= imported))
         if shown is not None:
             out.append(shown)
     return out
@@ -90,7 +92,8 @@ class Lenses:
         events after store seq `collect` as players read them, when asked)."""
         if not sieve.hidden and not sieve.unseen:  # (the store's numbering: no walk)
             return seq, ([] if collect is None else
-                         read_log(Lens(sieve), ledger.store.rows(encounter, collect, seq)))
+                         read_log(Lens(sieve), ledger.store.rows(encounter, collect, seq),
+                                  imported=ledger.store.imported(encounter)))
         key = (sieve.hidden, sieve.unseen)
         where = (id(ledger.store), encounter)
         start = seq if collect is None else collect
@@ -118,12 +121,13 @@ def _walk(ledger, encounter: str, upto: int, entry: tuple, collect: int | None):
     there is not the one the lens read."""
     _, lens, last = entry
     shown: list[dict] = []
+    imported = 0 if collect is None else ledger.store.imported(encounter)
     rows = ledger.store.rows(encounter, after=lens.upto, upto=upto)
     try:
         for row in rows:
             if lens.upto and row.prev_hash != last:
                 return None
-            said = read_log(lens, [row])
+            said = read_log(lens, [row], imported=imported)
             last = row.hash
             if collect is not None and row.seq > collect:
                 shown += said

@@ -302,3 +302,17 @@ def damage(db: Path, sql: str, *args) -> None:
     con.execute(sql, args)
     con.commit()
     con.close()
+
+
+def as_logged_at_the_source(imported: list[dict]) -> list[dict]:
+    """`log --json` of an imported encounter as its source logged it: the
+    import marks every event `imported` (R29) and changes nothing else, so
+    the events of a file that predates the mark compare equal too."""
+    assert all(e["imported"] for e in imported), "an import marks every event it brings"
+    return [{k: v for k, v in e.items() if k != "imported"} for e in imported]
+
+
+def unmarked(events: list[dict]) -> list[dict]:
+    """Events without the derived `imported` (an export written before it)."""
+    return [{k: v for k, v in e.items() if k != "imported"} for e in events]
+

@@ -40,7 +40,8 @@ def demo(tmp_path):
     store.close()
 
 
-INTERFACE_KEYS = ("seq", "batch", "type", "at", "actor", "data", "undone", "prev_hash", "hash")
+INTERFACE_KEYS = ("seq", "batch", "type", "at", "actor", "data", "undone", "prev_hash", "hash",
+                  "imported")
 
 
 def _text(write, ledger, eid) -> str:
@@ -144,6 +145,33 @@ def test_csv_cells_starting_with_a_formula_character_are_neutralised(alley):
     assert [csv_cell(v) for v in ("\tx", "\rx", 5, "ok")] == ["'\\x09x", "'\\x0dx", 5, "ok"]
 
 
+def test_csv_multi_line_note_is_one_cell_with_its_line_breaks(alley):
+    alley("note", "first line\nsecond\tline")
+    alley("leave", "rook", "--reason", "fled\nby the back door")
+    alley("note", "=1+2\n=cmd|' /C calc'!A0")
+    text = alley("export", "--format", "csv").stdout
+    rows = list(csv.DictReader(io.StringIO(text)))
+    notes = [r["text"] for r in rows if r["type"] in ("NoteAdded", "CombatantLeft")]
+    assert notes == ["Note: first line\nsecond\tline",
+                     "rook leaves the encounter (fled\nby the back door)",
+                     "Note: =1+2\n=cmd|' /C calc'!A0"]  # one cell, two lines a spreadsheet shows
+    assert "\\x0a" not in text and "\\x09" not in text
+    assert len(rows) == len(text.splitlines()) - 1 - 3  # three cells span two lines each
+
+
+def test_csv_keeps_neutralising_other_controls_in_a_multi_line_note(alley):
+    import sqlite3
+    alley("note", "two\nlines")
+    con = sqlite3.connect(alley.db)  # a log forged behind the program's back
+    con.execute("UPDATE events SET data = ? WHERE type = 'NoteAdded'",
+                (json.dumps({"text": "\t=x\r\n\x1b[2Jy\u202e"}).encode(),))
+    con.commit()
+    con.close()
+    row = [r for r in csv.DictReader(io.StringIO(alley("export", "--format", "csv").stdout))
+           if r["type"] == "NoteAdded"][0]
+    assert row["text"] == "Note: \t=x\\x0d\n\\x1b[2Jy\\u202e"
+
+
 # -- md -----------------------------------------------------------------------
 
 def test_md_tells_the_encounter_round_by_round_and_pass_by_pass(demo):
@@ -189,6 +217,47 @@ def test_md_escapes_what_was_said_at_the_table(ledger):
     assert text.startswith("# \\*The\\* \\[heist\\]\n")
     assert "\\<b\\>\\_crit\\_\\</b\\> \\| \\`x\\`" in text
     assert md_escape("a|b") == "a\\|b"
+
+
+def test_md_keeps_a_multi_line_note_whole_in_its_list_item(alley):
+    alley("note", "first line\n- not a list\n=== nor a heading\tbut a tab")
+    md = alley("export", "--format", "md").stdout
+    item = md[md.index("- Note: first line"):].split("\n\n")[0]
+    assert item == ("- Note: first line\\\n  \\- not a list\\\n  \\=== nor a heading\tbut a tab"
+                    " _(#5)_")  # one item: hard line breaks, no block starts inside it
+    assert "\\x0a" not in md and "\\x09" not in md
+
+
+def test_md_says_who_left_in_the_order_and_the_stats(ledger):
+    """As the html report does: a combatant who left is tagged in its
+    round's order and in the stats table (R22)."""
+    from projections.domain import commands as c
+    ledger.execute(None, c.New(id="r"))
+    for name, die in (("Kai", 9), ("Lin", 5)):
+        ledger.execute("r", c.Add(name=name, pc=True))
+        ledger.execute("r", c.Roll(slots=[name.lower()], die=die))
+    ledger.execute("r", c.Round())
+    ledger.execute("r", c.Act(id="kai", cost="major", label="shoots"))
+    ledger.execute("r", c.Leave(id="lin", reason="runs"))
+    text = _text(write_md, ledger, "r")
+    assert "Initiative order: 1. Kai (9) · 2. Lin (5) — left" in text
+    rows = [x for x in text.splitlines() if x.startswith("| Lin")]
+    assert rows and all(x.startswith("| Lin (left) |") for x in rows), rows
+    assert any(x.startswith("| Kai |") for x in text.splitlines())
+
+
+def test_json_export_says_who_left(ledger):
+    from projections.domain import commands as c
+    ledger.execute(None, c.New(id="r"))
+    for name in ("Kai", "Lin", "Bo"):
+        ledger.execute("r", c.Add(name=name, pc=True))
+    ledger.execute("r", c.Leave(id="lin", reason="runs"))
+    ledger.execute("r", c.Leave(id="bo"))
+    ledger.execute("r", c.Rejoin(id="bo"))
+    from projections.reports.jsonexport import write_json
+    doc = json.loads(_text(write_json, ledger, "r"))
+    assert doc["encounter"]["left"] == ["lin"]
+    assert export_json(ledger, "r")["encounter"]["left"] == ["lin"]
 
 
 def test_md_shows_an_amendment_in_place(ledger):

@@ -176,6 +176,8 @@ def test_encounter_id_of_10000_characters_refused(combat):
 
 
 def test_notes_and_reasons_span_lines_names_stay_on_one(combat, tmp_path):
+    import csv
+    import io
     import json
     combat("new", "x")
     combat("add", "Ash", "--pc")
@@ -187,11 +189,12 @@ def test_notes_and_reasons_span_lines_names_stay_on_one(combat, tmp_path):
     assert log[2]["data"]["text"] == "first line\nsecond\tline"
     assert log[3]["data"]["reason"] == "fled\nby the back door"
     md = combat("export", "--format", "md").stdout
-    assert "first line\nsecond" not in md and "\t" not in md  # one table row each
+    assert "- Note: first line\\\n  second\tline _(#3)_" in md  # one list item, two lines
     html = combat("export", "--format", "html").stdout
-    assert "\t" not in html and "<script>" not in html.split("</head>")[-1][:0]
-    csv_rows = combat("export", "--format", "csv").stdout.splitlines()
-    assert any("first line\\x0asecond\\x09line" in row for row in csv_rows)
+    assert "Note: first line\nsecond\tline</li>" in html
+    csv_rows = list(csv.DictReader(io.StringIO(combat("export", "--format", "csv").stdout)))
+    assert [r["text"] for r in csv_rows if r["type"] == "NoteAdded"] == [
+        "Note: first line\nsecond\tline"]  # one cell, with its line break
     assert "first line\\x0asecond" in combat("log").stdout  # shown, never a forged line
     dump = tmp_path / "x.json"
     combat("export", "--format", "json", "-o", dump)

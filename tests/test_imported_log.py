@@ -61,6 +61,44 @@ def test_r29_imported_entries_are_marked_as_imported_in_the_log(tmp_path, export
 
 
 @pytest.mark.parametrize("kind", ["sqlite", "pg"])
+def test_r29_log_json_marks_imported_entries_in_an_added_field(tmp_path, export_file, kind):
+    """`imported` is added to each event of `log --json` (false by default):
+    the event's shape gains a field and keeps every other as it was."""
+    target = _store(tmp_path, kind, "target")
+    assert real(target, "import", str(export_file)).returncode == 0
+    assert real(target, "--encounter", "alley", "note", "said here").returncode == 0
+    events = json.loads(real(target, "--encounter", "alley", "log", "--json").stdout)
+    assert [e["imported"] for e in events] == [True, True, True, False]
+    exported = json.loads(export_file.read_text())["events"]
+    assert [e["imported"] for e in exported] == [False, False, False]  # (witnessed there)
+    assert [{**e, "imported": False} for e in events[:3]] == exported
+    assert real(target, "new", "own").returncode == 0
+    own = json.loads(real(target, "--encounter", "own", "log", "--json").stdout)
+    assert [e["imported"] for e in own] == [False]
+
+
+def test_r29_the_servers_log_marks_imported_entries_as_log_json_does(tmp_path, export_file):
+    from serverkit import client, served, token
+    db = tmp_path / "table.db"
+    assert real(db, "import", str(export_file)).returncode == 0
+    assert real(db, "--encounter", "alley", "note", "said here").returncode == 0
+    gm, ana = token(db, "gm", "gm"), token(db, "ana", "player", "rook", "alley")
+    with served(db) as running:
+        with client(running, gm) as http:
+            log = http.get("/api/encounters/alley/log").json()
+            later = http.get("/api/encounters/alley/log", params={"after": 2}).json()
+            said = http.post("/api/encounters/alley/commands",
+                             json={"command": "note", "text": "and here"}).json()
+        with client(running, ana) as http:
+            theirs = http.get("/api/encounters/alley/log").json()
+    assert log == json.loads(real(db, "--encounter", "alley", "log", "--json").stdout)[:4]
+    assert [e["imported"] for e in log] == [True, True, True, False]
+    assert [e["imported"] for e in later] == [True, False]
+    assert [e["imported"] for e in said["events"]] == [False]
+    assert [e["imported"] for e in theirs] == [True, True, True, False, False]
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "pg"])
 def test_r29_a_copy_keeps_the_import_mark_and_a_witnessed_log_has_none(tmp_path, export_file,
                                                                         kind):
     first = tmp_path / "first.db"

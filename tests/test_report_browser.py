@@ -3,7 +3,7 @@
 a 20-round fight of 10 combatants (one with a very long name) and a
 200-round fight. No chart text under 10 px, nothing wider than the viewport
 outside a box that scrolls, no two series of a chart in one colour; no table
-header broken inside a word, no chart label overlapping another or clipped,
+cell broken inside a word (a name, a title, an id), no chart label overlapping another or clipped,
 no chart cropped without the line that says to scroll (issue 23)."""
 from __future__ import annotations
 
@@ -57,14 +57,14 @@ MEASURE = """() => {
 }"""
 
 
-# Issue 23: no header broken inside a word; no chart label overlapping another
+# No table cell (header or value) broken inside a word; no chart label overlapping another
 # or cut by its chart's edge; no chart cropped in its box without the line
 # above it (.more) saying to scroll.
 LAYOUT = """() => {
   const out = {broken: [], overlap: [], clipped: [], cropped: []};
   const range = document.createRange();
-  for (const th of document.querySelectorAll('th')) {
-    const walk = document.createTreeWalker(th, NodeFilter.SHOW_TEXT);
+  for (const cell of document.querySelectorAll('th, td')) {
+    const walk = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
     for (let node = walk.nextNode(); node; node = walk.nextNode()) {
       for (const m of node.data.matchAll(/\\S+/g)) {
         range.setStart(node, m.index); range.setEnd(node, m.index + m[0].length);

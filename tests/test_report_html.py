@@ -191,6 +191,13 @@ def test_report_escapes_what_was_said_at_the_table(ledger):
     assert not Page(html).find("script")
 
 
+def test_report_keeps_a_multi_line_note_whole(alley):
+    alley("note", "first line\nsecond\tline")
+    html = alley("export", "--format", "html").stdout
+    assert "Note: first line\nsecond\tline</li>" in html and "\\x09" not in html
+    assert re.search(r"ol\.lines li \{[^}]*white-space: pre-wrap", html)  # shown on two lines
+
+
 def test_report_before_the_first_round_still_renders(ledger):
     ledger.new("raid", "", "gm")
     out = io.StringIO()

@@ -253,3 +253,21 @@ def test_r28_amendable_names_what_amend_may_correct_of_each_declaration():
             else:
                 with pytest.raises(Refusal):
                     correction(payload, **change)
+
+
+def test_r27_a_redone_retraction_takes_its_batches_out_again_in_the_log(ledger):
+    """An undone retraction brings its batch back; redone, the log says the
+    retraction (with its reason) took the batch out again, as before."""
+    from projections.domain import commands as c
+    from projections.reports.timeline import timeline
+    ledger.execute(None, c.New(id="r"))
+    ledger.execute("r", c.Note(text="the fire spreads"))  # batch 2
+    ledger.execute("r", c.Note(text="and spreads"))  # 3
+    ledger.execute("r", c.Retract(seq=2, reason="wrong table"))  # 4
+    ledger.execute("r", c.Undo())  # 5: the note is back
+    fates = {e.env.seq: e.fate for e in timeline(ledger, "r")}
+    assert fates[2] is None and fates[4] == "undone at seq 5"
+    ledger.execute("r", c.Redo())  # 6
+    fates = {e.env.seq: e.fate for e in timeline(ledger, "r")}
+    assert fates[2] == "retracted at seq 4: wrong table" and fates[4] is None
+    assert fates[3] is None

@@ -28,6 +28,7 @@ from test_server_reads import rss_kib
 
 STREAM = f"/api/encounters/{E}/stream"
 BATCHES, STREAMS = 3000, 24
+LONG = 2000  # events of a log whose full fold a catch-up should not repeat
 
 
 def _long_table(db, batches: int) -> None:
@@ -139,3 +140,62 @@ def test_heads_and_excess_catch_ups_keep_the_limits_of_long_reads(tmp_path):
                 got.append(int(message.id))
                 break
         assert got == [1]
+
+
+class _Counted:
+    """A store whose folds count the rows they read."""
+
+    def __init__(self, store):
+        self._store, self.read = store, 0
+
+    def __getattr__(self, name):
+        return getattr(self._store, name)
+
+    def _counted(self, rows):
+        for row in rows:
+            self.read += 1
+            yield row
+
+    def fold_data(self, *args, **kwargs):
+        return self._counted(self._store.fold_data(*args, **kwargs))
+
+    def fold_batched(self, *args, **kwargs):
+        return self._counted(self._store.fold_batched(*args, **kwargs))
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "memory"])
+def test_a_catch_up_across_a_correction_folds_what_the_correction_touches(tmp_path, kind):
+    """R26-R28: an undo, a retraction or an amendment in a catch-up costs
+    the batches it reaches back over, not a fold of the whole log; every
+    status sent is still the one `status --at` gives."""
+    from cli.server.catchup import CatchUp, next_page
+    from eventlog.events import GritAdjusted
+    from helpers import make_store
+    store = _Counted(make_store(kind, tmp_path))
+    ledger = Ledger(store)
+    ledger.execute(None, c.New(id=E))
+    ledger.execute(E, c.Add(name="Rook", pc=True))
+    store.append_batches(E, store.head(E)[0], [[GritAdjusted(combatant="rook", delta=1)]
+                                               for _ in range(LONG)], "gm")
+    seen = store.head(E)[0]  # where the client left
+    ledger.execute(E, c.Grit(id="rook", delta=2))
+    ledger.execute(E, c.Undo())  # the grit just given
+    ledger.execute(E, c.Grit(id="rook", delta=-1, reason="spent"))
+    ledger.execute(E, c.Retract(seq=seen - 1))  # a grit of the long past: a full fold
+    ledger.execute(E, c.Grit(id="rook", delta=1))
+    ledger.execute(E, c.Undo())
+    ledger.execute(E, c.Redo())
+    head = store.head(E)[0]
+    cu = CatchUp(E, seen, frozenset())
+    sent, reads = [], []
+    while not cu.done:
+        store.read = 0
+        for msg in next_page(ledger, cu):
+            sent.append(msg)
+        reads.append(store.read)
+    assert [m.seq for m in sent] == list(range(seen + 1, head + 1))
+    for m in sent:
+        assert json.loads(m.data) == status_view(ledger.state(E, at=m.seq)), m.seq
+    # the first status folds the log once; the retraction of the long past
+    # refolds it once more; the undo and the redo fold a few batches each
+    assert sum(reads) < 2 * LONG + 50, reads

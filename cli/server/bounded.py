@@ -68,13 +68,15 @@ def gate_of(app) -> Gate:
     return gate
 
 
-def log_start(ledger, encounter: str) -> tuple[int, frozenset]:
-    """The head the log is read up to, and the batches undone by then."""
+def log_start(ledger, encounter: str) -> tuple[int, frozenset, int]:
+    """The head the log is read up to, the batches undone by then, and the
+    seq up to which the log was imported."""
     head = ledger.store.head(encounter)[0]
-    return head, frozenset(ledger.corrections(encounter, head).undone)
+    return (head, frozenset(ledger.corrections(encounter, head).undone),
+            ledger.store.imported(encounter))
 
 
-def log_page(ledger, encounter: str, after: int, head: int, undone,
+def log_page(ledger, encounter: str, after: int, head: int, undone, imported: int = 0,
              lens=None, shown_after: int = 0) -> tuple[bytes, int]:
     """The events after `after` up to `head`, at most PAGE of them, as JSON
     array items (each led by a comma); the last seq read (`head`: done).
@@ -90,7 +92,8 @@ def log_page(ledger, encounter: str, after: int, head: int, undone,
     out = bytearray()
     for row in page:
         env = envelope(row)
-        said = envelope_dict(env, env.batch in undone and env.type not in MARKERS)
+        said = envelope_dict(env, env.batch in undone and env.type not in MARKERS,
+                             env.seq <= imported)
         if lens is not None:
             said = lens.read(said)
             if said is None or said["seq"] <= shown_after:
@@ -112,7 +115,7 @@ async def bounded_log(request, token, encounter: str, after: int, players: bool 
     entered = gate.enter(token.digest)
     await entered.__aenter__()
     try:
-        head, undone = await run(lambda: log_start(ledger(request), encounter))
+        head, undone, imported = await run(lambda: log_start(ledger(request), encounter))
         lens = Lens(Sieve.of(await run(lambda: ledger(request).state(encounter)))) \
             if players else None
     except BaseException:
@@ -126,7 +129,7 @@ async def bounded_log(request, token, encounter: str, after: int, players: bool 
                 if sent >= head:
                     break
                 body, sent = await run(lambda at=sent: log_page(
-                    ledger(request), encounter, at, head, undone, lens, after))
+                    ledger(request), encounter, at, head, undone, imported, lens, after))
                 if body:
                     yield (b"[" + body[1:]) if first else body
                     first = False

@@ -1,15 +1,17 @@
 """A stream's catch-up (issue 24, item 3): a stream resuming from
 `Last-Event-ID: N` is sent the status after each batch since N a page at a
 time, each page made on a worker thread only once the one before has gone
-out. A client that reads slowly holds one page and the state after the
-last batch sent, never the whole backlog: the server's memory stays flat
-in the number of events and of slow clients."""
+out. A client that reads slowly holds one page and the states after the
+last few batches sent, never the whole backlog: the server's memory stays
+flat in the number of events and of slow clients."""
 from __future__ import annotations
 
+from collections import deque
 from typing import Any
 
 from eventlog.events import CORRECTIONS
 from projections import snapshot as snapshots
+from projections.domain.state import State
 from projections.history import fold
 
 from cli.server.bounded import gate_of
@@ -19,17 +21,21 @@ from cli.server.views import Message, message
 PAGE_BATCHES = 50  # statuses a page holds at most
 PAGE_BYTES = 256 * 1024  # and its statuses' text at most (one at least)
 PAGE_SPAN = 1000  # events read at most to find a page's batches (PostgreSQL reads by pages)
+# States after the last batches sent, kept to fold on from past a correction
+# that reaches back among them (an undo takes back the batch before it).
+KEPT_STATES = 8
 
 
 class CatchUp:
     """Where a catch-up stands between pages: the last seq sent, the head
     it reads up to (read once, at its start: what comes later is live),
-    and the state after the last batch sent."""
+    and the states after the last batches sent, from the one the client
+    had (the last: after `sent`)."""
 
     def __init__(self, encounter: str, after: int, owned: frozenset[str]):
         self.encounter, self.sent, self.owned = encounter, after, owned
         self.head: int | None = None
-        self.state = None
+        self.kept: deque = deque(maxlen=KEPT_STATES)
 
     @property
     def done(self) -> bool:
@@ -98,8 +104,9 @@ class Catching:
 def next_page(ledger, cu: CatchUp) -> list[Message]:
     """The next statuses of the catch-up, in order, read in one snapshot;
     [] when it is done. Folds forward batch by batch from the state it
-    left; a correction (undo, redo, amend) refolds, as its effect reaches
-    back."""
+    left; a correction (undo, redo, retract, amend) folds on from the
+    latest state kept from before what it reaches back to, as a command
+    folds on from the kept snapshot (from the start only past them all)."""
     store = ledger.store
     with store.reading():
         if cu.head is None:
@@ -111,8 +118,8 @@ def next_page(ledger, cu: CatchUp) -> list[Message]:
         for end, first in _batch_ends(store, cu):
             if end <= cu.sent:
                 continue
-            cu.state = _state_at(ledger, cu, end, first)
-            msg = message(cu.state, cu.owned, ledger)
+            cu.kept.append(_state_at(ledger, cu, end, first))
+            msg = message(cu.kept[-1], cu.owned, ledger)
             out.append(msg)
             cu.sent = end
             size += len(msg.data) + len(msg.shown)
@@ -153,15 +160,24 @@ def _batch_ends(store, cu: CatchUp) -> list[tuple[int, str]]:
 def _state_at(ledger, cu: CatchUp, end: int, first: str):
     """The state after the batch ending at `end`, from the one after `cu.sent`."""
     encounter = cu.encounter
-    if cu.state is None and end == cu.head:
-        now = ledger.state(encounter)  # (from the kept snapshot: a client one batch behind)
-        if now.seq == end:
-            return now
-    if cu.state is None or first in CORRECTIONS:
-        return ledger.state(encounter, at=end)
-    # (markers name only earlier batches: those before `sent` cannot change
-    # a fold that starts after it)
-    state = fold(ledger.store, encounter, ledger.corrections(encounter, end, cu.sent),
-                 snapshots.clone(cu.state), upto=end, after=cu.sent)
-    state.seq = end
-    return state
+    if not cu.kept:
+        if end == cu.head:
+            now = ledger.state(encounter)  # (from the kept snapshot: a client one batch behind)
+            if now.seq == end:
+                return now
+        # (the state the client has: what a correction of its last batch folds on from)
+        cu.kept.append(ledger.state(encounter, at=cu.sent) if cu.sent else State(encounter))
+    # (markers name only earlier batches: those before a kept state's seq
+    # cannot change a fold that starts after it, unless a marker since reaches
+    # back before it: a correction; the latest state before what it reaches
+    # back to holds, as a kept snapshot does for a command)
+    starts = reversed(cu.kept) if first in CORRECTIONS else [cu.kept[-1]]
+    for start in starts:
+        fixes = ledger.corrections(encounter, end, start.seq)
+        if first in CORRECTIONS and fixes.reaches_back(start.seq):
+            continue
+        state = fold(ledger.store, encounter, fixes, snapshots.clone(start),
+                     upto=end, after=start.seq)
+        state.seq = end
+        return state
+    return ledger.state(encounter, at=end)

@@ -98,7 +98,9 @@ def declare(request: Request, raw: bytes, read, typed: bool) -> bytes:
                      committed)
         request.app.state.metrics.declared(encounter, token.name, out.events[-1].seq,
                                            len(out.events), started, committed)
-    events = [envelope_dict(e, False) for e in out.events]
+    # (only a fork appends what may have come from a file: its source's import)
+    imported = lg.store.imported(encounter) if isinstance(command, c.Fork) else 0
+    events = [envelope_dict(e, False, e.seq <= imported) for e in out.events]
     seq = shown.seq
     if sees_all(token) and made:
         view = made[0].data

@@ -52,7 +52,8 @@ def export_json(ledger: Ledger, encounter: str, track=None) -> dict:
     `track(items, total, what)` may report progress."""
     track = track or _untracked
     doc = header(ledger, encounter)
-    doc["events"] = [envelope_dict(env, undone) for env, undone
+    imported = ledger.store.imported(encounter)
+    doc["events"] = [envelope_dict(env, undone, env.seq <= imported) for env, undone
                      in track(ledger.events(encounter), doc["encounter"]["events"], "exporting")]
     return doc
 

@@ -26,7 +26,7 @@ from eventlog.codec import data_of, decode_data, envelope_dict
 from eventlog.events import (
     Amended, APSpent, EffectApplied, EffectEnded, FreeActionTaken, InterruptTaken, Payload, TrackChanged,
 )
-from eventlog.text import csv_cell, json_safe, neutral
+from eventlog.text import LINE_BREAKS, csv_cell, json_safe, neutral
 from projections.ledger import Ledger
 from projections.reports.narrate import describe
 from projections.reports.stats import CATEGORIES, Stats
@@ -105,14 +105,14 @@ def write_jsonl(ledger: Ledger, encounter: str, out: TextIO, track: Track = no_t
     declared and whom it is about (round, pass, turn, combatant, name, side,
     group) and, for an amended event, its reading in force (`effective`)."""
     encode = msgspec.json.Encoder().encode
-    n = 0
+    n, imported = 0, ledger.store.imported(encounter)
     for r in readings(ledger, encounter, track):
         entry = r.step.entry
         env = entry.env
         who = _who(r.effective)
         name, side, group = _person(r.step.state, who)
         round_, pass_, turn = where(r.step)
-        line = envelope_dict(env, entry.undone_by is not None)
+        line = envelope_dict(env, entry.undone_by is not None, env.seq <= imported)
         line.update({"round": round_, "pass": pass_, "turn": turn, "combatant": who,
                      "name": name or None, "side": side or None, "group": group or None,
                      "amended_by": entry.amended_by})
@@ -165,8 +165,10 @@ def write_csv(ledger: Ledger, encounter: str, out: TextIO, track: Track = no_tra
             getattr(data, "label", ""),
             "true" if entry.undone_by else "false", env.batch,
             entry.undone_by[0] if entry.undone_by else "", entry.amended_by or "",
-            *original, describe(data), *_track_cells(data, r.step.state),
-        )])
+            *original)]
+            # a note or a reason of several lines is one cell of several lines
+            + [csv_cell(describe(data), keep=LINE_BREAKS)]
+            + [csv_cell(cell) for cell in _track_cells(data, r.step.state)])
         n += 1
     return n
 
@@ -188,9 +190,26 @@ def review(ledger: Ledger, encounter: str, track: Track = no_track) -> tuple[dic
 _MD_SPECIAL = re.compile(r"([\\`*_\[\]<>|~#])")
 
 
-def md_escape(text: str) -> str:
-    """Text said at the table, safe inside a markdown line or table cell."""
-    return _MD_SPECIAL.sub(r"\\\1", neutral(text.replace("\n", " ")))
+# What would start a block inside a paragraph: a list item, a setext
+# heading's underline, a thematic break (the rest is in _MD_SPECIAL).
+_MD_BLOCK_START = re.compile(r"^([ \t]*)([-+=]|\d+(?=[.)]))")
+
+
+def md_escape(text: str, lines: bool = False) -> str:
+    """Text said at the table, safe inside a markdown line or table cell.
+    With `lines` (a note or reason inside a list item), its line breaks and
+    tabs are kept: each break is a hard one, the next line indented into
+    the item, so a note of two lines reads as two lines of one item."""
+    if not lines:
+        return _MD_SPECIAL.sub(r"\\\1", neutral(text.replace("\n", " ")))
+    first, *rest = (_MD_SPECIAL.sub(r"\\\1", line)
+                    for line in neutral(text, keep=LINE_BREAKS).split("\n"))
+    return "\\\n  ".join([first, *(_MD_BLOCK_START.sub(_block_escaped, line) for line in rest)])
+
+
+def _block_escaped(m: re.Match) -> str:
+    marker = m.group(2)
+    return m.group(1) + (marker + "\\" if marker[0].isdigit() else "\\" + marker)
 
 
 def write_md(ledger: Ledger, encounter: str, out: TextIO, track: Track = no_track) -> int:
@@ -200,8 +219,9 @@ def write_md(ledger: Ledger, encounter: str, out: TextIO, track: Track = no_trac
     with ledger.store.reading(), tempfile.TemporaryFile(
             "w+", encoding="utf-8", newline="") as told:  # (reasons and walk: one snapshot)
         head, _ = ledger.store.head(encounter)
-        reasons = {r.seq: cast(Amended, decode_data(r.type, r.data)).reason
-                   for r in ledger.store.markers(encounter, head) if r.type == "Amended"}
+        reasons = {seq: cast(Amended, decode_data(type_name, data)).reason
+                   for seq, type_name, data in ledger.store.fold_markers(encounter, head)
+                   if type_name == "Amended"}
         def tell(chapter: Chapter) -> None:
             told.write(_md_lines(chapter_markdown(chapter)))
         tally, teller, state = Stats(), Story(tell, reasons), None
@@ -220,7 +240,7 @@ def write_md(ledger: Ledger, encounter: str, out: TextIO, track: Track = no_trac
 
 
 def _md_lines(lines: list[str]) -> str:
-    return "".join(neutral(line, keep="\n") + "\n" for line in lines)
+    return "".join(neutral(line, keep=LINE_BREAKS) + "\n" for line in lines)
 
 
 def _headline(numbers: dict) -> str:
@@ -244,6 +264,7 @@ def chapter_markdown(chapter: Chapter) -> list[str]:
         placed = [f"{i}. {md_escape(p.label)}"
                   + (f" ({p.total})" if p.total is not None else "")
                   + (" — seized the moment" if p.seized else "")
+                  + (" — left" if p.left else "")
                   for i, p in enumerate(chapter.order, 1)]
         lines += ["Initiative order: " + " · ".join(placed), ""]
     if chapter.joined:
@@ -256,9 +277,9 @@ def chapter_markdown(chapter: Chapter) -> list[str]:
             lines += ["Nobody acts in this pass.", ""]
             continue
         for line in pass_.lines:
-            text = md_escape(line.text)
+            text = md_escape(line.text, lines=True)
             text = f"~~{text}~~" if line.struck else text
-            note = f", {md_escape(line.note)}" if line.note else ""
+            note = f", {md_escape(line.note, lines=True)}" if line.note else ""
             lines.append(f"- {text} _(#{line.seq}{note})_")
         lines.append("")
     return lines
@@ -276,7 +297,7 @@ def stats_markdown(numbers: dict) -> list[str]:
     lines += _table(
         ["combatant", "turns", "AP in turns", "AP on interrupts", *CATEGORIES,
          "interrupts", "AP unspent", "seizes", "Grit spent", "Grit gained", "time in turns"],
-        [[c["name"], c["turns"], c["ap_in_turns"], c["ap_on_interrupts"],
+        [[c["name"] + ("" if c["active"] else " (left)"), c["turns"], c["ap_in_turns"], c["ap_on_interrupts"],
           *(c["actions"][k] for k in CATEGORIES), c["interrupts"], c["ap_unspent"],
           c["seizes"], c["grit_spent"], c["grit_gained"], duration(c["turn_seconds"])]
          for c in numbers["combatants"]])

@@ -191,10 +191,10 @@ def write_html(ledger: Ledger, encounter: str, out: TextIO, track: Track = no_tr
         numbers = {**numbers, "combatants": [c for c in numbers["combatants"]
                                              if c["id"] not in hidden]}
     _, head_hash = ledger.store.head(encounter)
-    from eventlog.text import neutral
+    from eventlog.text import LINE_BREAKS, neutral
     page = render_html(numbers, chapters, head_hash, audience,
                        branches(ledger, encounter, audience))
-    out.write(neutral(page, keep="\n"))  # no control reaches `cat`
+    out.write(neutral(page, keep=LINE_BREAKS))  # no control reaches `cat`
     return numbers["totals"]["events"]
 
 

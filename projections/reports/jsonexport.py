@@ -29,9 +29,11 @@ def header(ledger: Ledger, encounter: str) -> dict:
     title = next((etitle for eid, etitle, _, _ in ledger.store.encounters()
                   if eid == encounter), "")
     head, digest = ledger.store.head(encounter)
+    state = ledger.state(encounter)  # (the kept snapshot: no walk of the log)
     return {"format": FORMAT, "version": VERSION,
             "encounter": {"id": encounter, "title": title, "events": head,
-                          "head_hash": digest}}
+                          "head_hash": digest,
+                          "left": [cid for cid, c in state.combatants.items() if not c.active]}}
 
 
 def write_json(ledger: Ledger, encounter: str, out: TextIO, track: Track = no_track) -> int:
@@ -43,8 +45,10 @@ def write_json(ledger: Ledger, encounter: str, out: TextIO, track: Track = no_tr
         text = fmt(encode(top), indent=2).decode()
         out.write(json_safe(text[:-2]) + ',\n  "events": [')  # (its closing "\n}" follows the events)
         n, chunk, sep = 0, [], ""
+        imported = ledger.store.imported(encounter)
         for env, undone in track(ledger.events(encounter), head, "exporting"):
-            event = fmt(encode(envelope_dict(env, undone)), indent=2).decode()
+            event = fmt(encode(envelope_dict(env, undone, env.seq <= imported)),
+                        indent=2).decode()
             chunk.append(_DEPTH + event.replace("\n", _DEPTH))
             n += 1
             if len(chunk) == CHUNK:

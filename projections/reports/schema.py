@@ -2,7 +2,7 @@
 types of `eventlog.events`, so it can never drift from what the store writes.
 
 An event is the envelope of docs/formats.md (seq, batch, type, at, actor, data,
-undone, prev_hash, hash); its `data` is the payload of its `type` without the
+undone, prev_hash, hash, imported); its `data` is the payload of its `type` without the
 tag, described under `$defs` as `<Type>Data`. Events nested in an `Amended`
 keep their `type` tag: those are the `$defs` named after the type alone.
 """
@@ -41,8 +41,8 @@ def event_schema() -> dict:
         "$schema": DIALECT,
         "title": "combat-ledger event",
         "description": "One declaration in an encounter's append-only log "
-                       "(docs/formats.md, Events). `undone` is derived; `hash` is "
-                       "SHA-256 of the canonical encoding with `prev_hash` (R30).",
+                       "(docs/formats.md, Events). `undone` and `imported` are derived; "
+                       "`hash` is SHA-256 of the canonical encoding with `prev_hash` (R30).",
         "type": "object",
         "properties": {
             "seq": {**POSITION, "description": "Position in the log, from 1, no gaps."},
@@ -57,6 +57,10 @@ def event_schema() -> dict:
                        "description": "Derived: its batch is currently undone or retracted."},
             "prev_hash": HASH,
             "hash": HASH,
+            "imported": {"type": "boolean", "default": False,
+                         "description": "Derived: it came from a file by `import` (or with "
+                                        "a fork of such a log), so its actor is the file's "
+                                        "claim, not one this store witnessed (R29)."},
         },
         "required": ["seq", "batch", "type", "at", "actor", "data", "prev_hash", "hash"],
         "allOf": [
@@ -84,7 +88,11 @@ def export_schema() -> dict:
             "encounter": {
                 "type": "object",
                 "properties": {"id": {"type": "string"}, "title": {"type": "string"},
-                               "events": {"type": "integer"}, "head_hash": HASH},
+                               "events": {"type": "integer"}, "head_hash": HASH,
+                               "left": {"type": "array", "items": {"type": "string"},
+                                        "default": [],
+                                        "description": "The combatants who have left the "
+                                                       "fight at its last event (R22)."}},
             },
             "events": {"type": "array", "items": {"$ref": "#/$defs/Event"}, "minItems": 1},
         },

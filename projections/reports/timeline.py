@@ -7,7 +7,6 @@ from dataclasses import dataclass
 
 from eventlog.codec import Envelope, decode_data
 from eventlog.events import CORRECTIONS, OVERRIDES, Amended, Redone, Undone
-from eventlog.stores.contract import StoredEvent
 from eventlog.undo import Corrections
 from projections.domain.evolve import evolve
 from projections.domain.state import State
@@ -56,22 +55,34 @@ class Entry:
         return None
 
 
-def annotate(markers: Iterable[StoredEvent]) -> tuple[Corrections, dict[int, Mark], dict[int, int]]:
-    """What the markers say about each batch: the corrections, which marker
-    undid or retracted each batch now out of force, and which amendment in
-    force reads in its place."""
+def annotate(markers: Iterable[tuple[int, str, bytes]]
+             ) -> tuple[Corrections, dict[int, Mark], dict[int, int]]:
+    """What the markers ((seq, type, data), as `fold_markers` reads them)
+    say about each batch: the corrections, which marker undid or retracted
+    each batch now out of force, and which amendment in force reads in its
+    place. Each marker costs what it names, never what was undone before it
+    (a log of many corrections is read in one pass)."""
     fixes = Corrections()
     cause: dict[int, Mark] = {}  # batch -> the marker that last took it out
-    for row in markers:
-        p = decode_data(row.type, row.data)
-        mark_of = {}
-        if isinstance(p, Undone):
-            for target in p.batches:
-                mark_of[target] = (row.seq, p.kind, p.reason)
-        before = set(fixes.undone)
-        fixes.add(row.seq, p)
-        for batch in fixes.undone - before:
-            cause[batch] = mark_of.get(batch) or _origin(fixes, batch, row.seq, p)
+    reasons: dict[int, str] = {}  # a retraction or amendment -> its reason (a redo brings it back)
+    for seq, type_name, data in markers:
+        p = decode_data(type_name, data)
+        if isinstance(p, Undone):  # what it names is out (what it brings back is not)
+            mark: Mark = (seq, p.kind, p.reason)
+            taken = dict.fromkeys(p.batches, mark)
+            if p.kind == "retract":
+                reasons[seq] = p.reason
+        elif isinstance(p, Redone):  # a retraction or amendment back: what it retracted is out
+            mark = (p.batch, "retract", reasons.get(p.batch, ""))
+            taken = dict.fromkeys(fixes.retracts(p.batch), mark)
+        elif isinstance(p, Amended):
+            reasons[seq] = p.reason
+            taken = dict.fromkeys(p.retracted, (seq, "retract", p.reason))
+        else:
+            taken = {}
+        fresh = [b for b in taken if b not in fixes.undone]
+        fixes.add(seq, p)
+        cause.update((b, taken[b]) for b in fresh if b in fixes.undone)
     undone_by = {b: cause[b] for b in fixes.undone if b in cause}
     amended_by: dict[int, int] = {}
     for seq, p in fixes.items:
@@ -81,20 +92,9 @@ def annotate(markers: Iterable[StoredEvent]) -> tuple[Corrections, dict[int, Mar
     return fixes, undone_by, amended_by
 
 
-def _origin(fixes: Corrections, batch: int, seq: int, p) -> Mark:
-    """Who takes `batch` out again when a retraction or amendment comes back
-    into force (a redo): that retraction or amendment."""
-    marker = p.batch if isinstance(p, Redone) else seq
-    for mseq, mp in fixes.items:
-        if mseq == marker:
-            reason = getattr(mp, "reason", "")
-            return (mseq, "retract", reason)
-    return (seq, "retract", "")
-
-
 def timeline(ledger: Ledger, encounter: str) -> Iterator[Entry]:
     head, _ = ledger.store.head(encounter)  # the log only grows: read up to here
-    fixes, undone_by, amended_by = annotate(ledger.store.markers(encounter, head))
+    fixes, undone_by, amended_by = annotate(ledger.store.fold_markers(encounter, head))
     rows = ledger.store.rows(encounter, upto=head)
     imported = ledger.store.imported(encounter)
     state = State(encounter)

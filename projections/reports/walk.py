@@ -112,7 +112,7 @@ def steps(ledger: Ledger, encounter: str, track: Track = no_track,
     """Every stored event of `encounter` as steps of the fold (see Step);
     `track` sees the stored rows go by, under the name `what`."""
     head, _ = ledger.store.head(encounter)  # the log only grows: read up to here
-    corrections, undone_by, amended_by = annotate(ledger.store.markers(encounter, head))
+    corrections, undone_by, amended_by = annotate(ledger.store.fold_markers(encounter, head))
     rows = track(ledger.store.rows(encounter, upto=head), head, what)
     state = State(encounter)
 

@@ -34,8 +34,9 @@ CHUNK = 5000
 
 
 class Builder:
-    def __init__(self, store: Store, encounter: str, seed: int = 7):
+    def __init__(self, store: Store, encounter: str, seed: int = 7, corrected: float = 0.0):
         self.store, self.encounter = store, encounter
+        self.corrected = corrected  # the share of declarations taken back at once (undo)
         self.rng = random.Random(seed)
         self.state = State(encounter)
         self.pending: list[list[Payload]] = []
@@ -96,6 +97,9 @@ class Builder:
             if s.combatants[pc].grit and rng.random() < 0.3:
                 self.declare(MomentSeized(combatant=pc))
         while s.running:
+            if self.corrected and rng.random() < self.corrected:
+                self.undo_last_note("said at the wrong table")
+                continue
             roll = rng.random()
             if roll < 0.05:
                 self.declare(NoteAdded(text=f"round {s.round}: the fire spreads"))
@@ -140,9 +144,12 @@ def _created(encounter: str):
     return EncounterCreated(encounter=encounter, title=f"benchmark {encounter}")
 
 
-def build(store: Store, encounter: str, events: int, seed: int = 7) -> int:
-    """An encounter of about `events` events; returns the exact count."""
-    b = Builder(store, encounter, seed)
+def build(store: Store, encounter: str, events: int, seed: int = 7,
+          corrected: float = 0.0) -> int:
+    """An encounter of about `events` events; returns the exact count.
+    `corrected`: the share of declarations undone at once, on top of the
+    usual corrections (0.8: most of the log is corrections in force)."""
+    b = Builder(store, encounter, seed, corrected)
     b.setup()
     while b.seq < events:
         b.play_round()

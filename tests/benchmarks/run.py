@@ -25,6 +25,8 @@ Prints a table (or one JSON object) of:
   tables                `status` at 1,000 combatants and `log` of 1,000
                         lines, drawn by cli/ink.py beside rich's own layout
                         (bench_status_table.py)
+  catch-up              a stream's catch-up of 8 batches with 4 corrections
+                        beside 8 declarations, and an undo (bench_catchup.py)
 Times are medians of interleaved runs; compare the ratios, not the seconds.
 """
 from __future__ import annotations
@@ -122,9 +124,10 @@ def measure(work: Path, sizes: list[int], repeat: int, cli_repeat: int) -> dict:
     results["cli"] = commands.cli_figures(db, ROOT, small, large, cli_repeat)
     results["core"] = core_figures(ledger, small, large)
     exported = 100_000 if sizes[-1] >= 1_000_000 else 10_000
+    build(store, f"corrected-{exported}", exported, corrected=0.8)
     results["exports"] = commands.export_figures(
         db, ROOT, work, f"bench-{exported}", results["sizes"][exported]["events"],
-        3 if cli_repeat < 15 else 5)
+        3 if cli_repeat < 15 else 5, f"corrected-{exported}")
     env = commands.cli_env(db, ROOT)
     results["export"] = export_seconds(store, work, env, 3 if cli_repeat < 15 else 5)
     results["targets"] = {
@@ -197,6 +200,8 @@ def main() -> None:
     results["postgres"] = bench_postgres.measure(opts.quick)
     import bench_status_table
     results["tables"] = bench_status_table.measure()
+    import bench_catchup
+    results["catch_up"] = bench_catchup.measure([10_000] if opts.quick else [10_000, 100_000], 3)
     # (several servers on one store, each phone from an address of its own:
     # the quick form, 5 tables; the full one, by hand: bench_fleet.py)
     fleet = subprocess.run([PY, str(HERE / "bench_fleet.py"), "--quick"],
@@ -225,6 +230,8 @@ def main() -> None:
     bench_postgres.show(results["postgres"])
     print()
     bench_status_table.show(results["tables"])
+    print("\ncatch-up across corrections (bench_catchup.py):")
+    bench_catchup.show(results["catch_up"])
     print("\nfleet (bench_fleet.py --quick, 5 tables):")
     if "skipped" in results["fleet"]:
         print(f"  skipped: {results['fleet']['skipped']}")
