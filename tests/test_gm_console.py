@@ -1,7 +1,7 @@
 """The GM's web console (issue 26, and the GM page's part of issue 27), in
 Chromium: a full round from the GM page alone — rolls, a seize, a group
 slot, an interrupt, an automatic turn end and the End turn the guard then
-refuses, a Next round that names the AP it will lose before it is
+asks about, a Next round that names the AP it will lose before it is
 confirmed, a retraction and an amendment with their previews, a track
 changed from the panel — with the rows following the order after every
 declaration, play mode's keys, no sideways scroll at 390 px and axe-core
@@ -15,7 +15,7 @@ import pytest
 
 from accessibility import AXE, violations
 from browser import CHROMIUM, chromium
-from serverkit import E, client, log, served, table, token
+from serverkit import E, client, log, post, served, table, token
 
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no chromium installed (.ci/run installs it)")
 
@@ -123,8 +123,12 @@ def test_a_full_round_from_the_gm_page_alone(tmp_path):
         panel(gm, "Major · 2 AP").click()
         step(gm, http, "Ash: major action")
         assert rows_follow_the_order(gm, http, True)["acting"] == "boss"
+        before = len(log(db))
         gm.locator("#gm-buttons").get_by_role("button", name="End turn").click()
-        step(gm, http, "Boss has declared nothing yet")
+        expect(gm.locator("#confirm")).to_contain_text("Boss has declared nothing yet")
+        gm.locator("#confirm").get_by_role("button", name="Cancel").click()
+        expect(gm.locator("#confirm")).to_be_hidden()
+        assert len(log(db)) == before
         assert rows_follow_the_order(gm, http, True)["acting"] == "boss"
 
         # A track change from the panel, -1 then set.
@@ -350,3 +354,30 @@ def test_several_rows_chosen_take_one_change_and_one_undo(tmp_path):
         gm.keyboard.press("Escape")  # clears the choice
         expect(several).to_be_hidden()
         expect(gm.get_by_label("choose Ganger 1 for several at once")).not_to_be_checked()
+
+
+def test_r21_end_turn_of_a_turn_with_nothing_spent_asks_before_it_ends_it(tmp_path):
+    # The button ends a turn nothing was spent in only once the GM confirms:
+    # a reflexive click never skips Ash (nor starts the next turn).
+    from playwright.sync_api import expect
+    db = tmp_path / "table.db"
+    table(db)
+    secret = token(db, "gm", "gm")
+    with served(db) as running, chromium() as browser, client(running, secret) as http:
+        for slot, die in (("ash", 9), ("bo", 5), ("boss", 3), ("gangers", 2)):
+            assert post(http, {"command": "roll", "slots": [slot], "die": die}).status_code == 200
+        assert post(http, {"command": "round"}).status_code == 200
+        before = len(log(db))
+        refused = post(http, {"command": "end-turn", "careful": True})
+        assert refused.status_code == 409
+        assert refused.json() == {
+            "error": "ash has spent no AP in this turn yet: `end-turn ash` ends it (R21)",
+            "confirm": {"command": "end-turn", "id": "ash"}}
+        gm = opened_gm(browser, f"{running.url}/?token={secret}")
+        gm.locator("#gm-buttons").get_by_role("button", name="End turn").click()
+        expect(gm.locator("#confirm")).to_contain_text("Ash has spent no AP in this turn yet")
+        assert len(log(db)) == before
+        gm.locator("#confirm").get_by_role("button", name="End Ash's turn").click()
+        step(gm, http, "✓ turn ended")
+        assert log(db)[-1]["type"] == "TurnEnded" and log(db)[-1]["data"]["combatant"] == "ash"
+        assert rows_follow_the_order(gm, http, True)["acting"] == "bo"

@@ -526,3 +526,12 @@ def test_an_empty_store_opens_with_a_welcome_that_says_what_to_type(table):
     played = table(lines("q"))
     first = played.out.splitlines()[0]
     assert "welcome" in first.lower() and "`new ID`" in first
+
+
+def test_r21_a_bare_e_of_a_turn_with_nothing_spent_needs_its_id(table):
+    # Vex is up with nothing spent: `e` would skip them (and start the next
+    # turn), so it asks for the name; `e vex` ends it.
+    played = table(lines(*SETUP, "e", "e vex", "q"))
+    said = " ".join(played.err.split())
+    assert said == "error: vex has spent no AP in this turn yet: `e vex` ends it (R21)"
+    assert declared(table.db) == [("TurnEnded", "vex", False)]

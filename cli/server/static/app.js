@@ -44,7 +44,11 @@ function api(path, body, method) {
   // (relative to the page: served under a proxy's --root-path too)
   return fetch("." + path, init).then(async (r) => {
     const data = await r.json().catch(() => ({ error: "the server answered " + r.status }));
-    if (!r.ok) throw new Error(data.error || ("the server answered " + r.status));
+    if (!r.ok) {
+      const refused = new Error(data.error || ("the server answered " + r.status));
+      refused.confirm = data.confirm;  // the core asks first: this command, named, does it
+      throw refused;
+    }
     return data;
   }, () => { throw new Error("offline: the server cannot be reached, nothing was sent"); });
 }
@@ -88,13 +92,14 @@ function say(text, kind) {
   if (text && kind === "ok") sayTimer = setTimeout(() => say(""), 4000);
 }
 
-function declare(command, done) {
+function declare(command, done, asked) {
+  // `asked(err)`: what a page does when the core asks before declaring
   const path = "./api/encounters/" + encodeURIComponent(encounter) + "/commands";
   return api(path, command).then((answer) => {
     render(answer.status);
     say(done || "✓ declared", "ok");
     return answer;
-  }, (err) => { say(err.message, "error"); });
+  }, (err) => { if (err.confirm && asked) asked(err); else say(err.message, "error"); });
 }
 
 // -- the board ------------------------------------------------------------

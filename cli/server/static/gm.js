@@ -14,7 +14,7 @@ const commandsPath = () => "./api/encounters/" + encodeURIComponent(encounter) +
 
 // Next round and End encounter say what they will do before they are declared
 // (the core's dry run: the AP that would be lost); End turn is play mode's
-// careful one, which never ends a turn nothing was declared in (R21).
+// careful one, which asks before it ends a turn nothing was spent in (R21).
 function confirmFirst(text, lines, command, done, asksWhy, extra) {
   const box = $("confirm");
   const why = asksWhy ? el("input", { class: "label", "aria-label": "why, for the record", placeholder: "why (for the record)" }) : null;
@@ -247,10 +247,13 @@ function interrupt() {
 
 function endTurn() {
   // play mode's `e`: the careful end-turn of whoever is acting; a group member
-  // among several up is named
+  // among several up is named. A turn with nothing spent in it is ended only
+  // once the GM confirms it (the core asks, naming whose turn it is).
   const c = chosen();
-  const named = c && status.up.length > 1 && status.up.includes(c.id);
-  declare({ command: "end-turn", careful: true, ...(named ? { id: c.id } : {}) }, "✓ turn ended");
+  const member = c && status.up.length > 1 && status.up.includes(c.id);
+  declare({ command: "end-turn", careful: true, ...(member ? { id: c.id } : {}) }, "✓ turn ended",
+          (err) => confirmFirst("End " + nameOf(err.confirm.id) + "'s turn", [named(err.message)],
+                                err.confirm, "✓ turn ended"));
 }
 
 const KEYS = { m: () => act("major"), n: () => act("minor"), f: () => act("free"), i: interrupt,
