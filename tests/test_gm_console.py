@@ -329,16 +329,22 @@ def test_several_rows_chosen_take_one_change_and_one_undo(tmp_path):
         assert len({e["batch"] for e in last}) == 1
         for who in ("boss", "ganger-1", "ganger-2"):
             expect(gm.locator(f'#order .member[data-id="{who}"]')).to_contain_text("hp 2/5")
-        # the choice stays over the redraw; a refusal names the one refused
+        # the choice stays over the redraw; past 0 each track stops at 0
         expect(gm.get_by_label("choose Boss for several at once")).to_be_checked()
         several.get_by_role("button", name="−3", exact=True).click()
-        expect(gm.locator("#message")).to_contain_text("Boss's hp is 2: a track never goes below 0")
+        for who in ("boss", "ganger-1", "ganger-2"):
+            expect(gm.locator(f'#order .member[data-id="{who}"]')).to_contain_text("hp 0/5")
+        last = log(db)[-3:]
+        assert [(e["data"]["delta"], e["data"]["asked"]) for e in last] == [(-2, -3)] * 3
+        # a refusal names the one refused
+        several.get_by_role("button", name="−3", exact=True).click()
+        expect(gm.locator("#message")).to_contain_text("Boss's hp is 0 already")
         count = len(log(db))
         assert log(db)[-1]["seq"] == last[-1]["seq"]  # nothing appended
         gm.locator("#gm-buttons").get_by_role("button", name="Undo", exact=True).click()
         done(gm, "✓ undone")
         assert all(e["undone"] for e in log(db)[-4:-1]) and len(log(db)) == count + 1
-        expect(gm.locator('#order .member[data-id="boss"]')).to_contain_text("hp 5/5")
+        expect(gm.locator('#order .member[data-id="boss"]')).to_contain_text("hp 2/5")
         # a condition on the two gangers, one batch
         gm.get_by_label("choose Boss for several at once").uncheck()
         expect(several).to_contain_text("2 chosen: Ganger 1, Ganger 2")

@@ -462,8 +462,8 @@ def test_tracks_and_conditions_typed_in_play_mode_are_exported(table):
     table shows the track and the condition; md and stats report them."""
     played = table(lines(*SETUP),
                    lines("track rook hp 10 --max 10", "t rook hp -3",
-                         "effect rook prone --until-round-end", "t rook hp -20", "q"))
-    assert "below 0" in played.err
+                         "effect rook prone --until-round-end", "t rook hp 20", "q"))
+    assert "above its maximum 10" in played.err
     assert [e["type"] for e in events(table.db)[SETUP_SEQ:]] == [
         "TrackChanged", "TrackChanged", "EffectApplied"]
     assert "hp 7/10" in played.out + played.screen and "prone" in played.out + played.screen

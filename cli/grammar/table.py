@@ -209,7 +209,7 @@ SPECS: tuple[Spec, ...] = (
               bool, False),
           Opt("effect", "--id", "The effect's id (default: the slug of NAME)."))),
     Spec("track", c.Track, "Set or change a named counter of a combatant (hp, stun, "
-         "ammo); never below 0 nor above its maximum.",
+         "ammo); a change past 0 or its maximum stops there.",
          'combat track juno hp 10 --max 10        combat track juno hp -3 --reason shot '
          '--by ganger-1\ncombat track boss hp 40 --max 40 --public\n'
          'combat track goblin-1,goblin-2,boss hp -3',

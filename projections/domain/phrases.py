@@ -62,7 +62,8 @@ def correction(p: Payload, die: int | None = None, cost: str | None = None,
     if value is not None:
         if not isinstance(p, TrackChanged):
             raise Refusal(f"--value corrects a track change; {name}")
-        p = msgspec.structs.replace(p, **({"delta": value} if p.delta is not None
+        # (a change corrected is what the GM says it was: no longer a stopped one)
+        p = msgspec.structs.replace(p, **({"delta": value, "asked": None} if p.delta is not None
                                           else {"value": value}))
     if die is not None:
         if not isinstance(p, InitiativeRolled):
