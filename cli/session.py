@@ -144,7 +144,9 @@ class Session:
     def run(self, command: c.Command) -> Outcome:
         """Execute `command` and show what it did."""
         outcome = self.declare(command)
-        if not self.quiet:
+        # (a quiet session, play mode's, prints what the log gains as it lands:
+        # a dry run lands nothing, so its preview is shown here)
+        if not self.quiet or outcome.preview is not None:
             from cli.render import show_outcome
             show_outcome(command, outcome)
         return outcome

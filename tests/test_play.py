@@ -535,3 +535,14 @@ def test_r21_a_bare_e_of_a_turn_with_nothing_spent_needs_its_id(table):
     said = " ".join(played.err.split())
     assert said == "error: vex has spent no AP in this turn yet: `e vex` ends it (R21)"
     assert declared(table.db) == [("TurnEnded", "vex", False)]
+
+
+def test_a_dry_run_typed_in_play_mode_says_what_it_would_change(table):
+    # The console takes every command of the grammar: a --dry-run prints its
+    # preview (as `combat` does) and appends nothing.
+    played = table(lines(*SETUP, "n vex", "round --dry-run", "undo --dry-run", "q"))
+    assert played.err == ""
+    assert played.out.count("dry run, nothing appended:") == 2
+    assert "unspent AP lost" in played.out
+    assert "would be undone" in played.out or "would take back" in played.out
+    assert declared(table.db) == [("APSpent", "vex", False)]
