@@ -190,6 +190,7 @@ def import_(ctx: typer.Context,
     from projections.inputs.transfer import import_log, open_export
     with open_export(file) as doc:
         s = session(ctx)
+        s.creates = True  # (a new encounter: the store too, when it is not there yet)
         from cli.progress import progress
         state = import_log(s.ledger, doc, as_id, progress())
     s.choose(state.encounter)
@@ -214,4 +215,6 @@ def demo(ctx: typer.Context,
              combat demo my-ambush.combat
     """
     from cli.demo import play
-    play(ctx.find_root().command, session(ctx), script)
+    s = session(ctx)
+    s.creates = True  # (a new encounter: the store too, when it is not there yet)
+    play(ctx.find_root().command, s, script)
