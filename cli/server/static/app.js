@@ -208,7 +208,12 @@ function followTurn() {
   else startTimer(status.seq);
   const who = status.up.map(nameOf).join(", ");
   $("announce").textContent = status.phase !== "combat" ? phaseText()
-    : who ? "Round " + status.round + ", pass " + status.pass + ": " + who + " is up" : phaseText();
+    : who ? "Round " + status.round + ", pass " + status.pass + ": " + who + isOrAre(status.up, " up") : phaseText();
+}
+
+function isOrAre(names, what) {
+  // "Goblin 1 is up", "Goblin 1, Goblin 3 are up"
+  return (names.length > 1 ? " are" : " is") + what;
 }
 
 function onDeck() {
@@ -223,8 +228,8 @@ function cue(quiet, moment) {
   const deck = onDeck();
   let text, kind = "";
   if (mineUp.length) { text = "Your turn: " + mineUp.map(nameOf).join(", "); kind = "turn"; }
-  else if (deck.length) { text = "On deck: " + deck.map(nameOf).join(", ") + " is next"; kind = "deck"; }
-  else if (status.up.length) text = "Waiting: " + status.up.map(nameOf).join(", ") + " is up";
+  else if (deck.length) { text = "On deck: " + deck.map(nameOf).join(", ") + isOrAre(deck, " next"); kind = "deck"; }
+  else if (status.up.length) text = "Waiting: " + status.up.map(nameOf).join(", ") + isOrAre(status.up, " up");
   else text = phaseText();
   banner.hidden = false;
   banner.textContent = text;
