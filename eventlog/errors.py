@@ -33,8 +33,9 @@ class Unconfirmed(Refusal):
     """A declaration the rules would take, held back until it is named: a
     careful client's bare end-turn of a turn with nothing declared in it
     (R21). `confirm` is the command that does it, named, for a client to
-    offer (`{"command": "end-turn", "id": "rook"}`)."""
+    offer (`{"command": "end-turn", "id": "rook"}`); `why`, the reason to
+    ask, for a client's question (the message says what to type)."""
 
-    def __init__(self, message: str, confirm: dict[str, str]) -> None:
+    def __init__(self, message: str, confirm: dict[str, str], why: str) -> None:
         super().__init__(message)
-        self.confirm = confirm
+        self.confirm, self.why = confirm, why

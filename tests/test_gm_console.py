@@ -378,7 +378,8 @@ def test_r21_end_turn_of_a_turn_with_nothing_spent_asks_before_it_ends_it(tmp_pa
         assert refused.status_code == 409
         assert refused.json() == {
             "error": "ash has spent no AP in this turn yet: `end-turn ash` ends it (R21)",
-            "confirm": {"command": "end-turn", "id": "ash"}}
+            "confirm": {"command": "end-turn", "id": "ash"},
+            "why": "ash has spent no AP in this turn yet (R21)"}
         gm = opened_gm(browser, f"{running.url}/?token={secret}")
         gm.locator("#gm-buttons").get_by_role("button", name="End turn").click()
         expect(gm.locator("#confirm")).to_contain_text("Ash has spent no AP in this turn yet")

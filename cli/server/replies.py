@@ -74,7 +74,7 @@ def failure(exc: LedgerError, hidden=()) -> JSON:
     for where in sorted(hidden, key=len, reverse=True):
         line = line.replace(where, "the store")
     if isinstance(exc, Unconfirmed):  # what the page offers to declare once asked
-        return JSON({"error": line, "confirm": exc.confirm}, status_code=code)
+        return JSON({"error": line, "confirm": exc.confirm, "why": exc.why}, status_code=code)
     return JSON({"error": line}, status_code=code)
 
 

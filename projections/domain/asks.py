@@ -62,11 +62,12 @@ def turn_to_end(s: State, cid: str | None, careful: bool = False) -> TurnEnded:
     if careful and cid is None and untouched(s, target):
         named = {"command": "end-turn", "id": target}
         if untouched_after_auto_end(s, target):
-            raise Unconfirmed(f"{s.auto_ended}'s turn already ended by itself and {target} "
-                              f"has declared nothing yet: `end-turn {target}` ends "
-                              f"{target}'s turn (R21)", named)
-        raise Unconfirmed(f"{target} has spent no AP in this turn yet: "
-                          f"`end-turn {target}` ends it (R21)", named)
+            why = (f"{s.auto_ended}'s turn already ended by itself and {target} "
+                   "has declared nothing yet")
+            raise Unconfirmed(f"{why}: `end-turn {target}` ends {target}'s turn (R21)",
+                              named, f"{why} (R21)")
+        why = f"{target} has spent no AP in this turn yet"
+        raise Unconfirmed(f"{why}: `end-turn {target}` ends it (R21)", named, f"{why} (R21)")
     return TurnEnded(combatant=target)
 
 

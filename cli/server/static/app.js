@@ -47,6 +47,7 @@ function api(path, body, method) {
     if (!r.ok) {
       const refused = new Error(data.error || ("the server answered " + r.status));
       refused.confirm = data.confirm;  // the core asks first: this command, named, does it
+      refused.why = data.why;
       throw refused;
     }
     return data;

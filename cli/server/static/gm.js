@@ -252,7 +252,7 @@ function endTurn() {
   const c = chosen();
   const member = c && status.up.length > 1 && status.up.includes(c.id);
   declare({ command: "end-turn", careful: true, ...(member ? { id: c.id } : {}) }, "✓ turn ended",
-          (err) => confirmFirst("End " + nameOf(err.confirm.id) + "'s turn", [named(err.message)],
+          (err) => confirmFirst("End " + nameOf(err.confirm.id) + "'s turn", [named(err.why || err.message)],
                                 err.confirm, "✓ turn ended"));
 }
 
