@@ -381,6 +381,9 @@ def test_r21_end_turn_of_a_turn_with_nothing_spent_asks_before_it_ends_it(tmp_pa
             "confirm": {"command": "end-turn", "id": "ash"},
             "why": "ash has spent no AP in this turn yet (R21)"}
         gm = opened_gm(browser, f"{running.url}/?token={secret}")
+        gm.fill("#line", "undo --dry-run")  # the command box says what a dry run would do
+        gm.locator("#line").press("Enter")
+        expect(gm.locator("#message")).to_contain_text("dry run, nothing appended: seq")
         gm.locator("#gm-buttons").get_by_role("button", name="End turn").click()
         expect(gm.locator("#confirm")).to_contain_text("Ash has spent no AP in this turn yet")
         assert len(log(db)) == before

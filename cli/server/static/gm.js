@@ -298,7 +298,9 @@ function gmButtons() {
     const sent = verb && !/(^|\s)--expect\b/.test(line)
       ? seenLatest(verb).then((batch) => line + " --expect " + batch.seq) : Promise.resolve(line);
     sent.then((full) => api(path, { line: full })).then((answer) => {
-      say("✓ " + line, "ok");
+      // a --dry-run appends nothing: what it would change is the answer
+      if (answer.preview) say("dry run, nothing appended: " + answer.preview.join(" · "), "note");
+      else say("✓ " + line, "ok");
       $("line").value = "";
       if (answer.status.encounter !== encounter) { goTo(answer.status.encounter); return; }  // (`new ID`)
       render(answer.status);
