@@ -78,62 +78,90 @@ def log(ctx: typer.Context, as_json: bool = JSON,
 def verify(ctx: typer.Context, as_json: bool = JSON,
            against: Path | None = typer.Option(
                None, "--against", help="A saved head (`combat head`) or an earlier export: "
-               "the log must still hold the event it ends at (R30).")) -> None:
+               "the log must still hold the event it ends at (R30)."),
+           every: bool = typer.Option(
+               False, "--all", help="Every encounter of the store (a backup, say); also what "
+               "verify does where no encounter is current.")) -> None:
     """Check the hash chain of the log (R30); exit 1 when it is broken.
 
     The chain shows any edit, insertion or reordering, and a deletion unless
     the head row was set back too; --against FILE also shows that.
 
     Example: combat verify        combat verify --against warehouse.head
+             combat --db backup.db verify --all
     """
-    from eventlog.chain import verify_chain
+    from eventlog.errors import LedgerError
     s = session(ctx)
-    enc = s.encounter
+    if not every and not s.chosen and not s.current():
+        every = True  # a store nobody works in here (a backup): all of it
+    if every and against is not None:
+        raise LedgerError("--against checks one encounter: name it with --encounter")
+    if every:
+        ids = [e.id for e in s.ledger.store.encounters()]
+        if not ids:
+            raise LedgerError(f"no encounter in {s.where} to verify")
+    else:
+        ids = [s.encounter]
     witness = None
     if against is not None:
         from projections.inputs.witness import read_witness
         witness = read_witness(against)
-    verdict = verify_chain(s.ledger.store.rows(enc), s.ledger.store.head(enc))
+    answers, failed = [], False
+    for enc in ids:
+        view, said, error = _verified(s, enc, witness, against)
+        answers.append(view)
+        if error is not None:
+            failed = True
+            typer.echo(f"error: {error}", err=True)
+        elif not as_json:
+            print(said)
+    if as_json:
+        print_json(answers if every else answers[0])
+    if failed:
+        raise typer.Exit(1)
+
+
+def _verified(s, enc: str, witness, against) -> tuple[dict, str, str | None]:
+    """One encounter's verdict: its `verify --json` object, the line that
+    says it holds, and the error line when it does not (R30)."""
+    import msgspec
+
+    from eventlog.chain import verify_chain
+    store = s.ledger.store
+    verdict = verify_chain(store.rows(enc), store.head(enc))
     witnessed = None
     if verdict.ok and witness is not None:
         from projections.inputs.witness import against as check_against
-        witnessed = check_against(s.ledger.store, enc, *witness)
+        witnessed = check_against(store, enc, *witness)
     proof = None
     if verdict.ok:
         from projections.forking import prove
-        proof = prove(s.ledger.store, enc)
-    if as_json:
-        import msgspec
-        extra = {} if witness is None else {"against": {
-            "seq": witness[0], "hash": witness[1], "ok": verdict.ok and witnessed is None,
-            "problem": witnessed or ""}}
-        if proof is not None:
-            extra["fork"] = {"encounter": proof.point.encounter, "seq": proof.point.seq,
-                             "hash": proof.point.hash, "source": proof.source,
-                             "ok": proof.problem is None, "problem": proof.problem or ""}
-        print_json({"encounter": enc, **msgspec.structs.asdict(verdict), **extra})
-    elif verdict.ok and witnessed is None and (proof is None or proof.problem is None):
-        seen = "" if witness is None else f", and seq {witness[0]} is as witnessed"
-        print(f"ok: {verdict.events} events of {enc}, hash chain intact "
-              f"(head {verdict.head_hash[:12]}…){seen}")
-        if proof is not None:
-            from projections.forking import proof_line
-            print(proof_line(proof))
+        proof = prove(store, enc)
+    extra: dict = {} if witness is None else {"against": {
+        "seq": witness[0], "hash": witness[1], "ok": verdict.ok and witnessed is None,
+        "problem": witnessed or ""}}
+    if proof is not None:
+        extra["fork"] = {"encounter": proof.point.encounter, "seq": proof.point.seq,
+                         "hash": proof.point.hash, "source": proof.source,
+                         "ok": proof.problem is None, "problem": proof.problem or ""}
+    view = {"encounter": enc, **msgspec.structs.asdict(verdict), **extra}
+    seen = "" if witness is None else f", and seq {witness[0]} is as witnessed"
+    said = (f"ok: {verdict.events} events of {enc}, hash chain intact "
+            f"(head {verdict.head_hash[:12]}…){seen}")
+    if proof is not None and proof.problem is None:
+        from projections.forking import proof_line
+        said += "\n" + proof_line(proof)
     if not verdict.ok:
-        typer.echo(f"error: the log of {enc} is broken at seq "
-                   f"{verdict.first_bad_seq}: {verdict.problem} (R30)", err=True)
-        raise typer.Exit(1)
+        return view, said, (f"the log of {enc} is broken at seq {verdict.first_bad_seq}: "
+                            f"{verdict.problem} (R30)")
     if witnessed is not None:
-        typer.echo(f"error: the log of {enc} does not match {against}: {witnessed}", err=True)
-        raise typer.Exit(1)
+        return view, said, f"the log of {enc} does not match {against}: {witnessed}"
     if proof is not None and proof.problem is not None:
-        typer.echo(f"error: {enc} is a fork of {proof.point.encounter}, but {proof.problem} "
-                   "(R30)", err=True)
-        raise typer.Exit(1)
+        return view, said, f"{enc} is a fork of {proof.point.encounter}, but {proof.problem} (R30)"
     spoiled = s.ledger.snapshot_problem(enc)
     if spoiled is not None:
-        typer.echo(f"error: {enc}: {spoiled} (R30)", err=True)
-        raise typer.Exit(1)
+        return view, said, f"{enc}: {spoiled} (R30)"
+    return view, said, None
 
 
 @app.command()
@@ -190,6 +218,7 @@ def import_(ctx: typer.Context,
     from projections.inputs.transfer import import_log, open_export
     with open_export(file) as doc:
         s = session(ctx)
+        s.creates = True  # (a new encounter: the store too, when it is not there yet)
         from cli.progress import progress
         state = import_log(s.ledger, doc, as_id, progress())
     s.choose(state.encounter)
@@ -214,4 +243,6 @@ def demo(ctx: typer.Context,
              combat demo my-ambush.combat
     """
     from cli.demo import play
-    play(ctx.find_root().command, session(ctx), script)
+    s = session(ctx)
+    s.creates = True  # (a new encounter: the store too, when it is not there yet)
+    play(ctx.find_root().command, s, script)

@@ -50,8 +50,13 @@ CHOOSING = (c.New, c.Fork)
 
 class Session:
     def __init__(self, db: os.PathLike | str | None, encounter: str | None, actor: str,
-                 quiet: bool = False):
+                 quiet: bool = False, named: bool = False):
         self.db = db or default_db()
+        # A store named by --db or COMBAT_DB that does not exist yet is made
+        # only by a command that makes encounters (`creates`): a mistyped path
+        # is one error line, not a new folder and an empty store.
+        self.named = named
+        self.creates = False
         self.chosen = encounter
         self.actor = actor or "gm"
         self.quiet = quiet  # the demo plays commands without a table each
@@ -70,16 +75,23 @@ class Session:
             from eventlog.stores.sqlite.connection import check_path, plain
             check_path(plain(db), db)  # `--db ''` is one clear line, not the folder `.`
             db = plain(db)
-        return cls(db or None, encounter, actor)
+        return cls(db or None, encounter, actor, named=db is not None)
 
     def as_actor(self, actor: str) -> Session:
-        other = Session(self.db, self.chosen, actor, self.quiet)
+        other = Session(self.db, self.chosen, actor, self.quiet, self.named)
         other.careful, other.tell_error = self.careful, self.tell_error
+        other.creates = self.creates
         other.__dict__["ledger"] = self.ledger
         return other
 
     @cached_property
     def ledger(self) -> Ledger:
+        from eventlog.stores import is_url
+        if self.named and not self.creates and not is_url(self.db) \
+                and not os.path.lexists(self.db):
+            from eventlog.errors import StoreError
+            raise StoreError(f"no store at {self.where}: check the path, or start one "
+                             "there with `combat new ID`")
         return Ledger(open_store(self.db))
 
     @property
@@ -135,6 +147,8 @@ class Session:
 
     def declare(self, command: c.Command) -> Outcome:
         """The one call into the core; a new encounter becomes current."""
+        if isinstance(command, c.New):
+            self.creates = True  # (the store too, when it is not there yet)
         encounter = None if isinstance(command, c.New) else self.encounter
         outcome = self.ledger.execute(encounter, command, self.actor)
         if isinstance(command, CHOOSING):
@@ -144,7 +158,9 @@ class Session:
     def run(self, command: c.Command) -> Outcome:
         """Execute `command` and show what it did."""
         outcome = self.declare(command)
-        if not self.quiet:
+        # (a quiet session, play mode's, prints what the log gains as it lands:
+        # a dry run lands nothing, so its preview is shown here)
+        if not self.quiet or outcome.preview is not None:
             from cli.render import show_outcome
             show_outcome(command, outcome)
         return outcome

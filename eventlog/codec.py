@@ -29,6 +29,7 @@ ADDED_FIELDS: dict[str, frozenset[str]] = {
     "Undone": frozenset({"kept"}),
     "EffectApplied": frozenset({"until_ended"}),
     "EncounterCreated": frozenset({"fork"}),
+    "TrackChanged": frozenset({"asked"}),
 }
 
 _canonical = msgspec.json.Encoder(order="sorted")

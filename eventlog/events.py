@@ -197,7 +197,9 @@ class TrackChanged(Payload, frozen=True):
     changed by `delta` (exactly one of them). `max`: its maximum from now on
     (None: as it was; a new track without one runs to the project's range);
     `by`: who caused the change (damage dealt, in the report); `public`:
-    whether players see an NPC's value (None: as it was; a new track: no)."""
+    whether players see an NPC's value (None: as it was; a new track: no);
+    `asked`: the change asked for, when the track stopped at 0 or at its
+    maximum and took only `delta` of it (None: it took all it was asked)."""
     combatant: str
     track: str
     value: int | None = None
@@ -206,6 +208,7 @@ class TrackChanged(Payload, frozen=True):
     reason: str = ""
     by: str | None = None
     public: bool | None = None
+    asked: int | None = None
 
 
 class Amended(Payload, frozen=True):

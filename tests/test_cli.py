@@ -122,7 +122,10 @@ def test_encounters_are_listed_and_switched(combat):
 
 
 def test_no_current_encounter_is_a_clear_error(combat):
-    assert "combat new" in combat("status", code=1).stderr
+    from eventlog.stores import open_store
+    open_store(combat.db).close()  # a store, with no encounter in it
+    assert combat("status", code=1).stderr == \
+        "error: no current encounter: start one with `combat new ID`\n"
 
 
 def test_undo_then_redo_from_the_command_line_r26_r27(combat):
@@ -396,6 +399,7 @@ def test_demo_of_an_endless_device_stops_at_the_limit(tmp_path):
 def test_demo_script_that_runs_itself_is_refused(combat, tmp_path):
     script = tmp_path / "loop.combat"
     script.write_text("new loop\nnote once\ndemo loop.combat\n")
+    combat("new", "first")
     err = combat("demo", script, code=1).stderr
     assert err == "error: loop.combat line 3: a script cannot run `combat demo`\n"
     assert "loop" not in combat("list").stdout  # refused before anything was played

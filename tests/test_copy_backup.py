@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from helpers import one_error_line, pg_server, real
+from helpers import damage, one_error_line, pg_server, real
 
 
 def _fight(db):
@@ -68,3 +68,29 @@ def test_copy_carries_the_archive_marks(tmp_path, kind):
     assert real(db, "unarchive", "prep").returncode == 0
     assert real(db, "copy", "--to", backup).returncode == 0
     assert "prep" in real(backup, "list").stdout
+
+
+def test_the_backup_recipe_verifies_every_encounter_of_the_backup(tmp_path):
+    # docs/operations.md: `combat --db BACKUP verify` checks the whole backup,
+    # where no encounter is current; `verify --all` does anywhere.
+    db = tmp_path / "home.db"
+    _fight(db)
+    for args in (["new", "docks"], ["add", "Vex"]):
+        assert real(db, *args).returncode == 0
+    backup = tmp_path / "backup.db"
+    assert real(db, "copy", "--to", backup).returncode == 0
+    done = real(backup, "verify")
+    assert (done.returncode, done.stderr) == (0, "")
+    assert [line.split(" events of ")[1].split(",")[0] for line in done.stdout.splitlines()] \
+        == ["alley", "docks"]
+    assert real(db, "verify").stdout.count("ok: ") == 1  # docks is current here
+    assert real(db, "verify", "--all").stdout.count("ok: ") == 2
+    damage(backup, "UPDATE events SET data = replace(data, 'one', 'two') "
+                   "WHERE encounter = 'alley' AND seq = 3")
+    done = real(backup, "verify")
+    assert done.returncode == 1
+    assert one_error_line(done).startswith("error: the log of alley is broken at seq 3")
+    assert "ok: 2 events of docks" in done.stdout
+    refused = real(db, "verify", "--all", "--against", tmp_path / "x.head")
+    assert one_error_line(refused) == \
+        "error: --against checks one encounter: name it with --encounter\n"

@@ -1,7 +1,7 @@
 """The GM's web console (issue 26, and the GM page's part of issue 27), in
 Chromium: a full round from the GM page alone — rolls, a seize, a group
 slot, an interrupt, an automatic turn end and the End turn the guard then
-refuses, a Next round that names the AP it will lose before it is
+asks about, a Next round that names the AP it will lose before it is
 confirmed, a retraction and an amendment with their previews, a track
 changed from the panel — with the rows following the order after every
 declaration, play mode's keys, no sideways scroll at 390 px and axe-core
@@ -15,7 +15,7 @@ import pytest
 
 from accessibility import AXE, violations
 from browser import CHROMIUM, chromium
-from serverkit import E, client, log, served, table, token
+from serverkit import E, client, log, post, served, table, token
 
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no chromium installed (.ci/run installs it)")
 
@@ -123,8 +123,12 @@ def test_a_full_round_from_the_gm_page_alone(tmp_path):
         panel(gm, "Major · 2 AP").click()
         step(gm, http, "Ash: major action")
         assert rows_follow_the_order(gm, http, True)["acting"] == "boss"
+        before = len(log(db))
         gm.locator("#gm-buttons").get_by_role("button", name="End turn").click()
-        step(gm, http, "Boss has declared nothing yet")
+        expect(gm.locator("#confirm")).to_contain_text("Boss has declared nothing yet")
+        gm.locator("#confirm").get_by_role("button", name="Cancel").click()
+        expect(gm.locator("#confirm")).to_be_hidden()
+        assert len(log(db)) == before
         assert rows_follow_the_order(gm, http, True)["acting"] == "boss"
 
         # A track change from the panel, -1 then set.
@@ -325,16 +329,22 @@ def test_several_rows_chosen_take_one_change_and_one_undo(tmp_path):
         assert len({e["batch"] for e in last}) == 1
         for who in ("boss", "ganger-1", "ganger-2"):
             expect(gm.locator(f'#order .member[data-id="{who}"]')).to_contain_text("hp 2/5")
-        # the choice stays over the redraw; a refusal names the one refused
+        # the choice stays over the redraw; past 0 each track stops at 0
         expect(gm.get_by_label("choose Boss for several at once")).to_be_checked()
         several.get_by_role("button", name="−3", exact=True).click()
-        expect(gm.locator("#message")).to_contain_text("Boss's hp is 2: a track never goes below 0")
+        for who in ("boss", "ganger-1", "ganger-2"):
+            expect(gm.locator(f'#order .member[data-id="{who}"]')).to_contain_text("hp 0/5")
+        last = log(db)[-3:]
+        assert [(e["data"]["delta"], e["data"]["asked"]) for e in last] == [(-2, -3)] * 3
+        # a refusal names the one refused
+        several.get_by_role("button", name="−3", exact=True).click()
+        expect(gm.locator("#message")).to_contain_text("Boss's hp is 0 already")
         count = len(log(db))
         assert log(db)[-1]["seq"] == last[-1]["seq"]  # nothing appended
         gm.locator("#gm-buttons").get_by_role("button", name="Undo", exact=True).click()
         done(gm, "✓ undone")
         assert all(e["undone"] for e in log(db)[-4:-1]) and len(log(db)) == count + 1
-        expect(gm.locator('#order .member[data-id="boss"]')).to_contain_text("hp 5/5")
+        expect(gm.locator('#order .member[data-id="boss"]')).to_contain_text("hp 2/5")
         # a condition on the two gangers, one batch
         gm.get_by_label("choose Boss for several at once").uncheck()
         expect(several).to_contain_text("2 chosen: Ganger 1, Ganger 2")
@@ -350,3 +360,34 @@ def test_several_rows_chosen_take_one_change_and_one_undo(tmp_path):
         gm.keyboard.press("Escape")  # clears the choice
         expect(several).to_be_hidden()
         expect(gm.get_by_label("choose Ganger 1 for several at once")).not_to_be_checked()
+
+
+def test_r21_end_turn_of_a_turn_with_nothing_spent_asks_before_it_ends_it(tmp_path):
+    # The button ends a turn nothing was spent in only once the GM confirms:
+    # a reflexive click never skips Ash (nor starts the next turn).
+    from playwright.sync_api import expect
+    db = tmp_path / "table.db"
+    table(db)
+    secret = token(db, "gm", "gm")
+    with served(db) as running, chromium() as browser, client(running, secret) as http:
+        for slot, die in (("ash", 9), ("bo", 5), ("boss", 3), ("gangers", 2)):
+            assert post(http, {"command": "roll", "slots": [slot], "die": die}).status_code == 200
+        assert post(http, {"command": "round"}).status_code == 200
+        before = len(log(db))
+        refused = post(http, {"command": "end-turn", "careful": True})
+        assert refused.status_code == 409
+        assert refused.json() == {
+            "error": "ash has spent no AP in this turn yet: `end-turn ash` ends it (R21)",
+            "confirm": {"command": "end-turn", "id": "ash"},
+            "why": "ash has spent no AP in this turn yet (R21)"}
+        gm = opened_gm(browser, f"{running.url}/?token={secret}")
+        gm.fill("#line", "undo --dry-run")  # the command box says what a dry run would do
+        gm.locator("#line").press("Enter")
+        expect(gm.locator("#message")).to_contain_text("dry run, nothing appended: seq")
+        gm.locator("#gm-buttons").get_by_role("button", name="End turn").click()
+        expect(gm.locator("#confirm")).to_contain_text("Ash has spent no AP in this turn yet")
+        assert len(log(db)) == before
+        gm.locator("#confirm").get_by_role("button", name="End Ash's turn").click()
+        step(gm, http, "✓ turn ended")
+        assert log(db)[-1]["type"] == "TurnEnded" and log(db)[-1]["data"]["combatant"] == "ash"
+        assert rows_follow_the_order(gm, http, True)["acting"] == "bo"

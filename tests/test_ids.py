@@ -32,7 +32,10 @@ def log_size(combat) -> int:
 
 @pytest.mark.parametrize("name, slug", [
     ("Ærwyn Þórsdóttir", "aerwyn-thorsdottir"), ("Big Ganger", "big-ganger"),
-    ("Zoë", "zoe"), ("Łukasz Żółw", "lukasz-zolw"), ("!!!", "")])
+    ("Zoë", "zoe"), ("Łukasz Żółw", "lukasz-zolw"), ("!!!", ""),
+    # an emoji is no word of the id (anyascii would spell 🐉 `:dragon:`)
+    ("Zoë 🐉 Dragonkin", "zoe-dragonkin"), ("🔥Pyra🔥", "pyra"),
+    ("Ash 👍🏽", "ash"), ("Rook ❤️ Vex", "rook-vex"), ("🐉", "")])
 def test_slugify_transliterates_non_ascii_names(name, slug):
     assert slugify(name) == slug
 

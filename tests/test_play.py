@@ -462,8 +462,8 @@ def test_tracks_and_conditions_typed_in_play_mode_are_exported(table):
     table shows the track and the condition; md and stats report them."""
     played = table(lines(*SETUP),
                    lines("track rook hp 10 --max 10", "t rook hp -3",
-                         "effect rook prone --until-round-end", "t rook hp -20", "q"))
-    assert "below 0" in played.err
+                         "effect rook prone --until-round-end", "t rook hp 20", "q"))
+    assert "above its maximum 10" in played.err
     assert [e["type"] for e in events(table.db)[SETUP_SEQ:]] == [
         "TrackChanged", "TrackChanged", "EffectApplied"]
     assert "hp 7/10" in played.out + played.screen and "prone" in played.out + played.screen
@@ -526,3 +526,23 @@ def test_an_empty_store_opens_with_a_welcome_that_says_what_to_type(table):
     played = table(lines("q"))
     first = played.out.splitlines()[0]
     assert "welcome" in first.lower() and "`new ID`" in first
+
+
+def test_r21_a_bare_e_of_a_turn_with_nothing_spent_needs_its_id(table):
+    # Vex is up with nothing spent: `e` would skip them (and start the next
+    # turn), so it asks for the name; `e vex` ends it.
+    played = table(lines(*SETUP, "e", "e vex", "q"))
+    said = " ".join(played.err.split())
+    assert said == "error: vex has spent no AP in this turn yet: `e vex` ends it (R21)"
+    assert declared(table.db) == [("TurnEnded", "vex", False)]
+
+
+def test_a_dry_run_typed_in_play_mode_says_what_it_would_change(table):
+    # The console takes every command of the grammar: a --dry-run prints its
+    # preview (as `combat` does) and appends nothing.
+    played = table(lines(*SETUP, "n vex", "round --dry-run", "undo --dry-run", "q"))
+    assert played.err == ""
+    assert played.out.count("dry run, nothing appended:") == 2
+    assert "unspent AP lost" in played.out
+    assert "would be undone" in played.out or "would take back" in played.out
+    assert declared(table.db) == [("APSpent", "vex", False)]

@@ -323,3 +323,44 @@ def test_other_commands_do_not_import_the_chart_library(tmp_path):
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           env=run_env, timeout=60)
     assert done.stdout.strip().splitlines()[-1] == "False False", done.stderr
+
+
+# -- words and layout ------------------------------------------------------------------
+
+def test_summary_cards_say_one_in_the_singular(ledger):
+    # "1 moments seized" read wrong: a count of one takes the singular.
+    ledger.new("raid", "Raid", "gm")
+    from projections.domain import commands as c
+    for command in (c.Add(name="Ash", pc=True, grit=1), c.Add(name="Brute"),
+                    c.Roll(slots=["ash"], die=9), c.Roll(slots=["brute"], die=2), c.Round(),
+                    c.Seize(id="ash"), c.Interrupt(id="brute", cost="minor")):
+        ledger.execute("raid", command, "gm")
+    out = io.StringIO()
+    write_html(ledger, "raid", out)
+    cards = re.findall(r'data-total="(\w+)"><div class="value">(\d+)</div><div class="label">'
+                       r'([^<]+)<', out.getvalue())
+    said = {key: f"{value} {label}" for key, value, label in cards}
+    assert said["seizes"] == "1 moment seized" and said["interrupts"] == "1 interrupt"
+    assert said["rounds"] == "1 round"
+    assert said["ap_spent"] == "1 AP spent"  # (no plural to make)
+
+
+def test_each_chart_title_stands_above_its_chart(report):
+    html = report.read_text(encoding="utf-8")
+    for chart in CHARTS:
+        figure = html[html.index(f'<figure id="{chart}">'):]
+        figure = figure[:figure.index("</figure>")]
+        assert figure.index("<figcaption>") < figure.index("<svg"), chart
+
+
+def test_a_report_with_an_emoji_name_writes_no_warning(ledger, capfd):
+    # The chart font has no emoji: matplotlib's glyph warning is no news to a GM.
+    said_at_the_table(ledger, "Raid", "x")
+    ledger.declare("raid", lambda s: [CombatantJoined(
+        id="zoe", name="Zoë 🐉 Dragonkin", side="pc", bonus=0, max_ap=3, grit=0,
+        group=None)], "gm")
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # a warning would fail the report
+        write_html(ledger, "raid", io.StringIO())
+    assert capfd.readouterr().err == ""

@@ -293,7 +293,7 @@ def test_new_with_a_roster_starts_with_it_in(combat, write):
 def test_new_with_a_bad_roster_creates_nothing(combat, write):
     err = combat("new", "alley", "--roster", write("r.toml", PARTY + "hp = 1\n"), code=1).stderr
     assert "combatant 2 (Vex)" in err
-    assert json.loads(combat("list", "--json").stdout) == []
+    assert not combat.db.exists()  # not even the store
 
 
 def test_carry_grit_copies_current_grit_as_an_audited_declaration(combat, write):
@@ -342,3 +342,29 @@ def test_status_does_not_import_pydantic_or_yaml(tmp_path):
     done = subprocess.run([sys.executable, "-c", code], env=env, cwd=ROOT,
                           capture_output=True, text=True, timeout=60)
     assert done.stdout.strip().splitlines()[-1] == "[]", done.stdout + done.stderr
+
+
+def test_a_roster_entry_with_hidden_true_joins_hidden_from_the_players(combat, write):
+    # `hidden = true` is `add --hidden`: every combatant of the entry (each of
+    # its count) joins unseen by players, in the same one declaration.
+    roster = write("ambush.toml", PARTY + '\n[[combatant]]\nname = "Sniper"\nhidden = true\n'
+                   'count = 2\ntracks = {hp = 6}\n')
+    combat("new", "ambush")
+    combat("load", str(roster))
+    log = events(combat)
+    hid = [e["data"]["combatant"] for e in log if e["type"] == "CombatantHidden"]
+    assert hid == ["sniper-1", "sniper-2"]
+    assert len({e["batch"] for e in log[1:]}) == 1  # one declaration, one undo
+    people = {c["id"]: c for c in json.loads(combat("status", "--json").stdout)["combatants"]}
+    assert people["sniper-1"]["hidden"] and people["sniper-2"]["hidden"]
+    assert not people["rook"]["hidden"]
+    combat("undo")
+    assert [c["id"] for c in json.loads(combat("status", "--json").stdout)["combatants"]] == []
+
+
+def test_a_roster_hidden_key_takes_true_or_false_only(combat, write):
+    roster = write("bad.toml", '[[combatant]]\nname = "Sniper"\nhidden = "yes"\n')
+    combat("new", "ambush")
+    error = combat("load", str(roster), code=1).stderr
+    assert error.startswith("error: bad.toml: combatant 1 (Sniper): key 'hidden': expected")
+    assert error.count("\n") == 1

@@ -136,6 +136,8 @@ def test_three_browsers_play_a_round_with_a_seize_a_group_slot_and_an_interrupt(
         play.shown(lambda: gm_button(gm, "boss", "End turn").click())
         for opened in pages.values():
             expect(opened.locator("#state")).to_contain_text("up: Ganger 1, Ganger 2")
+            expect(opened.locator("#announce")).to_contain_text("Ganger 1, Ganger 2 are up")
+        expect(ben.locator("#banner")).to_have_text("Waiting: Ganger 1, Ganger 2 are up")  # (Bo: 0 AP)
         play.shown(lambda: gm_button(gm, "ganger-2", "Minor · 1 AP").click())
         play.shown(lambda: gm_button(gm, "ganger-2", "End turn").click())
         play.shown(line(gm, "end-turn ganger-1"))
@@ -144,7 +146,9 @@ def test_three_browsers_play_a_round_with_a_seize_a_group_slot_and_an_interrupt(
         for opened in pages.values():
             expect(opened.locator("#state")).to_contain_text("pass 2")
         play.shown(lambda: button(ana, "ash", "End turn").click())
-        play.shown(lambda: gm.locator("#gm-buttons").get_by_role("button", name="End turn").click())
+        # The boss spends nothing: End turn asks first (R21), then ends it.
+        gm.locator("#gm-buttons").get_by_role("button", name="End turn").click()
+        play.shown(lambda: gm.locator("#confirm").get_by_role("button", name="End Boss's turn").click())
         play.shown(line(gm, "end-turn ganger-1"))
         play.shown(line(gm, "end-turn ganger-2"))
         for opened in pages.values():

@@ -48,6 +48,13 @@ def test_track_of_several_targets_is_one_batch_an_event_each(goblins):
     assert _hp(goblins) == {"goblin-1": 2, "goblin-2": 2, "goblin-3": 5, "boss": 2, "sneak": 5}
 
 
+def test_each_target_of_a_change_past_zero_stops_at_zero(goblins):
+    goblins.execute(E, c.Track(id="boss", name="hp", value=1))
+    out = goblins.execute(E, c.Track(id="goblin-1,boss", name="hp", delta=-3))
+    assert [(e.data.delta, e.data.asked) for e in out.events] == [(-3, None), (-1, -3)]
+    assert _hp(goblins)["goblin-1"] == 2 and _hp(goblins)["boss"] == 0
+
+
 def test_undo_takes_a_several_target_track_back_in_one_step(goblins):
     before = _hp(goblins)
     goblins.execute(E, c.Track(id="goblin-1,goblin-2,boss", name="hp", delta=-3))
@@ -65,10 +72,10 @@ def test_effect_on_several_targets_gives_each_its_own_effect_id(goblins):
 
 def test_one_refused_target_refuses_the_whole_command_naming_it(goblins):
     head, before = _heads(goblins), _hp(goblins)
-    goblins.execute(E, c.Track(id="boss", name="hp", value=1))
+    goblins.execute(E, c.Track(id="boss", name="hp", value=1, max=1))
     head += 1
-    with pytest.raises(Refusal, match=r"boss's hp is 1: a track never goes below 0"):
-        goblins.execute(E, c.Track(id="goblin-1,boss", name="hp", delta=-3))
+    with pytest.raises(Refusal, match=r"boss's hp is 1: a track never goes above its maximum 1"):
+        goblins.execute(E, c.Track(id="goblin-1,boss", name="hp", value=3))
     with pytest.raises(Refusal, match=r"no combatant 'zork'"):
         goblins.execute(E, c.Track(id="goblin-1,zork", name="hp", delta=-1))
     assert _heads(goblins) == head and _hp(goblins) == {**before, "boss": 1}
@@ -163,11 +170,11 @@ def test_cli_effect_of_several_targets_is_one_batch(combat):
 
 def test_cli_refusal_names_the_target_and_appends_nothing(combat):
     _cli_table(combat)
-    combat("track", "boss", "hp", "1")
+    combat("track", "boss", "hp", "1", "--max", "1")
     count = len(_log(combat))
-    err = combat("track", "goblin-1,boss", "hp", "-2", code=1).stderr
-    assert err == ("error: boss's hp is 1: a track never goes below 0 "
-                   "(by -2 it would be -1)\n")
+    err = combat("track", "goblin-1,boss", "hp", "3", code=1).stderr
+    assert err == ("error: boss's hp is 1: a track never goes above its maximum 1 "
+                   "(3 would)\n")
     assert len(_log(combat)) == count
 
 
@@ -193,7 +200,8 @@ def test_a_several_target_track_changes_every_target_or_nothing_and_undoes_whole
         return
     after = _hp(ledger)
     assert len(set(ids)) == len(ids)
-    assert after == {k: v + delta if k in ids else v for k, v in before.items()}
+    # each stops at 0 or at its maximum 5 (the change past it asked, not taken)
+    assert after == {k: min(5, max(0, v + delta)) if k in ids else v for k, v in before.items()}
     ledger.execute(E, c.Undo())
     assert _hp(ledger) == before
 

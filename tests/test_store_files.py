@@ -84,3 +84,53 @@ def test_long_schema_version_not_echoed(noted):
     damage(noted.db, "UPDATE meta SET value = ? WHERE key = 'schema_version'", "9" * 4000)
     err = noted("status", code=1).stderr
     assert "not a combat-ledger database" in err and len(err) < 200
+
+
+# -- a store that is not there: made only by what makes encounters ---------------
+
+@pytest.mark.parametrize("line", [["list"], ["status"], ["status", "--json"], ["log"],
+                                  ["act", "rook", "minor"], ["use", "alley"],
+                                  ["token", "list"], ["export"]])
+def test_a_mistyped_db_is_one_line_and_creates_nothing(combat, tmp_path, line):
+    typo = tmp_path / "campaing" / "ledger.db"
+    err = in_db(combat, typo, *line, code=1).stderr
+    assert err == (f"error: no store at {typo}: check the path, or start one there with "
+                   "`combat new ID`\n")
+    assert not typo.parent.exists()
+
+
+def test_a_missing_store_named_by_combat_db_is_refused_the_same(tmp_path):
+    from helpers import cli_env, in_process
+    typo = tmp_path / "typo.db"
+    combat = in_process(cli_env(typo))
+    assert combat("list", code=1).stderr.startswith(f"error: no store at {typo}: ")
+    assert not typo.exists()
+
+
+@pytest.mark.parametrize("line", [["new", "alley"], ["demo"]])
+def test_new_and_demo_make_the_store_and_its_folders(combat, tmp_path, line):
+    fresh = tmp_path / "club" / "tuesday" / "ledger.db"
+    in_db(combat, fresh, *line)
+    assert fresh.is_file()
+    assert in_db(combat, fresh, "list").stdout.startswith("*")
+
+
+def test_import_makes_the_store_it_imports_into(combat, tmp_path):
+    combat("new", "alley")
+    exported = tmp_path / "alley.json"
+    combat("export", "--format", "json", "-o", str(exported))
+    fresh = tmp_path / "backup" / "ledger.db"
+    in_db(combat, fresh, "import", str(exported))
+    assert fresh.is_file() and "alley" in in_db(combat, fresh, "list").stdout
+
+
+def test_the_default_store_is_made_by_any_command(tmp_path):
+    # No --db nor COMBAT_DB: the store's own place, where no path was typed.
+    from typer.testing import CliRunner
+
+    from cli.app import app
+    env = {"COMBAT_DB": None, "COMBAT_ENCOUNTER": None, "COMBAT_ACTOR": None,
+           "XDG_DATA_HOME": str(tmp_path / "data"), "XDG_STATE_HOME": str(tmp_path / "state"),
+           "NO_COLOR": "1"}
+    assert CliRunner().invoke(app, ["list"], env=env).exit_code == 0
+    assert (tmp_path / "data" / "combat-ledger" / "ledger.db").is_file()

@@ -62,6 +62,7 @@ def test_a_player_token_names_its_encounter_with_encounter(two):
 
 def test_a_player_token_without_any_encounter_is_refused_in_one_line(tmp_path):
     db = tmp_path / "empty.db"
+    open_store(db).close()
     err = one_error_line(real(db, "token", "add", "ana", "--player", "--owns", "rook"))
     assert "reaches one encounter" in err
 

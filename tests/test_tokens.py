@@ -18,6 +18,14 @@ pytestmark = pytest.mark.sqlite
 GOLDEN = Path(__file__).parent / "golden"
 
 
+def made(db: Path) -> Path:
+    """An empty store at `db` (the command line makes one only with `new`,
+    `import` or `demo`)."""
+    from eventlog.stores import open_store
+    open_store(db).close()
+    return db
+
+
 def run(db, *args):
     done = subprocess.run([sys.executable, "-m", "cli", "--db", str(db), *args],
                           capture_output=True, text=True, timeout=60,
@@ -62,7 +70,7 @@ def test_token_add_warns_of_an_owned_id_or_an_encounter_nobody_has_yet(tmp_path)
 
 
 def test_token_list_shows_names_roles_and_owns_never_tokens(tmp_path):
-    db = tmp_path / "t.db"
+    db = made(tmp_path / "t.db")
     secrets = [re.search(r"shown once: (\S+)", run(db, "token", "add", *args)[1]).group(1)
                for args in (["gm", "--gm"], ["ana", "--player", "--owns", "rook", "--encounter", "alley"],
                             ["tv", "--view", "--encounter", "alley"])]
@@ -89,14 +97,14 @@ def test_token_list_shows_names_roles_and_owns_never_tokens(tmp_path):
     (["ana", "--gm", "--encounter", "Bad Id"], "error: 'Bad Id' is not a valid encounter id"),
 ])
 def test_token_add_refuses_bad_input_with_one_line(tmp_path, args, says):
-    db = tmp_path / "t.db"
+    db = made(tmp_path / "t.db")
     code, out, err = run(db, "token", "add", *args)
     assert code == 1 and err.startswith(says) and err.count("\n") == 1, err
     assert run(db, "token", "list")[1].startswith("no tokens")
 
 
 def test_a_taken_token_name_is_refused_with_one_line(tmp_path):
-    db = tmp_path / "t.db"
+    db = made(tmp_path / "t.db")
     assert run(db, "token", "add", "ana", "--gm")[0] == 0
     code, _, err = run(db, "token", "add", "ana", "--view", "--encounter", "alley")
     assert (code, err) == (1, "error: a token named 'ana' exists already: revoke it first "
@@ -104,7 +112,7 @@ def test_a_taken_token_name_is_refused_with_one_line(tmp_path):
 
 
 def test_token_revoke_forgets_it_and_an_unknown_name_is_one_line(tmp_path):
-    db = tmp_path / "t.db"
+    db = made(tmp_path / "t.db")
     run(db, "token", "add", "ana", "--gm")
     assert run(db, "token", "revoke", "ana")[:2] == (0, "revoked ana\n")
     assert run(db, "token", "revoke", "ana") == (

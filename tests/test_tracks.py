@@ -419,3 +419,58 @@ def test_roster_public_flag_shows_an_npc_track_to_players_only_when_public(comba
     assert people["ash"]["tracks"] == {"hp": {"value": 12, "max": 12, "public": False}}
     gm = {c["id"]: c for c in seen["combatants"]}
     assert set(gm["boss"]["tracks"]) == {"hp", "morale"}  # the GM sees both
+
+
+# -- a change past a bound stops there ------------------------------------------
+
+def test_damage_past_zero_stops_at_zero_and_the_event_says_what_was_asked():
+    ledger, _ = ledger_with(c.Track(id="juno", name="hp", value=7, max=10))
+    out = ledger.execute(E, c.Track(id="juno", name="hp", delta=-8))
+    assert out.events[0].data == hp(delta=-7, asked=-8)
+    assert hp_of(ledger) == 0
+    assert describe(out.events[0].data) == "juno's hp -7 (-8 asked: stopped at 0)"
+
+
+def test_healing_past_the_maximum_stops_at_the_maximum():
+    ledger, _ = ledger_with(c.Track(id="juno", name="hp", value=7, max=10))
+    out = ledger.execute(E, c.Track(id="juno", name="hp", delta=+5))
+    assert out.events[0].data == hp(delta=+3, asked=+5)
+    assert hp_of(ledger) == 10
+    assert describe(out.events[0].data) == "juno's hp +3 (+5 asked: stopped at its maximum)"
+    with pytest.raises(Refusal, match="is 10 already: the change changes nothing"):
+        ledger.execute(E, c.Track(id="juno", name="hp", delta=+1))
+
+
+def test_a_change_within_the_bounds_records_no_asked_and_hashes_as_before():
+    ledger, _ = ledger_with(c.Track(id="juno", name="hp", value=7, max=10))
+    out = ledger.execute(E, c.Track(id="juno", name="hp", delta=-7))
+    assert out.events[0].data.asked is None
+    from eventlog.codec import data_of
+    assert "asked" not in data_of(out.events[0].data)  # an old log's event, byte for byte
+
+
+def test_a_value_set_past_a_bound_is_still_refused():
+    ledger, _ = ledger_with(c.Track(id="juno", name="hp", value=7, max=10))
+    with pytest.raises(Refusal, match="above its maximum 10"):
+        ledger.execute(E, c.Track(id="juno", name="hp", value=12))
+    ammo, _ = ledger_with(c.Track(id="juno", name="ammo", value=3))
+    with pytest.raises(Refusal, match="1,000,000,000"):  # no maximum: the project's range
+        ammo.execute(E, c.Track(id="juno", name="ammo", delta=MAX_NUMBER))
+
+
+@pytest.mark.parametrize("bad", [hp(delta=-3, asked=-2), hp(delta=-3, asked=+5),
+                                 hp(delta=-3, asked=-3), hp(value=3, asked=-5)])
+def test_an_asked_change_that_is_not_more_than_the_change_taken_is_refused(bad):
+    s = when(party(), hp(value=4, most=10))
+    with pytest.raises(Refusal, match="takes less than was asked"):
+        when(s, bad)
+
+
+def test_the_cli_says_where_the_track_stopped(combat):
+    combat("new", "fight")
+    combat("add", "Juno", "--pc")
+    combat("track", "juno", "hp", "7", "--max", "10")
+    out = combat("track", "juno", "hp", "-8").stdout
+    assert "✓ juno's hp -7 (-8 asked: stopped at 0)" in out.splitlines()
+    logged = json.loads(combat("log", "--json").stdout)[-1]["data"]
+    assert (logged["delta"], logged["asked"]) == (-7, -8)

@@ -10,7 +10,7 @@ import json
 import pytest
 from hypothesis import given as hypothesis_given, settings, strategies as st
 
-from eventlog.errors import Refusal
+from eventlog.errors import Refusal, Unconfirmed
 from eventlog.events import RoundStarted
 from projections.reports.flow import announce, unspent
 from projections.ledger import apply
@@ -75,12 +75,48 @@ def test_r21_bare_end_turn_is_fine_once_the_reached_turn_has_declared(combat):
     assert json.loads(combat("status", "--json").stdout)["acting"] == "kai"
 
 
-def test_r21_bare_end_turn_without_an_automatic_end_is_unchanged():
+def test_r21_careful_bare_end_turn_of_an_untouched_turn_needs_its_id():
+    # A turn nothing was spent in is ended by a careful client only by name,
+    # whether or not the turn before ended by itself.
     s = given(pc("ash"), npc("brute"), rolled("ash", 9), rolled("brute", 5),
               RoundStarted(round=1))
-    assert turn_to_end(s, None, careful=True).combatant == "ash"  # nothing ended by itself
-    s = apply(s, [spend("ash", 1), end("ash")])
-    assert turn_to_end(s, None, careful=True).combatant == "brute"  # ash ended by hand
+    with pytest.raises(Unconfirmed, match=r"ash has spent no AP in this turn yet: "
+                                          r"`end-turn ash` ends it \(R21\)") as caught:
+        turn_to_end(s, None, careful=True)
+    assert caught.value.confirm == {"command": "end-turn", "id": "ash"}
+    assert turn_to_end(s, "ash", careful=True).combatant == "ash"  # named: confirmed
+    assert turn_to_end(s, None).combatant == "ash"  # the contract's bare end-turn
+    s = apply(s, [spend("ash", 1)])
+    assert turn_to_end(s, None, careful=True).combatant == "ash"  # AP spent: no question
+
+
+def test_r21_careful_bare_pass_of_the_only_group_member_up_needs_its_id():
+    s = given(pc("ash"), npc("g-1", group="gs"), npc("g-2", group="gs"), rolled("ash", 9),
+              rolled("gs", 5), RoundStarted(round=1), spend("ash", 1), end("ash"), end("g-1"))
+    with pytest.raises(Unconfirmed, match=r"`end-turn g-2`"):
+        turn_to_end(s, None, careful=True)
+    assert turn_to_end(s, None).combatant == "g-2"
+
+
+def test_r21_bare_end_turn_of_an_untouched_turn_is_said_loudly(combat):
+    table(combat)
+    out = combat("end-turn").stdout  # the contract's bare end-turn stands (R21)
+    assert "↪ aria's turn ended with no AP spent in it: `undo` if that was a slip (R21)" in out
+    assert "↪ up now: troll" in out
+    out = combat("end-turn", "troll").stdout  # named: nothing to warn of
+    assert "slip" not in out
+
+
+def test_r21_careful_bare_end_turn_of_an_untouched_turn_is_refused_on_the_cli(tmp_path):
+    from helpers import cli_env, in_process
+    combat = in_process({**cli_env(tmp_path / "l.db"), "COMBAT_CAREFUL": "1"})
+    table(combat)
+    before = log_size(combat)
+    result = combat("end-turn", code=1)
+    assert result.stderr == ("error: aria has spent no AP in this turn yet: "
+                             "`end-turn aria` ends it (R21)\n")
+    assert log_size(combat) == before
+    assert "✓ aria ends their turn" in combat("end-turn", "aria").stdout
 
 
 def test_r21_guard_covers_a_group_slot_reached_by_an_automatic_end():

@@ -127,9 +127,9 @@ SPECS: tuple[Spec, ...] = (
          "passes (R8, R21).", "combat end-turn        combat end-turn ganger-3",
          (Arg("id", "ID", "In a group slot with no turn in progress: the member who "
               "passes.", required=False, complete="combatants"),),
-         details="Right after a turn ended by itself, a bare end-turn of the next turn, "
-                 "with nothing declared in it yet, is said loudly; in play mode (and "
-                 "with COMBAT_CAREFUL=1) it is refused: name the turn to end."),
+         details="A bare end-turn of a turn with nothing spent in it yet is said "
+                 "loudly; in play mode, on the GM's page (and with COMBAT_CAREFUL=1) it "
+                 "is refused: name the turn to end."),
     Spec("leave", c.Leave, "A combatant leaves the encounter: skipped until they rejoin "
          "(R22).", 'combat leave ganger-2 --reason "knocked out"',
          (Arg("id", "ID", "Who leaves.", complete="combatants"),
@@ -209,7 +209,7 @@ SPECS: tuple[Spec, ...] = (
               bool, False),
           Opt("effect", "--id", "The effect's id (default: the slug of NAME)."))),
     Spec("track", c.Track, "Set or change a named counter of a combatant (hp, stun, "
-         "ammo); never below 0 nor above its maximum.",
+         "ammo); a change past 0 or its maximum stops there.",
          'combat track juno hp 10 --max 10        combat track juno hp -3 --reason shot '
          '--by ganger-1\ncombat track boss hp 40 --max 40 --public\n'
          'combat track goblin-1,goblin-2,boss hp -3',

@@ -9,7 +9,9 @@ from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import Response
 
-from eventlog.errors import Conflict, LedgerError, Refusal, StoreError, UnknownEncounter
+from eventlog.errors import (
+    Conflict, LedgerError, Refusal, StoreError, Unconfirmed, UnknownEncounter,
+)
 from projections import access
 
 MAX_BODY = 64 * 1024  # one command is a few hundred bytes; a roster a few KiB
@@ -71,6 +73,8 @@ def failure(exc: LedgerError, hidden=()) -> JSON:
         line = STORE_FAILED
     for where in sorted(hidden, key=len, reverse=True):
         line = line.replace(where, "the store")
+    if isinstance(exc, Unconfirmed):  # what the page offers to declare once asked
+        return JSON({"error": line, "confirm": exc.confirm, "why": exc.why}, status_code=code)
     return JSON({"error": line}, status_code=code)
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from eventlog.errors import Refusal
+from eventlog.errors import Refusal, Unconfirmed
 from eventlog.events import EncounterCreated, OrderDeclared, TurnEnded
 from projections.domain.names import did_you_mean
 from projections.domain.ranges import check_numbers
@@ -41,11 +41,12 @@ def declared_order(s: State, slots: list[str], actor: str) -> OrderDeclared:
 
 def turn_to_end(s: State, cid: str | None, careful: bool = False) -> TurnEnded:
     """`end-turn [ID]`: the turn in progress, or in an open group slot the
-    only member up. `careful` (play mode, COMBAT_CAREFUL=1): right after a
-    turn ended by itself (R21), a turn that has declared nothing is ended
-    only by naming it, so a reflexive end-turn cannot skip the next
-    combatant. Without it the contract's bare end-turn stands, and the
-    output says what happened (flow.announce)."""
+    only member up. `careful` (play mode, the GM console's End turn,
+    COMBAT_CAREFUL=1): a turn with nothing declared in it is ended only by
+    naming it, so a reflexive end-turn never skips a combatant (nor starts
+    the next one's turn, which shows a hidden combatant to the players).
+    Without it the contract's bare end-turn stands, and the output says
+    what happened (flow.announce)."""
     if s.running and s.turn is not None:
         target = cid or s.turn
     elif cid:
@@ -58,11 +59,24 @@ def turn_to_end(s: State, cid: str | None, careful: bool = False) -> TurnEnded:
         if not up:
             raise Refusal("no turn is in progress (R21)")
         target = up[0]
-    if careful and cid is None and untouched_after_auto_end(s, target):
-        raise Refusal(f"{s.auto_ended}'s turn already ended by itself and {target} "
-                      f"has declared nothing yet: `end-turn {target}` ends {target}'s "
-                      "turn (R21)")
+    if careful and cid is None and untouched(s, target):
+        named = {"command": "end-turn", "id": target}
+        if untouched_after_auto_end(s, target):
+            why = (f"{s.auto_ended}'s turn already ended by itself and {target} "
+                   "has declared nothing yet")
+            raise Unconfirmed(f"{why}: `end-turn {target}` ends {target}'s turn (R21)",
+                              named, f"{why} (R21)")
+        why = f"{target} has spent no AP in this turn yet"
+        raise Unconfirmed(f"{why}: `end-turn {target}` ends it (R21)", named, f"{why} (R21)")
     return TurnEnded(combatant=target)
+
+
+def untouched(s: State, target: str) -> bool:
+    """Is `target` up with nothing declared in their turn: a turn the pass
+    reached that has spent no AP, or a group member's turn not begun?"""
+    if not s.running or target not in s.up():
+        return False
+    return s.turn is None or (s.turn == target and not s.turn_started)
 
 
 def untouched_after_auto_end(s: State, target: str) -> bool:

@@ -40,6 +40,7 @@ class RosterCombatant(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     group: str | None = None
     count: int = 1
     tracks: dict[str, int | RosterTrack] = {}  # a number: the value and its maximum
+    hidden: bool = False  # the players do not see them yet, like `add --hidden`
 
 
 class RosterGroup(msgspec.Struct, frozen=True, forbid_unknown_fields=True):

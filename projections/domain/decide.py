@@ -28,6 +28,7 @@ from projections.domain.phrases import action, slugify
 from projections.domain.asks import declared_order, turn_to_end
 from projections.domain.ids import resolved, targets
 from projections.domain.state import State
+from projections.domain.tracks import stopped
 
 Dice = Callable[[], int]  # one d10: 1 to 10
 MAX_COUNT = 100  # `add --count 100000` is a typo, not a squad
@@ -184,10 +185,22 @@ def _effect(s: State, cmd: c.Effect, dice: Dice) -> list[Payload]:
 
 
 def _track(s: State, cmd: c.Track, dice: Dice) -> list[Payload]:
-    """One change per target, alike but for whose track it is."""
-    return [TrackChanged(combatant=cid, track=cmd.name.strip().lower(), value=cmd.value,
-                         delta=cmd.delta, max=cmd.max, reason=cmd.reason, by=cmd.by,
-                         public=cmd.public) for cid in targets(cmd.id)]
+    """One change per target, alike but for whose track it is and how much
+    of a change each track takes: damage past 0 stops at 0, healing past
+    the maximum at the maximum, and the event says what was asked."""
+    name = cmd.name.strip().lower()
+    out: list[Payload] = []
+    for cid in targets(cmd.id):
+        delta, asked = cmd.delta, None
+        if delta is not None:
+            track = s.tracks.get(cid, {}).get(name)
+            took = stopped(track, delta, cmd.max if cmd.max is not None else
+                           track.max if track is not None else None)
+            delta, asked = took, (delta if took != delta else None)
+        out.append(TrackChanged(combatant=cid, track=name, value=cmd.value, delta=delta,
+                                max=cmd.max, reason=cmd.reason, by=cmd.by,
+                                public=cmd.public, asked=asked))
+    return out
 
 
 def acting(state: State) -> str:

@@ -1,37 +1,49 @@
 """Who is on deck: the combatants the rules put up once the slot in
-progress is over, as the state stands now (R8, R23). A player's page warns
-them with it ("you're on deck"); AP spent or given back before then can
-still change it, so it is a forecast, never a rule that refuses."""
+progress is over, as the state stands now (R8, R21, R23). It walks the
+order exactly as the fold's `State.advance` does, on copies of the pass's
+bookkeeping, so a slot with nobody left with AP, a combatant who left, a
+seizer's place and a pass that ends (or begins anew) are all as the rules
+will have them. Every client shows this answer (a player's "you're on
+deck", the TV, play mode); AP spent or given back before then can still
+change it, so it is a forecast, never a rule that refuses."""
 from __future__ import annotations
 
 from projections.domain.state import State
 
 
 def on_deck(state: State) -> list[str]:
-    """The ids up next, in join order within their slot: the next slot of this
-    pass with someone who has AP and no turn in it yet, else (when this pass
-    saw AP spent and someone still has AP, R23) the first such slot of the
-    next pass; [] when the round would be complete or no round runs. A
-    group slot nobody has started is up as a whole: on deck is what follows."""
+    """The ids up next, in join order within their slot: who is up once the
+    turn in progress ends with nothing more spent (in a group slot nobody
+    has started, once every member still up has passed); [] when the round
+    would then be complete, or no round runs."""
     if not state.running or state.current is None:
         return []
-    finishing = state.current
-    if state.turn is not None:  # in a group slot, its members still to go come next (R8)
-        rest = [x for x in state.up_in(finishing) if x != state.turn]
-        if rest:
-            return rest
-    order = state.order()
-    after = order[order.index(finishing) + 1:] if finishing in order else order
-    for key in after:
-        if key in state.passed:
+    done = set(state.done)
+    if state.turn is not None:
+        done.add(state.turn)
+    else:  # a group slot nobody has started is up as a whole: what follows it
+        done.update(state.up_in(state.current))
+    passed = set(state.passed)
+    spent = state.spent_in_pass
+    lineup = [(key, state.members(key)) for key in state.order()]
+    while True:
+        for key, members in lineup:
+            if key in passed:
+                continue
+            ids = [c.id for c in members if c.ap > 0 and c.id not in done]
+            if ids:
+                # a slot of one is up as itself; a group's members still to go are up together (R8)
+                return ids if key in state.groups else [key]
+            passed.add(key)
+        if spent and any_with_ap(state):  # R23 (a) and (b): a new pass begins
+            passed.clear()
+            done.clear()
+            spent = 0
             continue
-        ids = state.up_in(key)
-        if ids:
-            return ids
-    if not state.spent_in_pass:
         return []
-    for key in order:
-        ids = [c.id for c in state.members(key) if c.ap > 0]
-        if ids:
-            return ids
-    return []
+
+
+def any_with_ap(state: State) -> bool:
+    """Someone in the order has AP left (what lets a new pass begin, R23b)."""
+    return any(c.active and c.ap > 0 and (c.group or c.id) in state.slots
+               for c in state.combatants.values())

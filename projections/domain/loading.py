@@ -9,7 +9,9 @@ from typing import cast
 
 from eventlog.errors import InvalidFile, Refusal
 from eventlog.text import check_payload, neutral
-from eventlog.events import CombatantJoined, GritAdjusted, GroupBonusSet, Payload, Side, TrackChanged
+from eventlog.events import (
+    CombatantHidden, CombatantJoined, GritAdjusted, GroupBonusSet, Payload, Side, TrackChanged,
+)
 
 from projections.domain.commands import Load, RosterCombatant
 from projections.domain.phrases import slugify
@@ -65,6 +67,7 @@ def declarations(roster: Load, state: State) -> list[Payload]:
             sides[gid] = (state.combatants[group.members[0]].side,
                           f"its members in encounter {state.encounter}")
     joined: list[Payload] = []
+    hidden: list[Payload] = []  # hidden before anything else is said of them
     tracked: list[Payload] = []
     for i, c in enumerate(roster.combatant):
         who = label("combatant", i, c)
@@ -82,6 +85,7 @@ def declarations(roster: Load, state: State) -> list[Payload]:
             joined.append(numbers(who, CombatantJoined(
                 id=cid, name=person, side=cast(Side, c.side), bonus=c.bonus, max_ap=c.ap,
                 grit=c.grit, group=c.group)))
+            hidden += [CombatantHidden(combatant=cid)] if c.hidden else []
             tracked += [numbers(who, t) for t in _tracks(cid, c, who, refuse)]
         if c.group is not None:
             if not SLUG.match(c.group):
@@ -115,7 +119,7 @@ def declarations(roster: Load, state: State) -> list[Payload]:
     for cid in taken:
         if cid in sides:
             refuse(f"{taken[cid]}: id {shown(cid)} is also a group's id")
-    return [*bonuses, *joined, *tracked]
+    return [*bonuses, *joined, *hidden, *tracked]
 
 
 def _tracks(cid: str, c: RosterCombatant, who: str, refuse) -> list[TrackChanged]:

@@ -13,12 +13,22 @@ from eventlog.events import (
 )
 
 
+# Unicode categories that are no letters of a name: pictures (emoji among
+# them), their modifiers (skin tones) and format characters (the joiner).
+SYMBOLS = {"So", "Sk", "Cf"}
+
+
 def slugify(name: str, transliterate: bool = True) -> str:
     """An id from a name: `Big Ganger` -> `big-ganger`; other scripts are
-    transliterated (`Ærwyn Þórsdóttir` -> `aerwyn-thorsdottir`)."""
+    transliterated (`Ærwyn Þórsdóttir` -> `aerwyn-thorsdottir`); emoji and
+    other symbols are left out (`Zoë 🐉 Dragonkin` -> `zoe-dragonkin`, where
+    anyascii would spell the dragon `:dragon:`)."""
     if transliterate and not name.isascii():
+        import unicodedata
+
         from anyascii import anyascii  # only here: most names need no import
-        name = anyascii(name)
+        name = anyascii("".join(ch for ch in name if ch.isascii() or
+                                unicodedata.category(ch) not in SYMBOLS))
     return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
 
 
@@ -62,7 +72,8 @@ def correction(p: Payload, die: int | None = None, cost: str | None = None,
     if value is not None:
         if not isinstance(p, TrackChanged):
             raise Refusal(f"--value corrects a track change; {name}")
-        p = msgspec.structs.replace(p, **({"delta": value} if p.delta is not None
+        # (a change corrected is what the GM says it was: no longer a stopped one)
+        p = msgspec.structs.replace(p, **({"delta": value, "asked": None} if p.delta is not None
                                           else {"value": value}))
     if die is not None:
         if not isinstance(p, InitiativeRolled):

@@ -1,6 +1,8 @@
 """Tracks: named counters of a combatant (hp, stun, ammo), declared as
 TrackChanged events. A value never goes below 0 nor above the track's
-maximum; a change that would is refused, naming the bound. The judge's
+maximum: a change by more stops there (`stopped`: the event records what
+the track took and what was asked), a value set past a bound is refused,
+naming it. The judge's
 check (`check`, called by rules.py once the combatant is known) and the
 fold's step (`step`, in evolve.py's table) live here, beside the bounds."""
 from __future__ import annotations
@@ -40,6 +42,10 @@ def check(s: State, e: TrackChanged) -> None:
         raise Refusal(f"{e.combatant} has no track {e.track!r}: give it a value first "
                       f"(track {e.combatant} {e.track} N)")
     value, most = after(track, e)
+    if e.asked is not None and (e.delta is None or e.asked * e.delta < 0
+                                or abs(e.asked) <= abs(e.delta)):
+        raise Refusal(f"a track change stopped at a bound takes less than was asked, in "
+                      f"the same direction (asked {e.asked:+}, took {e.delta})")
     if value < 0 and track is not None:  # (a delta on no track was refused above)
         raise Refusal(f"{e.combatant}'s {e.track} is {track.value}: a track never goes "
                       f"below 0 (by {e.delta:+} it would be {value})")
@@ -53,6 +59,17 @@ def check(s: State, e: TrackChanged) -> None:
             e.public is None or e.public == track.public):
         raise Refusal(f"{e.combatant}'s {e.track} is {track.value} already: "
                       "the change changes nothing")
+
+
+def stopped(track: Track | None, delta: int, most: int | None) -> int:
+    """What a track takes of a change by `delta`: all of it, or as much as
+    leaves it at 0 or at its maximum `most` (a track without a maximum runs
+    to the project's range, where the judge refuses the change)."""
+    if track is None:
+        return delta
+    if delta < 0:
+        return max(delta, -track.value)
+    return delta if most is None else min(delta, max(0, most - track.value))
 
 
 def after(track: Track | None, e: TrackChanged) -> tuple[int, int | None]:

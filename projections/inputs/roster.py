@@ -53,6 +53,7 @@ class CombatantEntry(Entry):
     group: str | None = None
     count: int = Field(1, ge=1, le=MAX_COUNT)
     tracks: dict[str, int | TrackEntry] = Field(default_factory=dict, max_length=MAX_TRACKS)
+    hidden: bool = False
 
 
 class GroupEntry(Entry):

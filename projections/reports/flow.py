@@ -15,7 +15,7 @@ from eventlog.events import (
     RoundStarted,
     TurnEnded,
 )
-from projections.domain.asks import order_context, untouched_after_auto_end
+from projections.domain.asks import order_context, untouched, untouched_after_auto_end
 from projections.domain.state import TURN_LIMIT, State
 
 
@@ -60,10 +60,14 @@ def announce(before: State, after: State, payloads: Iterable[Payload],
             lines.append(lost_line(lost, before.round))
     for p in payloads:
         cid = getattr(p, "combatant", None)
-        if isinstance(p, TurnEnded) and not named and untouched_after_auto_end(before, p.combatant):
-            lines.append(f"{cid}'s turn ended before {cid} declared anything "
-                         f"({before.auto_ended}'s ended by itself): `undo` if that "
-                         "was a slip (R21)")
+        if isinstance(p, TurnEnded) and not named and untouched(before, p.combatant):
+            if untouched_after_auto_end(before, p.combatant):
+                lines.append(f"{cid}'s turn ended before {cid} declared anything "
+                             f"({before.auto_ended}'s ended by itself): `undo` if that "
+                             "was a slip (R21)")
+            else:
+                lines.append(f"{cid}'s turn ended with no AP spent in it: `undo` if that "
+                             "was a slip (R21)")
         if cid is None or cid in ended_by_hand:
             continue
         if isinstance(p, (APSpent, APAdjusted, EffectApplied)) and after.auto_ended == cid:

@@ -105,6 +105,9 @@ def describe(e: Payload, who: Callable[[str], str] = str) -> str:
 def _track(e: TrackChanged, who: Callable[[str], str], whose: str = "") -> str:
     """`Juno's hp -3 (shot, by Ganger)`, `Juno's hp set to 10 of 10`."""
     change = (f"{_signed(e.delta)}" if e.delta is not None else f"set to {e.value}")
+    if e.asked is not None:  # the track stopped at a bound (docs/guide.md, "Tracks")
+        bound = "0" if e.asked < 0 else "its maximum"
+        change += f" ({_signed(e.asked)} asked: stopped at {bound})"
     most = f", maximum {e.max}" if e.max is not None else ""
     shown = "" if e.public is None else ", shown to players" if e.public else ", hidden from players"
     why = ", ".join(x for x in (e.reason, f"by {who(e.by)}" if e.by else "") if x)

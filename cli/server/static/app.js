@@ -44,7 +44,12 @@ function api(path, body, method) {
   // (relative to the page: served under a proxy's --root-path too)
   return fetch("." + path, init).then(async (r) => {
     const data = await r.json().catch(() => ({ error: "the server answered " + r.status }));
-    if (!r.ok) throw new Error(data.error || ("the server answered " + r.status));
+    if (!r.ok) {
+      const refused = new Error(data.error || ("the server answered " + r.status));
+      refused.confirm = data.confirm;  // the core asks first: this command, named, does it
+      refused.why = data.why;
+      throw refused;
+    }
     return data;
   }, () => { throw new Error("offline: the server cannot be reached, nothing was sent"); });
 }
@@ -88,13 +93,14 @@ function say(text, kind) {
   if (text && kind === "ok") sayTimer = setTimeout(() => say(""), 4000);
 }
 
-function declare(command, done) {
+function declare(command, done, asked) {
+  // `asked(err)`: what a page does when the core asks before declaring
   const path = "./api/encounters/" + encodeURIComponent(encounter) + "/commands";
   return api(path, command).then((answer) => {
     render(answer.status);
     say(done || "✓ declared", "ok");
     return answer;
-  }, (err) => { say(err.message, "error"); });
+  }, (err) => { if (err.confirm && asked) asked(err); else say(err.message, "error"); });
 }
 
 // -- the board ------------------------------------------------------------
@@ -203,7 +209,12 @@ function followTurn() {
   else startTimer(status.seq);
   const who = status.up.map(nameOf).join(", ");
   $("announce").textContent = status.phase !== "combat" ? phaseText()
-    : who ? "Round " + status.round + ", pass " + status.pass + ": " + who + " is up" : phaseText();
+    : who ? "Round " + status.round + ", pass " + status.pass + ": " + who + isOrAre(status.up, " up") : phaseText();
+}
+
+function isOrAre(names, what) {
+  // "Goblin 1 is up", "Goblin 1, Goblin 3 are up"
+  return (names.length > 1 ? " are" : " is") + what;
 }
 
 function onDeck() {
@@ -218,8 +229,8 @@ function cue(quiet, moment) {
   const deck = onDeck();
   let text, kind = "";
   if (mineUp.length) { text = "Your turn: " + mineUp.map(nameOf).join(", "); kind = "turn"; }
-  else if (deck.length) { text = "On deck: " + deck.map(nameOf).join(", ") + " is next"; kind = "deck"; }
-  else if (status.up.length) text = "Waiting: " + status.up.map(nameOf).join(", ") + " is up";
+  else if (deck.length) { text = "On deck: " + deck.map(nameOf).join(", ") + isOrAre(deck, " next"); kind = "deck"; }
+  else if (status.up.length) text = "Waiting: " + status.up.map(nameOf).join(", ") + isOrAre(status.up, " up");
   else text = phaseText();
   banner.hidden = false;
   banner.textContent = text;

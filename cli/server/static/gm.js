@@ -14,7 +14,7 @@ const commandsPath = () => "./api/encounters/" + encodeURIComponent(encounter) +
 
 // Next round and End encounter say what they will do before they are declared
 // (the core's dry run: the AP that would be lost); End turn is play mode's
-// careful one, which never ends a turn nothing was declared in (R21).
+// careful one, which asks before it ends a turn nothing was spent in (R21).
 function confirmFirst(text, lines, command, done, asksWhy, extra) {
   const box = $("confirm");
   const why = asksWhy ? el("input", { class: "label", "aria-label": "why, for the record", placeholder: "why (for the record)" }) : null;
@@ -247,10 +247,13 @@ function interrupt() {
 
 function endTurn() {
   // play mode's `e`: the careful end-turn of whoever is acting; a group member
-  // among several up is named
+  // among several up is named. A turn with nothing spent in it is ended only
+  // once the GM confirms it (the core asks, naming whose turn it is).
   const c = chosen();
-  const named = c && status.up.length > 1 && status.up.includes(c.id);
-  declare({ command: "end-turn", careful: true, ...(named ? { id: c.id } : {}) }, "✓ turn ended");
+  const member = c && status.up.length > 1 && status.up.includes(c.id);
+  declare({ command: "end-turn", careful: true, ...(member ? { id: c.id } : {}) }, "✓ turn ended",
+          (err) => confirmFirst("End " + nameOf(err.confirm.id) + "'s turn", [named(err.why || err.message)],
+                                err.confirm, "✓ turn ended"));
 }
 
 const KEYS = { m: () => act("major"), n: () => act("minor"), f: () => act("free"), i: interrupt,
@@ -295,7 +298,9 @@ function gmButtons() {
     const sent = verb && !/(^|\s)--expect\b/.test(line)
       ? seenLatest(verb).then((batch) => line + " --expect " + batch.seq) : Promise.resolve(line);
     sent.then((full) => api(path, { line: full })).then((answer) => {
-      say("✓ " + line, "ok");
+      // a --dry-run appends nothing: what it would change is the answer
+      if (answer.preview) say("dry run, nothing appended: " + answer.preview.join(" · "), "note");
+      else say("✓ " + line, "ok");
       $("line").value = "";
       if (answer.status.encounter !== encounter) { goTo(answer.status.encounter); return; }  // (`new ID`)
       render(answer.status);
