@@ -14,7 +14,7 @@ from eventlog.errors import LedgerError
 
 from cli.server.catchup import Catching
 from cli.server.hub import Listener
-from cli.server.views import TABLE_SEQ, data_for, encode
+from cli.server.views import TABLE_SEQ, encode, frame_for
 from cli.server.reads import reading, token_of
 from cli.server.replies import DIGITS, BadInput, guarded
 from cli.server.views import sees_all
@@ -81,7 +81,7 @@ async def stream(request: Request):
             async for page in catching.pages(first):
                 for msg in page:
                     if fresh(msg, told):
-                        yield said(msg)
+                        yield frame_for(msg, token)
                         told = msg.players_seq
                     sent = msg.seq
                 if not await still_valid():  # (a catch-up read slowly may last)
@@ -98,15 +98,11 @@ async def stream(request: Request):
                     yield {"event": "table", "data": msg.data}
                 elif msg is not None and msg.seq > sent:
                     if fresh(msg, told):
-                        yield said(msg)
+                        yield frame_for(msg, token)
                         told = msg.players_seq
                     sent = msg.seq
         finally:
             hub.unsubscribe(listener)
-
-    def said(msg) -> dict:
-        return {"id": str(msg.players_seq if players else msg.seq), "event": "status",
-                "data": data_for(msg, token)}
 
     async def ended() -> None:  # (also when the body is never read: a HEAD request)
         await catching.free()

@@ -7,6 +7,11 @@ private PostgreSQL cluster (tests/pgserver.py), bounded in count and time:
   (6 players, one declaration each every PACE_S seconds on average, sent
   through the player's server, failing over to the next).
 
+The phones hold player tokens, each owning its PC, and the TV a view
+token, so each batch goes out in a table's real mix of role views (the GM
+sees the whole status, the TV the players' status, each phone the players'
+status with what its PC may do).
+
 Three runs, one after the other, each on a fresh schema:
   single   1 server
   fleet    3 servers
@@ -16,7 +21,12 @@ For each: declarations/s acknowledged, errors (refused or unanswered
 declarations, streams with a gap, a message twice or out of order), and
 the SSE latency from commit (the batch's `at`, stamped just before its
 commit) to the last of the table's 7 listeners (p50, p99), over every
-acknowledged declaration.
+acknowledged declaration; and where the machine's CPU went: the servers',
+PostgreSQL's and this load generator's own CPU seconds (all three compete
+for the same cores; `generator_share` is the generator's part of the
+three, and the machine's busy seconds say whether anything else ran), and
+stream messages delivered per CPU second of the servers (the fan-out's
+cost, with the declarations' own work in it).
 
     python tests/benchmarks/bench_fleet.py [--tables 100] [--seconds 30] [--quick]
                                            [--runs single,fleet,kill]
@@ -33,7 +43,9 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import random
+import resource
 import statistics
 import sys
 import tempfile
@@ -51,8 +63,9 @@ PLAYERS, PACE_S = 6, 10.0  # a table: 6 players, each declaring every ~10 s
 RUNS = {"single": (1, False), "fleet": (3, False), "kill": (3, True)}  # servers, one killed
 
 
-def setup(url: str, tables: int) -> tuple[str, dict[str, str], dict[str, int]]:
-    """The tables (6 PCs each), a GM token and a view token per table."""
+def setup(url: str, tables: int) -> tuple[str, dict[str, list[str]], dict[str, int]]:
+    """The tables (6 PCs each), a GM token, a player token per PC and a view
+    token per table (the TV)."""
     from eventlog.stores import open_store
     from projections.access import make
     from projections.domain import commands as c
@@ -69,13 +82,64 @@ def setup(url: str, tables: int) -> tuple[str, dict[str, str], dict[str, int]]:
                 ledger.execute(e, c.Add(name=f"P{p}", pc=True, bonus=p), "gm")
             views[e] = []
             for k in range(PLAYERS + 1):  # (a token each: the 6 players' phones and the TV)
-                secret, kept = make(f"t{t}-{k}", ["view"], None, e)
+                role, owns = ("view", None) if k == PLAYERS else ("player", f"p{k}")
+                secret, kept = make(f"t{t}-{k}", [role], owns, e)
                 ledger.store.add_token(kept)
                 views[e].append(secret)
             heads[e] = ledger.store.head(e)[0]
         return gm, views, heads
     finally:
         ledger.store.close()
+
+
+TICK = os.sysconf("SC_CLK_TCK")
+
+
+def cpu_of(pid: int) -> float:
+    """A process's CPU seconds so far (user and system), 0 once it is gone."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / TICK
+
+
+def children_of(pid: int) -> list[int]:
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            if int(stat.read_text().rsplit(")", 1)[1].split()[1]) == pid:
+                found.append(int(stat.parent.name))
+        except (OSError, ValueError, IndexError):
+            continue
+    return found
+
+
+def postgres_cpu(pg) -> float:
+    """The private cluster's CPU seconds so far: its postmaster's backends'
+    (a backend's CPU counts once it has ended, in the postmaster's children
+    time, field 16 and 17; live ones are read one by one)."""
+    cluster = getattr(pg, "cluster", None)
+    if cluster is None:
+        return 0.0
+    try:
+        master = int((cluster.data / "postmaster.pid").read_text().split()[0])
+        fields = Path(f"/proc/{master}/stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, ValueError):
+        return 0.0
+    done = (int(fields[11]) + int(fields[12]) + int(fields[13]) + int(fields[14])) / TICK
+    return done + sum(cpu_of(pid) for pid in children_of(master))
+
+
+def busy_cpu() -> float:
+    """The whole machine's busy CPU seconds so far (/proc/stat)."""
+    ticks = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:9]]
+    return (sum(ticks) - ticks[3] - ticks[4]) / TICK
+
+
+def own_cpu() -> float:
+    use = resource.getrusage(resource.RUSAGE_SELF)
+    return use.ru_utime + use.ru_stime
 
 
 def epoch(at: str) -> float:
@@ -206,6 +270,7 @@ class Run:
                 if len(times) == len(arrivals):
                     latencies.append(max(times) - at)
         total = sum(len(a) for a in self.acked.values())
+        self.delivered = sum(len(got) for got in self.seen.values())
         q = statistics.quantiles(latencies, n=100) if len(latencies) > 1 else [0] * 99
         # (every declaration was sent within the run's seconds; `elapsed_s`
         # adds the wait for the last answers and the writers' last sleeps)
@@ -224,11 +289,33 @@ def one_run(pg, folder: Path, servers: int, tables: int, seconds: float,
     url = pg.fresh_url()
     gm, views, heads = setup(url, tables)
     fleet = [Server(url, folder, pool=8) for _ in range(servers)]
+    spent = {s.proc.pid: 0.0 for s in fleet}  # (a killed server's, read just before)
+
+    def killed() -> None:
+        spent[fleet[1].proc.pid] = cpu_of(fleet[1].proc.pid)
+        fleet[1].kill()
+
     try:
         run = Run([s.url for s in fleet], gm, views, heads, seconds,
-                  kill=fleet[1].kill if kill else None)
+                  kill=killed if kill else None)
+        started = {pid: cpu_of(pid) for pid in spent}  # (their start-up left out)
+        before = own_cpu(), postgres_cpu(pg), busy_cpu(), time.monotonic()
         asyncio.run(run.go())
-        return run.figures()
+        after = own_cpu(), postgres_cpu(pg), busy_cpu(), time.monotonic()
+        served = sum((spent[pid] or cpu_of(pid)) - started[pid] for pid in spent)
+        figures = run.figures()
+        wall = after[3] - before[3]
+        generator, postgres, machine = (after[i] - before[i] for i in range(3))
+        figures["cpu_s"] = {"servers": round(served, 1), "postgres": round(postgres, 1),
+                            "generator": round(generator, 1), "machine": round(machine, 1),
+                            "wall": round(wall, 1), "cores": os.cpu_count()}
+        # (the generator's share of what this benchmark spent; the machine's
+        # figure beside it says whether anything else was running)
+        ours = served + postgres + generator
+        figures["generator_share"] = round(generator / ours, 2) if ours else None
+        figures["messages_delivered"] = run.delivered
+        figures["messages_per_server_cpu_s"] = round(run.delivered / served) if served else None
+        return figures
     finally:
         for s in fleet:
             s.stop()

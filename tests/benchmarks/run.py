@@ -241,6 +241,11 @@ def main() -> None:
             print(f"  {run:<6} {f['per_s']}/s acknowledged of {f['offered_per_s']}/s offered, "
                   f"SSE p99 {f['sse_p99_ms']} ms, errors {f['errors']}, "
                   f"{f['client_addresses']} client addresses")
+            cpu = f["cpu_s"]
+            print(f"         CPU s: servers {cpu['servers']}, PostgreSQL {cpu['postgres']}, "
+                  f"generator {cpu['generator']} (share {f['generator_share']}), machine "
+                  f"{cpu['machine']} of {cpu['wall']} s x {cpu['cores']} cores; "
+                  f"{f['messages_per_server_cpu_s']} messages per server CPU s")
 
 
 if __name__ == "__main__":
