@@ -226,7 +226,8 @@ class Run:
                         f"/api/encounters/{e}/commands",
                         json={"command": "note", "text": f"{e} says {n}"},
                         headers={"Authorization": f"Bearer {self.gm}"})
-                except (httpx.HTTPError, OSError):
+                except (httpx.HTTPError, OSError) as exc:
+                    unanswered = type(exc).__name__
                     continue
                 if answer.status_code == 200:
                     last = answer.json()["events"][-1]
@@ -235,7 +236,7 @@ class Run:
                     self.refused(str(answer.status_code))
                 break
             else:
-                self.refused("unanswered")
+                self.refused(unanswered)
 
     def refused(self, why: str) -> None:
         self.errors["declarations"] += 1
