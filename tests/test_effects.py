@@ -11,7 +11,7 @@ from eventlog.errors import Refusal
 from eventlog.events import APAdjusted, CombatantLeft, EffectApplied, EffectEnded, RoundStarted
 from projections.domain import commands as c
 from projections.domain.decide import decide
-from projections.reports.narrate import describe
+from projections.domain.narrate import describe
 from projections.reports.views import status
 
 from helpers import ap, duel, end, given, npc, pc, refused, rolled, spend, when, who

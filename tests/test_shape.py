@@ -92,6 +92,62 @@ def test_the_circle_finder_finds_a_circle():
     assert circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
 
 
+def layer(name: str) -> str:
+    """Where a module sits: the event log, the domain, the core (the
+    application and its adapters), the reads (reports) or a client."""
+    if name.startswith("projections.domain"):
+        return "domain"
+    if name.startswith("projections.reports"):
+        return "reads"
+    return {"eventlog": "eventlog", "projections": "core"}.get(name.split(".")[0], "cli")
+
+
+# What each layer may import of the project: the event log is below all,
+# the domain below the core, the core below the reads, the clients on top.
+BELOW = {"eventlog": {"eventlog"},
+         "domain": {"eventlog", "domain"},
+         "core": {"eventlog", "domain", "core"},
+         "reads": {"eventlog", "domain", "core", "reads"},
+         "cli": {"eventlog", "domain", "core", "reads", "cli"}}
+
+
+def upward(edges: dict[str, set[str]]) -> list[str]:
+    return sorted(f"{name} -> {target}" for name, targets in edges.items()
+                  for target in targets if layer(target) not in BELOW[layer(name)])
+
+
+def test_imports_go_down_only_domain_below_core_below_reads():
+    """Imports inside functions and under TYPE_CHECKING count: an import
+    the layers' direction forbids is forbidden wherever it is written."""
+    assert upward(graph()) == []
+
+
+def test_the_direction_rule_finds_an_upward_import():
+    edges = {"projections.domain.phrases": {"projections.reports.narrate"},
+             "projections.ledger": {"projections.reports.dryrun", "projections.domain.state"},
+             "projections.inputs.transfer": {"projections.reports.jsonexport"},
+             "eventlog.codec": {"projections.domain.state"},
+             "projections.domain.rules": {"cli.main", "projections.ledger"},
+             "projections.reports.stats": {"projections.ledger", "projections.domain.state"},
+             "cli.render": {"projections.reports.flow"}}
+    assert upward(edges) == [
+        "eventlog.codec -> projections.domain.state",
+        "projections.domain.phrases -> projections.reports.narrate",
+        "projections.domain.rules -> cli.main",
+        "projections.domain.rules -> projections.ledger",
+        "projections.inputs.transfer -> projections.reports.jsonexport",
+        "projections.ledger -> projections.reports.dryrun"]
+
+
+def test_an_import_inside_a_function_or_for_types_only_counts(tmp_path):
+    source = tmp_path / "m.py"
+    source.write_text("from typing import TYPE_CHECKING\n"
+                      "if TYPE_CHECKING:\n    from projections.reports import stats\n"
+                      "def f():\n    import cli.main\n")
+    known = {"projections.reports.stats": source, "cli.main": source}
+    assert imports(source, known) == {"projections.reports.stats", "cli.main"}
+
+
 def test_the_server_imports_of_cli_only_itself_and_the_grammar():
     for name, targets in graph().items():
         if name.startswith("cli.server"):

@@ -12,7 +12,8 @@ from hypothesis import given as hypothesis_given, settings, strategies as st
 
 from eventlog.errors import Refusal, Unconfirmed
 from eventlog.events import RoundStarted
-from projections.reports.flow import announce, unspent
+from projections.domain.narrate import unspent
+from projections.reports.flow import announce
 from projections.ledger import apply
 from projections.domain.asks import turn_to_end
 

@@ -28,7 +28,7 @@ from eventlog.events import (
 )
 from eventlog.text import LINE_BREAKS, csv_cell, json_safe, neutral
 from projections.ledger import Ledger
-from projections.reports.narrate import describe
+from projections.domain.narrate import describe
 from projections.reports.stats import CATEGORIES, Stats
 from projections.reports.story import Chapter, Story
 from projections.reports.timing import duration
