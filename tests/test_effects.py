@@ -87,7 +87,7 @@ def test_effect_ended_early_counts_no_more():
 
 def test_effect_refusals():
     s = duel()
-    # an effect of max AP 0 is now a condition (INTERFACE.md `effect`): an explicit
+    # an effect of max AP 0 is now a condition (`effect` in docs/commands.md): an explicit
     # `--max-ap 0` is what is refused, when the command is decided
     with pytest.raises(Refusal, match="R14"):
         decide(s, c.Effect(id="ash", name="x", max_ap=0, rounds=1), lambda: 5)

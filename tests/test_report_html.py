@@ -145,7 +145,7 @@ def test_order_per_round_is_the_order_slots_were_visited_html(ledger):
 
 
 def test_order_tags_who_left_during_the_round(ledger):
-    """Issue 23: a combatant who left sits at the bottom of its round's order
+    """A combatant who left sits at the bottom of its round's order
     (its turn never came), tagged as having left."""
     from projections.domain import commands as c
     ledger.execute(None, c.New(id="r"))
@@ -251,7 +251,7 @@ def test_report_command_writes_the_recap_and_refuses_a_campaign_recap(tmp_path):
 
 
 def test_report_on_a_terminal_writes_a_file_and_says_where(tmp_path):
-    """Issue 23: `combat report` with its output on a terminal does not pour
+    """`combat report` with its output on a terminal does not pour
     130 KB of html there: it writes ID-report.html and says so in a line."""
     import os
     import pty

@@ -1,4 +1,4 @@
-"""Tracks and conditions (issue 27, INTERFACE.md `track` and `effect`):
+"""Tracks and conditions (`track` and `effect`, docs/commands.md):
 named counters of a combatant that never leave 0..maximum, and conditions
 with a duration; both declared as events, so undo, retraction, amendment
 and time travel treat them like every other declaration."""
@@ -405,7 +405,7 @@ def test_the_players_recap_tells_no_hidden_track(combat, tmp_path):
 
 
 def test_roster_public_flag_shows_an_npc_track_to_players_only_when_public(combat, tmp_path):
-    """Issue 27: a roster's `public = true` on an NPC's track is the `--public`
+    """A roster's `public = true` on an NPC's track is the `--public`
     of `track`: players read that track, and none of the NPC's others."""
     from projections.visible import for_players
     roster = tmp_path / "foes.toml"

@@ -1,4 +1,4 @@
-"""Turn flow a GM can trust (issue 14): a turn that ends by itself is said
+"""Turn flow a GM can trust: a turn that ends by itself is said
 at once with who is up now (R21), so are a new pass and a complete round
 (R23), a new round says what AP it throws away (R15, R24), and a reflexive
 `end-turn` never ends a turn that has declared nothing right after an

@@ -1,4 +1,4 @@
-"""Several servers, one store, under load (issue 28), on this machine and a
+"""Several servers, one store, under load, on this machine and a
 private PostgreSQL cluster (tests/pgserver.py), bounded in count and time:
 
   N tables of 6 players and a TV each: 7 streams a table, spread over the

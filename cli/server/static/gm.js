@@ -155,7 +155,7 @@ function trackRows(c) {
       small("+1", () => change(1), { "aria-label": name + " +1" }),
       to, small("Set", () => declare({ command: "track", id: c.id, name, value: Number(to.value) },
                                      "✓ " + c.name + " " + name + " = " + to.value), { "aria-label": "set " + name }),
-      // (issue 27: the GM chooses per track whether the players see it)
+      // (the GM chooses per track whether the players see it)
       small("Players see it", () => declare({ command: "track", id: c.id, name, delta: 0, public: !t.public },
                                             "✓ the players " + (t.public ? "no longer see " : "see ") + c.name + "'s " + name),
             { class: "toggle", "aria-pressed": String(!!t.public), "aria-label": "players see " + name }));
