@@ -364,3 +364,22 @@ def test_a_report_with_an_emoji_name_writes_no_warning(ledger, capfd):
         warnings.simplefilter("error")  # a warning would fail the report
         write_html(ledger, "raid", io.StringIO())
     assert capfd.readouterr().err == ""
+
+
+def test_a_report_writes_no_chart_library_warning_in_the_terminal(tmp_path):
+    """matplotlib logs to stderr when its cache folder cannot be made (and
+    when it builds its font cache slowly): `combat report` says only what it
+    wrote, with names in scripts and emoji the chart font lacks."""
+    from helpers import real
+    db, cwd = tmp_path / "ledger.db", tmp_path / "out"
+    cwd.mkdir()
+    (tmp_path / "not-a-folder").write_text("")
+    for args in (["new", "raid"], ["add", "Zoë 🐉 Dragonkin", "--pc"], ["add", "ᚠᚢᚦ 𓀀 Rune"],
+                 ["add", "नमस्ते मित्र"], ["roll", "zoe-dragonkin", "--die", "9"],
+                 ["roll", "futh-a1-rune", "--die", "5"], ["roll", "nmste-mitr", "--die", "2"],
+                 ["round"], ["act", "zoe-dragonkin", "major", "🐉"]):
+        assert real(db, *args).returncode == 0, args
+    done = real(db, "report", "-o", "r.html", cwd=cwd,
+                env={"MPLCONFIGDIR": str(tmp_path / "not-a-folder"), "PYTHONWARNINGS": "always"})
+    assert done.returncode == 0 and done.stderr == ""
+    assert "<svg" in (cwd / "r.html").read_text(encoding="utf-8")
