@@ -110,6 +110,14 @@ window.gmRendered = function () {
   refreshLog();
 };
 
+// After a declaration from this page the choice returns to the acting
+// combatant (the first up, when a group's members are): the next Major or
+// End turn is never the last row clicked, such as a boss just hidden.
+window.gmDeclared = function () {
+  const back = status && (status.acting || status.up[0]);
+  if (back && back !== selected) pick(back);
+};
+
 // -- the panel: the selected combatant's controls ----------------------------
 
 const keyed = (text, key, fn, disabled) =>
@@ -304,6 +312,7 @@ function gmButtons() {
       $("line").value = "";
       if (answer.status.encounter !== encounter) { goTo(answer.status.encounter); return; }  // (`new ID`)
       render(answer.status);
+      if (!answer.preview) window.gmDeclared();
     }, (err) => say(err.message, "error"));
   });
   document.addEventListener("keydown", onKey);
