@@ -98,7 +98,7 @@ function declare(command, done, asked) {
   const path = "./api/encounters/" + encodeURIComponent(encounter) + "/commands";
   return api(path, command).then((answer) => {
     render(answer.status);
-    if (window.gmDeclared) window.gmDeclared();
+    if (me.role === "gm" && window.gmDeclared) window.gmDeclared();
     say(done || "✓ declared", "ok");
     return answer;
   }, (err) => { if (err.confirm && asked) asked(err); else say(err.message, "error"); });
