@@ -319,6 +319,7 @@ function gmButtons() {
 }
 
 window.gmStart = function () {
+  $("gm-buttons").after($("message"));  // (where the GM looks after pressing one)
   $("gm").hidden = false;
   $("history").hidden = false;
   $("evening").hidden = false;
