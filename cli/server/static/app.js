@@ -164,8 +164,12 @@ function phaseText() {
   return "round " + status.round + " · pass " + status.pass + (status.round_complete ? " · round complete" : "");
 }
 
-function render(next) {
-  if (!next || (status && next.encounter === status.encounter && next.seq < status.seq)) return;
+function render(next, streamed) {
+  // The stream sends every batch in order: each of its messages is drawn. An
+  // answer to a request may be older than what the stream already drew, and
+  // is then left out. (A player's seq may go down: an undone reveal hides
+  // a combatant's past again.)
+  if (!next || (!streamed && status && next.encounter === status.encounter && next.seq < status.seq)) return;
   if (me.role === "player" && !next.mine && status && status.mine) next.mine = status.mine;
   if (me.role === "player" && !next.on_deck && status && status.on_deck) next.on_deck = status.on_deck;
   status = next;
@@ -312,7 +316,7 @@ function listen() {
   turnKey = "";
   const url = "./api/encounters/" + encodeURIComponent(encounter) + "/stream?token=" + encodeURIComponent(token);
   source = new EventSource(url);  // (it resumes by Last-Event-ID by itself)
-  source.addEventListener("status", (ev) => { render(JSON.parse(ev.data)); badge("live"); });
+  source.addEventListener("status", (ev) => { render(JSON.parse(ev.data), true); badge("live"); });
   source.addEventListener("table", (ev) => followTable(JSON.parse(ev.data).encounter));
   source.addEventListener("refused", (ev) => { say(JSON.parse(ev.data).error, "error"); source.close(); badge("offline"); });
   source.onerror = () => {
