@@ -2,8 +2,8 @@
 random fight (seeded) is declared through the API by the GM and two
 players, and after every declaration each phone's enabled buttons (Roll,
 Minor, Major, End turn, Seize, Interrupt) are what the server's `mine.may`
-says for that player, also across a phone's reconnect (its stream resumes
-by Last-Event-ID) and a reload."""
+says for that player: a hidden boss shown and hidden again (a player's seq
+may go down), a phone's stream closed a while and opened again, a reload."""
 from __future__ import annotations
 
 import random
@@ -119,13 +119,15 @@ def test_a_phones_buttons_follow_mine_may_after_every_declaration(tmp_path, seed
             if answer.status_code != 200:
                 continue
             declared += 1
-            if step == 40:  # Ben's phone loses the network for a few declarations
-                phones["bo"].context.set_offline(True)
+            if declared == 30:  # Ben's phone loses its stream for a while
+                phones["bo"].evaluate("source.close()")
                 offline.add("bo")
-            elif step == 55:
-                phones["bo"].context.set_offline(False)
+            elif declared == 45:  # (it missed what was declared meanwhile) and opens it again
+                behind = phones["bo"].evaluate("document.body.dataset.seq")
+                assert behind != str(http["bo"].get(f"/api/encounters/{E}/status").json()["seq"])
+                phones["bo"].evaluate("listen()")  # (as app.js does after a stream closed)
                 offline.discard("bo")
-            elif step == 80:
+            elif declared == 60:
                 phones["ash"].reload()
             for key, page in phones.items():
                 if key not in offline:
