@@ -89,6 +89,14 @@ def test_waiting_for_the_gm_is_whole_at_390_px(tmp_path):
         box = banner.bounding_box()
         assert box["x"] >= 0 and box["x"] + box["width"] <= 390
         no_sideways_scroll(opened)
+        # the player's page, opened with the secret before the GM answers, says the same whole
+        secret = opened.evaluate("JSON.parse(localStorage.getItem('combat-join')).token")
+        player = phone(browser, f"{running.url}/?token={secret}")
+        said = player.locator("#message")
+        expect(said).to_contain_text("waiting for the GM to let Bartholomew-Fitzgerald in")
+        player.screenshot(path=str(tmp_path / "player-waiting-390.png"))
+        assert said.evaluate("n => n.scrollWidth <= n.clientWidth && n.scrollHeight <= n.clientHeight")
+        no_sideways_scroll(player)
 
 
 @pytest.mark.parametrize("width,height", [(1280, 800), (390, 844)])
