@@ -133,3 +133,29 @@ def test_a_phones_buttons_follow_mine_may_after_every_declaration(tmp_path, seed
                 if key not in offline:
                     follows(page, http[key].get(f"/api/encounters/{E}/status").json())
         assert declared >= 60
+
+
+def test_a_phone_being_typed_in_still_follows_mine_may(tmp_path):
+    """Ana types what Ash will do while the turn comes round to her: the
+    buttons follow the status, and what she typed stays, with the focus."""
+    from playwright.sync_api import expect
+    with served_table(tmp_path / "table.db", PLAYERS) as running, chromium() as browser:
+        gm, ana = client(running, running.secrets["gm"]), client(running, running.secrets["ash"])
+        for slot, die in (("boss", 9), ("ash", 5), ("bo", 4), ("gangers", 1)):
+            assert post(gm, {"command": "roll", "slots": [slot], "die": die}).status_code == 200
+        assert post(gm, {"command": "round"}).status_code == 200
+        page = phone(browser, f"{running.url}/?token={running.secrets['ash']}")
+        follows(page, ana.get(f"/api/encounters/{E}/status").json())
+        label = page.locator('[data-card="ash"] input.label')
+        label.click()
+        label.type("aims at the boss")
+        assert post(gm, {"command": "act", "id": "boss", "cost": "major"}).status_code == 200
+        assert post(gm, {"command": "end-turn", "id": "boss"}).status_code == 200
+        status = ana.get(f"/api/encounters/{E}/status").json()
+        assert "act" in status["mine"]["ash"]["may"]  # (Ash's turn)
+        follows(page, status)
+        expect(label).to_have_value("aims at the boss")
+        expect(label).to_be_focused()
+        page.locator('[data-card="ash"]').get_by_role("button", name="Major · 2 AP").click()
+        expect(page.locator("#message")).to_contain_text("✓ Ash: major action")
+        assert [e for e in gm.get(f"/api/encounters/{E}/log").json()][-1]["data"]["label"] == "aims at the boss"
