@@ -410,6 +410,12 @@ def test_status_and_combat_status_typed_at_the_prompt_work(table):
     assert declared(table.db)[-1] == ("OrderDeclared", "", False)
 
 
+def test_status_json_typed_at_the_prompt_prints_the_status(table):
+    played = table(lines(*SETUP), lines("status --json", "q"))
+    assert played.err == ""
+    assert '"combatants"' in played.out and '"round": 1' in played.out
+
+
 def test_question_mark_fits_a_24_line_terminal_help_lists_every_command(table):
     played = table(lines("?", "q"))
     shown = played.out.split("play› ?")[1].split("play› q")[0].strip("\n").splitlines()
