@@ -229,7 +229,7 @@ class Ledger:
         """Decide and judge `command` as execute would, and append nothing:
         what it would change (`round --dry-run`)."""
         from projections.domain.decide import decide
-        from projections.reports.dryrun import would_round
+        from projections.domain.dryrun import would_round
         with self.store.reading():
             state = self.state(encounter)
             if permit is not None:
@@ -334,7 +334,7 @@ class Ledger:
                         touched: list[Envelope], state: State) -> Outcome:
         """The state the correction would give (its marker in force, folded
         from the start), and what it would change; nothing appended."""
-        from projections.reports.dryrun import would_correct
+        from projections.domain.dryrun import would_correct
         fixes = Corrections(book.items)
         fixes.add(head + 1, marker)
         after = fold(self.store, encounter, fixes, State(encounter))

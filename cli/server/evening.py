@@ -1,4 +1,4 @@
-"""The GM's evening from the page (issue 26): a new encounter from a roster
+"""The GM's evening from the page: a new encounter from a roster
 file the page uploads (read by the same strict reader as `combat load`: a
 hostile file is refused whole with one line, nothing appended), and archive
 or unarchive an encounter. GM tokens only; the declaration goes through the
