@@ -85,4 +85,6 @@ async def archive(request: Request):
     access.check_reach(token, encounter)
     said = _decoded(await body_of(request), Archive)
     await run(lambda: ledger(request).set_archived(encounter, said.archived))
+    if said.archived:  # (its open streams here end now; other servers' at their next look)
+        request.app.state.hub.ended(encounter, "archived")
     return JSON({"encounter": encounter, "archived": said.archived})

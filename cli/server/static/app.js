@@ -333,7 +333,8 @@ function listen() {
   source = new EventSource(url);  // (it resumes by Last-Event-ID by itself)
   source.addEventListener("status", (ev) => { render(JSON.parse(ev.data), true); badge("live"); });
   source.addEventListener("table", (ev) => followTable(JSON.parse(ev.data).encounter));
-  source.addEventListener("refused", (ev) => { say(JSON.parse(ev.data).error, "error"); source.close(); badge("offline"); });
+  // a refused token, or the encounter archived or deleted: said, and no reconnecting
+  for (const end of ["refused", "closed"]) source.addEventListener(end, (ev) => { say(JSON.parse(ev.data).error, "error"); source.close(); badge("offline"); });
   source.onerror = () => {
     if (source.readyState === EventSource.CLOSED) { badge("offline"); setTimeout(listen, 3000); }
     else badge(navigator.onLine === false ? "offline" : "reconnecting");
