@@ -14,7 +14,7 @@ def serve(ctx: typer.Context,
           forwarded_allow_ips: str = typer.Option("", "--forwarded-allow-ips", metavar="IPS", help="Proxies (comma-separated addresses or networks, * any) whose X-Forwarded-For names the client; never read otherwise."),
           pool: int = typer.Option(10, "--pool", min=1, max=1000, metavar="N", help="PostgreSQL: at most N connections for requests (one more listens for other processes' appends)."),
           lan: bool = typer.Option(False, "--lan", help="Listen on this machine's network address; print the join page's address with a QR code to scan, and the GM console's link (with a GM token made now: keep it to yourself)."),
-          encounter: str | None = typer.Option(None, "--encounter", help="Put this encounter on the table: every page follows it.")) -> None:
+          encounter: str | None = typer.Option(None, "--encounter", help="Put this encounter on the table: every page follows it (default: the one the GM chose last, else the current one).")) -> None:
     """Serve the store to browsers and scripts until interrupted: players
     follow the order and declare for their own combatants, by token.
 
@@ -37,9 +37,13 @@ def serve(ctx: typer.Context,
     try:
         from eventlog.stores.writable import read_only_why
         why = read_only_why(store)
-        if not why and encounter is not None:
-            from projections.joining import put_on_table
-            put_on_table(store, encounter)
+        if not why:
+            from projections.joining import current_to_table, put_on_table
+            if encounter is not None:
+                put_on_table(store, encounter)
+            else:  # (no choice yet: this terminal's current encounter, as other commands)
+                from eventlog import userstate
+                current_to_table(store, userstate.current(store.identity))
     finally:
         store.close()
     if why:  # (live updates would stop silently)

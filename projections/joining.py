@@ -47,6 +47,21 @@ def put_on_table(store, encounter: str) -> None:
     store.add_token(Token(TABLE_ROW, TABLE, (), encounter, digest, utc_now()))
 
 
+def current_to_table(store, current: str | None) -> str | None:
+    """Served without a choice of encounter: the GM's last choice stays; with
+    none (or one deleted or archived since), `current`, the encounter the
+    terminal that starts the server works in, goes on the table if it is
+    there and not archived. What is on the table then."""
+    chosen = on_table(store)
+    if chosen is not None and not store.is_archived(chosen):
+        return chosen
+    if current is None or current not in {e.id for e in store.encounters()} \
+            or store.is_archived(current):
+        return None
+    put_on_table(store, current)
+    return current
+
+
 def pending(store) -> list[Token]:
     return [t for t in store.tokens() if t.role == JOIN]
 
