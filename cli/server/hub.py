@@ -20,6 +20,7 @@ from collections.abc import Callable
 
 from eventlog.errors import UnknownEncounter
 from eventlog.events import CORRECTIONS
+from eventlog.stores.records import TOKENS_CHANGED
 from projections import snapshot as snapshots
 from projections.history import fold
 
@@ -313,17 +314,22 @@ class Hub:
         last seq published here."""
         store = ledger.store
         woke = time.perf_counter()
+        # (the tokens are read when the store says they changed, or at a look
+        # at everything: not at every batch, as every server would read them all)
+        tokens_changed = changed is None or TOKENS_CHANGED in changed
+        encounters = set() if changed is None else changed - {TOKENS_CHANGED}
         with store.reading():  # (one snapshot: a delete ends its streams before its tokens go)
             if changed is None:
                 heads = [(info.id, info.events) for info in store.encounters()]
                 self._gone(store, heads)
             else:
-                heads = [(e, head) for e in changed if (head := self._head(store, e)) is not None]
-                for e in changed - {e for e, _ in heads}:  # (deleted meanwhile)
+                heads = [(e, head) for e in encounters
+                         if (head := self._head(store, e)) is not None]
+                for e in encounters - {e for e, _ in heads}:  # (deleted meanwhile)
                     if self.listeners.get(e):
                         self.ended(e, "deleted")
-            tokens = store.tokens()
-        if frozenset(tokens) != self.seen_tokens:  # (an approval keeps its digest)
+            tokens = store.tokens() if tokens_changed else None
+        if tokens is not None and frozenset(tokens) != self.seen_tokens:  # (an approval keeps its digest)
             gone = self.digests - frozenset(t.digest for t in tokens)
             self._tokens(tokens)
             if gone:  # every listener rechecks its token at once

@@ -99,7 +99,8 @@ class EventStore(Protocol):
         """Return once any writer, in this process or another, may have
         appended to this store, or after `timeout` seconds. A hint only:
         the encounters known to have changed, or None when that is not
-        known (callers then re-read `encounters()` to learn what changed). (SQLite polls
+        known (callers then re-read `encounters()` and `tokens()` to learn what
+        changed); TOKENS_CHANGED among them: the tokens changed. (SQLite polls
         `PRAGMA data_version` on its own connection; PostgreSQL LISTENs on the
         store's channel (`combat_ledger_` and its id), payload `encounter:seq`, and wakes by the
         timeout when a notification is lost; memory waits on a condition.)"""

@@ -65,3 +65,9 @@ class Snapshot(NamedTuple):
 
 # Given the seq and hash of a batch's last event, the snapshot bytes to keep.
 SnapshotMaker = Callable[[int, str], bytes]
+
+
+# What `wait_changes` names among the encounters when the tokens changed (a
+# token added or revoked, a join request, the table's choice): no encounter
+# id can be it (ids are slugs), and a server re-reads its tokens on it.
+TOKENS_CHANGED = "(tokens)"

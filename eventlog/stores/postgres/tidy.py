@@ -41,6 +41,7 @@ class TidyMixin(_Host):
                                   ("tokens", "encounter"), ("encounters", "id")):
                 db.execute(f"DELETE FROM {table} WHERE {column} = %s", (encounter,))
             db.execute(MARK, {"e": encounter})  # (servers end its streams at once)
+            self._tokens_changed(db)  # (and re-read the tokens it took along)
         self._write(work)
         self._heads.pop(encounter, None)
 

@@ -6,6 +6,8 @@ from typing import TYPE_CHECKING
 
 from eventlog.errors import Refusal
 from eventlog.stores.contract import Token
+from eventlog.stores.postgres.schema import MARK
+from eventlog.stores.records import TOKENS_CHANGED
 
 if TYPE_CHECKING:
     from eventlog.stores.hosts import PgHost as _Host
@@ -38,9 +40,22 @@ class TokensMixin(_Host):
             if done.rowcount != 1:
                 raise Refusal(f"a token named {token.name!r} exists already: "
                               "revoke it first or choose another name")
+            self._tokens_changed(db)
         self._write(work)
 
     def revoke_token(self, name: str) -> bool:
-        return self._write(lambda db: db.execute(
-            "DELETE FROM tokens WHERE name = %s", (name,)).rowcount > 0)
+        def work(db):
+            gone = db.execute("DELETE FROM tokens WHERE name = %s", (name,)).rowcount > 0
+            if gone:
+                self._tokens_changed(db)
+            return gone
+        return self._write(work)
+
+    def _tokens_changed(self, db) -> None:
+        """Tell every server, in this transaction, that the tokens changed
+        (they re-read them on it, not at every look: changes.py)."""
+        if self.notify:
+            db.execute("SELECT pg_notify(%s, %s)", (self.channel, f"{TOKENS_CHANGED}:0"))
+        else:
+            db.execute(MARK, {"e": TOKENS_CHANGED})
 
