@@ -84,8 +84,10 @@ def report(ledger: Ledger, encounter: str) -> str:
 
 
 def reads(ledger: Ledger, encounter: str, owns: tuple[str, ...] = (),
-          with_report: bool = False) -> str:
-    """Every read of a view's and of a player's (owning `owns`) token."""
+          with_report: bool = False, since: int = 0) -> str:
+    """Every read of a view's and of a player's (owning `owns`) token; the
+    streams resumed from players' seq `since` on (a resume from before a
+    seen combatant was hidden is sent the current status alone)."""
     from cli.server.views import sees_all, status_for
     from projections.numbering import players_seq
     state = ledger.state(encounter)
@@ -95,7 +97,8 @@ def reads(ledger: Ledger, encounter: str, owns: tuple[str, ...] = (),
         assert not sees_all(token)
         parts.append(status_for(state, token, ledger))
         for last in sorted({None, 0, 1, 3, max(head - 2, 0), max(head - 1, 0), head}, key=str):
-            parts.append(stream(ledger, encounter, token, last))
+            if last is None or last >= since:
+                parts.append(stream(ledger, encounter, token, last))
     parts += [log(ledger, encounter), log(ledger, encounter, max(head - 3, 0)),
               lines(ledger, encounter)]
     text = json.dumps(parts, indent=0, sort_keys=True)
