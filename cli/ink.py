@@ -1,4 +1,4 @@
-"""rich's look without importing rich (issue 29): a declaration prints the
+"""rich's look without importing rich: a declaration prints the
 status table after it, and rich costs a command ~25 ms of imports, as long
 as the rest of the command. A Page (markup lines, and tables laid out by
 cli/inkgrid.py) is written here as rich would write it, colours included;

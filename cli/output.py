@@ -1,4 +1,4 @@
-"""What the command line writes, made safe both ways (issue 13, items 3, 6).
+"""What the command line writes, made safe both ways.
 
 - Text from the log is neutralised before it meets a terminal: a control
   character stored in a label is shown as `\\x1b`, never sent raw (and

@@ -85,7 +85,7 @@ class Play:
                  history: History | None = None):
         self.command = tree  # the shell's command tree: reads, help, completion
         self.session = Session(session.db, None, session.actor, quiet=True)
-        self.session.careful = True  # `e` at the table never skips a turn (issue 14)
+        self.session.careful = True  # `e` at the table never skips a turn
         self.session.tell_error = self._error  # a read's refusal in the console's words
         self.session.__dict__["ledger"] = session.ledger
         self.store = session.ledger.store

@@ -1,4 +1,4 @@
-"""`combat play`: the table's live console (issue 7). The console itself is
+"""`combat play`: the table's live console. The console itself is
 cli/play.py, imported only here, so no other command loads prompt_toolkit."""
 import typer
 

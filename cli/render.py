@@ -10,8 +10,9 @@ from cli.ink import Page, Screen, Unfit, escape, screen
 from cli.inkgrid import Grid
 
 from projections.reports.worded import Said
-from projections.reports.flow import tie_hint, unspent
-from projections.reports.narrate import describe
+from projections.domain.narrate import unspent
+from projections.reports.flow import tie_hint
+from projections.domain.narrate import describe
 from projections.domain.phrases import slugify
 from projections.domain.state import State
 from projections.domain.tracks import shown

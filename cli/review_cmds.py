@@ -227,7 +227,7 @@ def play_back(ledger, encounter: str, to: int | None, start: int, delay: float |
 def show_frame(entry, state, end: int) -> None:
     from cli.console import console
     from cli.render import escape, show_state
-    from projections.reports.narrate import describe
+    from projections.domain.narrate import describe
     env = entry.env
     text = escape(describe(env.data))
     if entry.undone_by:

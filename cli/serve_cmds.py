@@ -42,7 +42,7 @@ def serve(ctx: typer.Context,
             put_on_table(store, encounter)
     finally:
         store.close()
-    if why:  # (issue 24, item 8: live updates would stop silently)
+    if why:  # (live updates would stop silently)
         from eventlog.stores import shown
         raise LedgerError(f"{neutral(shown(target))} is read-only here ({why}): combat serve "
                           "records declarations and tokens; make it writable, or serve a copy")

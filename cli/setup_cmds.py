@@ -100,5 +100,7 @@ def delete(ctx: typer.Context, encounter: str = ID,
 
     Example: combat delete demo-1 --confirm demo-1
     """
-    session(ctx).ledger.delete(encounter, confirm)
-    print(f"deleted {encounter} from the store")
+    ended = session(ctx).ledger.delete(encounter, confirm)
+    print(f"deleted {encounter} from the store"
+          + (f"; {ended} token{'s' if ended != 1 else ''} that reached it alone ended"
+             if ended else ""))

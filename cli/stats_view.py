@@ -88,7 +88,7 @@ def show_stats(numbers: dict) -> None:
 
 def _show_tail(numbers: dict, named: dict[str, str]) -> None:
     """The slowest turns; hp taken, dealt and healed, and the conditions of
-    each round (issue 27)."""
+    each round."""
     from cli.console import console
     from cli.render import escape
     if numbers["slowest_turns"]:

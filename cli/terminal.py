@@ -26,7 +26,7 @@ def expected(ledger, encounter: str, seen: int, command: list[str]) -> list[str]
 def forked(store, encounter: str) -> str:
     """A fork's first event in the log's words (the rest is its source's)."""
     from projections.history import envelope
-    from projections.reports.narrate import describe
+    from projections.domain.narrate import describe
     return describe(envelope(next(store.rows(encounter, upto=1))).data)
 
 

@@ -1,4 +1,4 @@
-"""Who a name says it is (issue 24, item 7): an actor or token name must
+"""Who a name says it is: an actor or token name must
 read as what it is. `ɡm` (U+0261, the IPA letter) reads as `gm`; `gm` with
 a braille blank (U+2800) or a Hangul filler (U+3164) reads as `gm` or as
 nobody. Without Unicode's confusables table (TR39) at hand, a name is held

@@ -1,6 +1,6 @@
 """Files the program writes (`export -o FILE`): never the store, never a
-database, never a device or a link replaced by a regular file (issue 13,
-item 1: `export -o ledger.db` used to turn every encounter into a report).
+database, never a device or a link replaced by a regular file
+(`export -o ledger.db` must not turn every encounter into a report).
 
 A regular file is written beside its target and replaces it only once it
 is complete, so a failed export leaves nothing half-written. A symlink is

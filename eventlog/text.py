@@ -1,5 +1,5 @@
 """Text said at the table, checked where it comes in and neutralised where it
-goes out (issue 13, item 6).
+goes out.
 
 A name, label, note, title, reason or actor is printed to terminals and
 written into exports, so a control character in it is an attack on whoever
@@ -90,7 +90,7 @@ def check_actor(actor: str) -> None:
         raise Refusal(f"'{shown}' is not a valid actor: a name of 1 to {MAX_ACTOR} "
                       "printable characters (R29)")
     problem = name_problem(actor)
-    if problem:  # (issue 24, item 7: a name that reads as another)
+    if problem:  # (a name that reads as another)
         raise Refusal(f"'{shown_name(actor)}' is not a valid actor: {problem} (R29)")
 
 

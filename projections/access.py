@@ -62,7 +62,7 @@ def make(name: str, roles: list[str], owns: str | None,
         check_slug(cid, "combatant id")
     if encounter is not None:
         check_slug(encounter, "encounter id")
-    elif role not in ("gm", "metrics"):  # (issue 24, item 4: owned ids are ids in one encounter)
+    elif role not in ("gm", "metrics"):  # (owned ids are ids in one encounter)
         raise Refusal(f"a {role} token reaches one encounter: name it with --encounter ID, "
                       "or make one current first (`combat use ID`)")
     secret = secrets.token_urlsafe(32)
@@ -70,7 +70,7 @@ def make(name: str, roles: list[str], owns: str | None,
 
 
 def check_unlike(name: str, others: Iterable[str]) -> None:
-    """Refuse a token name that reads as another token's (issue 24, item 7)."""
+    """Refuse a token name that reads as another token's."""
     from eventlog.names import skeleton
     reads = skeleton(name).casefold()
     for other in others:

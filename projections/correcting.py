@@ -47,7 +47,7 @@ class Casualty:
         self.env, self.payload, self.why = env, payload, why
 
     def __str__(self) -> str:  # R28c: the log's words, never an event type's name
-        from projections.reports.narrate import describe
+        from projections.domain.narrate import describe
         return f"seq {self.env.seq}: {describe(self.payload)} ({self.why})"
 
 
@@ -305,7 +305,7 @@ def _not_seen(expect: int | None, verb: str, done: str) -> str:
 
 def _reads(events: list[Envelope]) -> str:
     """A batch in the log's words (R28c): its first declaration, and how many more."""
-    from projections.reports.narrate import describe
+    from projections.domain.narrate import describe
     if not events:
         return "nothing"
     more = len(events) - 1

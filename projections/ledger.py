@@ -229,7 +229,7 @@ class Ledger:
         """Decide and judge `command` as execute would, and append nothing:
         what it would change (`round --dry-run`)."""
         from projections.domain.decide import decide
-        from projections.reports.dryrun import would_round
+        from projections.domain.dryrun import would_round
         with self.store.reading():
             state = self.state(encounter)
             if permit is not None:
@@ -295,14 +295,20 @@ class Ledger:
         self.store.head(encounter)  # an unknown encounter is refused
         self.store.set_archived(encounter, archived)
 
-    def delete(self, encounter: str, confirm: str) -> None:
+    def delete(self, encounter: str, confirm: str) -> int:
         """`delete ID --confirm ID`: the whole encounter leaves the store (the
-        only deletion, never part of a log), once its id is typed twice."""
+        only deletion, never part of a log), once its id is typed twice; with
+        it go the tokens and join requests that reach it alone, so a new
+        encounter under the same id is reached by none of them. How many
+        tokens ended."""
         self.store.head(encounter)
         if confirm != encounter:
             raise Refusal(f"delete removes the whole log of {encounter} from the store: "
                           f"confirm with --confirm {encounter}")
+        ended = sum(1 for t in self.store.tokens() if t.encounter == encounter
+                    and t.role in ("gm", "player", "view", "metrics"))
         self.store.delete(encounter)
+        return ended
 
     def new(self, encounter: str, title: str, actor: str) -> State:
         return self.execute(None, c.New(id=encounter, title=title), actor).state
@@ -334,7 +340,7 @@ class Ledger:
                         touched: list[Envelope], state: State) -> Outcome:
         """The state the correction would give (its marker in force, folded
         from the start), and what it would change; nothing appended."""
-        from projections.reports.dryrun import would_correct
+        from projections.domain.dryrun import would_correct
         fixes = Corrections(book.items)
         fixes.add(head + 1, marker)
         after = fold(self.store, encounter, fixes, State(encounter))

@@ -11,10 +11,47 @@ too, so its slot gives nothing away."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-
+from collections.abc import Set as AbstractSet
 
 from projections.domain.state import State
-from projections.reports.views import for_players, hides, unseen_tracks
+
+
+# -- what a player's or view's token reads of tracks (the docs, "What the
+# players see"): a PC's tracks, and an NPC's only where the GM made them public
+# (`track ID NAME VALUE --public`). Conditions are seen by everyone. The GM and
+# the CLI see everything.
+
+def for_players(view: dict) -> dict:
+    """A status (`status(state)`) as a player's or view's token reads it."""
+    people = []
+    for c in view["combatants"]:
+        tracks = c.get("tracks") or {}
+        if c["side"] != "pc" and not all(t["public"] for t in tracks.values()):
+            c = {**c, "tracks": {n: t for n, t in tracks.items() if t["public"]}}
+        people.append(c)
+    return {**view, "combatants": people}
+
+
+def unseen_tracks(s: State) -> set[tuple[str, str]]:
+    """(combatant, track) of every track players do not see."""
+    return {(cid, name) for cid, own in s.tracks.items() for name, t in own.items()
+            if not t.public and s.combatants[cid].side != "pc"}
+
+
+def hides(unseen: AbstractSet[tuple[str, str]], type_name: str | None, data) -> bool:
+    """Whether an event (its type and data, a dict or a payload) tells the
+    value of a track players do not see (in an amendment too)."""
+    if not unseen:
+        return False
+    get = data.get if isinstance(data, dict) else (lambda k, d=None: getattr(data, k, d))
+    if type_name == "TrackChanged":
+        return (get("combatant"), get("track")) in unseen
+    if type_name == "Amended":
+        for e in get("events") or ():
+            name = e.get("type") if isinstance(e, dict) else type(e).__name__
+            if hides(unseen, name, e):
+                return True
+    return False
 
 
 def secret(state: State) -> frozenset[str]:
@@ -30,7 +67,7 @@ def secret(state: State) -> frozenset[str]:
 def status_for_players(view: dict, hidden: frozenset[str], seq: int | None = None) -> dict:
     """`status --json` (views.status) without the secret combatants, their
     group slots, or their place in the order, the tie lists and who is up;
-    and without NPC tracks the GM keeps to the table (views.for_players).
+    and without NPC tracks the GM keeps to the table (for_players).
     `seq`: the status's seq as players number the log (projections/numbering.py)."""
     view = for_players(view)
     if seq is not None and seq != view.get("seq"):

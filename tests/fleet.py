@@ -1,4 +1,4 @@
-"""Several `combat serve` processes on one PostgreSQL store (issue 28), for
+"""Several `combat serve` processes on one PostgreSQL store, for
 tests/test_server_many.py and tests/benchmarks/bench_fleet.py: start them,
 follow a stream over an address list (a phone whose server dies resumes on
 the next one by Last-Event-ID), and check what every stream saw.

@@ -1,4 +1,4 @@
-"""Issue 24, item 7: a token name or `--actor` that reads as another name
+"""A token name or `--actor` that reads as another name
 (`ɡm` with U+0261, `gm` with a braille blank, a Hangul filler that reads as
 nobody) is refused in one line, on a real store, and nothing is written."""
 from __future__ import annotations

@@ -232,7 +232,7 @@ def test_the_command_is_found_after_the_global_options(argv, at):
 
 
 def test_a_shell_command_loads_only_its_own_module(tmp_path):
-    """`combat status` must not pay for building every other command (issue 8)."""
+    """`combat status` must not pay for building every other command."""
     code = ("import sys; from cli.main import main; sys.argv = ['combat', 'list']\n"
             "try:\n    main()\nexcept SystemExit:\n    pass\n"
             "print(sorted(m for m in sys.modules if m.startswith('cli.')), file=sys.stderr)")
@@ -453,7 +453,7 @@ def test_log_shows_local_time_and_utc_on_asking(combat, monkeypatch):
     assert "time" in local
 
 
-# -- archive, rename, delete (INTERFACE.md) ------------------------------------------------
+# -- archive, rename, delete (docs/commands.md) --------------------------------------------
 
 def test_archive_hides_an_encounter_from_list_until_unarchived(combat):
     import json

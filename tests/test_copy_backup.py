@@ -1,4 +1,4 @@
-"""Issue 24, item 9: `combat copy --to` onto an older copy of the same store
+"""`combat copy --to` onto an older copy of the same store
 brings the backup up to date (it was refused as "another log"); a copy that
 diverged is still refused, nothing written. SQLite to SQLite, and to
 PostgreSQL."""

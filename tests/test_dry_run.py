@@ -1,4 +1,4 @@
-"""`--dry-run` on retract, amend, undo, redo and round (INTERFACE.md): the
+"""`--dry-run` on retract, amend, undo, redo and round (docs/commands.md): the
 core judges the command as it would execute it, appends nothing, and says
 what would change in the table's words; exit 0 if it would be accepted, 1
 if not."""

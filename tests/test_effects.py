@@ -11,7 +11,7 @@ from eventlog.errors import Refusal
 from eventlog.events import APAdjusted, CombatantLeft, EffectApplied, EffectEnded, RoundStarted
 from projections.domain import commands as c
 from projections.domain.decide import decide
-from projections.reports.narrate import describe
+from projections.domain.narrate import describe
 from projections.reports.views import status
 
 from helpers import ap, duel, end, given, npc, pc, refused, rolled, spend, when, who
@@ -87,7 +87,7 @@ def test_effect_ended_early_counts_no_more():
 
 def test_effect_refusals():
     s = duel()
-    # an effect of max AP 0 is now a condition (INTERFACE.md `effect`): an explicit
+    # an effect of max AP 0 is now a condition (`effect` in docs/commands.md): an explicit
     # `--max-ap 0` is what is refused, when the command is decided
     with pytest.raises(Refusal, match="R14"):
         decide(s, c.Effect(id="ash", name="x", max_ap=0, rounds=1), lambda: 5)

@@ -1,4 +1,4 @@
-"""Exports stream (issue 29): every format is written event by event by the
+"""Exports stream: every format is written event by event by the
 writer its registry names, to a file or stdout alike, with the bytes the
 whole document would have; a new format is one module and one line."""
 from __future__ import annotations

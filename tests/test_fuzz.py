@@ -779,7 +779,7 @@ def test_fuzz_lines_cover_every_command():
 @pytest.mark.parametrize("output", sorted(OUTPUTS))
 def test_fuzz_every_command_whose_output_fails_keeps_its_word(output, work, template):
     """Exit 1 only if nothing was appended; a committed batch exits 0 (the
-    table must not declare it twice), never a traceback (issue 13, item 3)."""
+    table must not declare it twice), never a traceback."""
     committed = 0
     for name in COMMANDS:
         before = fresh(work, template)

@@ -1,4 +1,4 @@
-"""The GM's web console (issue 26, and the GM page's part of issue 27), in
+"""The GM's web console (the evening, and the tracks the GM keeps or shows), in
 Chromium: a full round from the GM page alone — rolls, a seize, a group
 slot, an interrupt, an automatic turn end and the End turn the guard then
 asks about, a Next round that names the AP it will lose before it is
@@ -84,7 +84,7 @@ def test_a_full_round_from_the_gm_page_alone(tmp_path):
             gm.fill("#panel input.die", str(die))
             panel(gm, "Enter roll").click()
             step(gm, http, f"rolled {die}")
-        choose(gm, "boss")  # a track, added from the panel (issue 27)
+        choose(gm, "boss")  # a track, added from the panel
         gm.fill('#panel input[aria-label^="a new track"]', "hp")
         gm.fill('#panel input[aria-label="its value and maximum"]', "10")
         panel(gm, "Add track").click()
@@ -142,7 +142,7 @@ def test_a_full_round_from_the_gm_page_alone(tmp_path):
         set_at = log(db)[-1]["seq"]
         shown = gm.locator('#panel [data-track="hp"]').get_by_role("button", name="players see hp")
         expect(shown).to_have_attribute("aria-pressed", "false")
-        shown.click()  # the GM lets the players see the boss's hp (issue 27)
+        shown.click()  # the GM lets the players see the boss's hp
         expect(shown).to_have_attribute("aria-pressed", "true")
         assert log(db)[-1]["data"]["public"] is True
         rows_follow_the_order(gm, http)

@@ -134,14 +134,14 @@ def test_golden_v1_export_imports_and_shows_what_was_recorded(tmp_path, encounte
 def test_golden_v1_holds_every_event_type_of_version_1_and_all_still_exist():
     found = {e["type"] for encounter in ENCOUNTERS for e in _export(encounter)["events"]}
     assert found == V1_TYPES
-    assert V1_TYPES <= set(EVENT_TYPES)  # none is ever removed (INTERFACE.md)
+    assert V1_TYPES <= set(EVENT_TYPES)  # none is ever removed (docs/formats.md)
 
 
 # -- a future version adds a field with a default ---------------------------
 
 class APSpent(Payload):
     """APSpent as a later version might have it: a field added, with a
-    default (the evolution INTERFACE.md allows)."""
+    default (fields added with defaults, the only change an event type may take)."""
     combatant: str
     cost: int
     category: Category

@@ -1,4 +1,4 @@
-"""Hidden combatants (INTERFACE.md, "What the players see"): `add --hidden`,
+"""Hidden combatants (the docs, "What the players see"): `add --hidden`,
 `hide`, `reveal`; revealed by itself when its first turn starts or it
 interrupts or seizes; joining, its initiative roll and the GM's adjustments
 do not reveal it. A player's and a view's token read no trace of it

@@ -1,4 +1,4 @@
-"""Issue 24, item 9: an import whose times run backwards or reach into the
+"""An import whose times run backwards or reach into the
 future (year 9999: `stats` reported an 8,000-year fight) is refused in one
 line, nothing stored; and a roster adds at most 1,000 combatants."""
 from __future__ import annotations

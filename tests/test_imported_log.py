@@ -1,4 +1,4 @@
-"""Issue 24, item 9: an entry appended by `combat import` carries the actor
+"""An entry appended by `combat import` carries the actor
 its file claims; `combat log` marks it as imported, so that actor is not
 read as one this store witnessed (docs/operations.md, "What the actor
 proves"). The mark is kept by the store with the log (SQLite: in `meta`;

@@ -1,5 +1,5 @@
 """cli/ink.py writes the status as rich would, to the byte, without
-importing rich (issue 29): every moment of a fight, at several widths, on a
+importing rich: every moment of a fight, at several widths, on a
 pipe and on colour terminals, beside rich's own output of the same page;
 markup and wrapping for any line; the screen as rich's console finds it;
 and what ink is unsure of goes to rich."""

@@ -103,7 +103,7 @@ def test_careful_end_turn_from_the_caller():
 @pytest.mark.parametrize("where", ["before", "after"])
 def test_every_global_option_of_the_terminal_is_wrong_usage_in_a_line(option, where):
     """`--install-completion act rook minor` once ran the shell's own option
-    on the server (issue 21): a line names declarations only."""
+    on the server: a line names declarations only."""
     words = [option, "act", "rook", "minor"] if where == "before" else \
         ["act", "rook", "minor", option]
     with pytest.raises(BadLine):

@@ -1,4 +1,4 @@
-"""Play mode (issue 7) driven as a person drives it: keys typed into the
+"""Play mode driven as a person drives it: keys typed into the
 console through prompt_toolkit's pipe input (and, where tmux is installed,
 a real terminal), asserting on what the screen shows and on the log."""
 from __future__ import annotations
@@ -400,7 +400,7 @@ def test_in_a_real_terminal_with_a_second_terminal(tmp_path):
         ("Undone", False)]
 
 
-# -- issue 14: at the table ------------------------------------------------
+# -- at the table ------------------------------------------------
 
 
 def test_status_and_combat_status_typed_at_the_prompt_work(table):
@@ -408,6 +408,12 @@ def test_status_and_combat_status_typed_at_the_prompt_work(table):
     assert played.err == ""
     assert played.out.count("round 1, pass 1 · seize window open") >= 2
     assert declared(table.db)[-1] == ("OrderDeclared", "", False)
+
+
+def test_status_json_typed_at_the_prompt_prints_the_status(table):
+    played = table(lines(*SETUP), lines("status --json", "q"))
+    assert played.err == ""
+    assert '"combatants"' in played.out and '"round": 1' in played.out
 
 
 def test_question_mark_fits_a_24_line_terminal_help_lists_every_command(table):
@@ -458,7 +464,7 @@ def test_help_r17_prints_that_rule_of_the_reference(table):
 
 
 def test_tracks_and_conditions_typed_in_play_mode_are_exported(table):
-    """Issue 27: `t ID NAME VALUE` is `track`; a refusal names the bound; the
+    """`t ID NAME VALUE` is `track`; a refusal names the bound; the
     table shows the track and the condition; md and stats report them."""
     played = table(lines(*SETUP),
                    lines("track rook hp 10 --max 10", "t rook hp -3",
@@ -476,7 +482,7 @@ def test_tracks_and_conditions_typed_in_play_mode_are_exported(table):
     assert numbers["conditions"] == [{"round": 1, "on": {"rook": ["prone"]}}]
 
 
-# -- issue 23: play mode says what the terminal says, in the console's words ----
+# -- play mode says what the terminal says, in the console's words ----
 
 def test_new_with_a_roster_in_play_prints_the_encounter_joins_and_carried_grit(table, tmp_path):
     party = tmp_path / "party.toml"

@@ -1,4 +1,4 @@
-"""Players at the table (issue 25), in Chromium: three phones join by the
+"""Players at the table, in Chromium: three phones join by the
 join page (no token typed), the GM approves them, a hidden NPC acts and is
 revealed, a player's buttons follow the core's mine.may, the TV shows the
 turn timer; axe-core finds no serious or critical violation on the player,

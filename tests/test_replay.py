@@ -159,7 +159,7 @@ def test_replay_of_a_bad_file_is_one_error_line(demo, tmp_path):
 
 
 def test_replay_of_a_fight_with_tracks_and_conditions_shows_them(tmp_path):
-    """Issue 27: each frame's table shows the tracks and conditions as they
+    """Each frame's table shows the tracks and conditions as they
     stood then, and the event line above it words the change."""
     from helpers import cli_env, in_process
     combat = in_process(cli_env(tmp_path / "ledger.db"))

@@ -4,7 +4,7 @@ a 20-round fight of 10 combatants (one with a very long name) and a
 200-round fight. No chart text under 10 px, nothing wider than the viewport
 outside a box that scrolls, no two series of a chart in one colour; no table
 cell broken inside a word (a name, a title, an id), no chart label overlapping another or clipped,
-no chart cropped without the line that says to scroll (issue 23)."""
+no chart cropped without the line that says to scroll."""
 from __future__ import annotations
 
 import struct
@@ -128,7 +128,7 @@ def reports(tmp_path_factory) -> dict:
 
 
 def hurt(ledger):
-    """Six rounds of four combatants trading hp, with conditions (issue 27)."""
+    """Six rounds of four combatants trading hp, with conditions."""
     from projections.domain import commands as c
     ledger.execute(None, c.New(id="yard"))
     people = ["juno", "rook", "ganger", "boss"]
@@ -185,7 +185,7 @@ def test_report_reads_at_any_size_and_width(browser, reports, fight, width):
 
 @pytest.mark.parametrize("width", WIDTHS)
 def test_report_with_tracks_reads_at_any_size_and_width(browser, reports, width):
-    """The hp charts (issue 27) pass the same checks as the others."""
+    """The hp charts pass the same checks as the others."""
     m = measured(browser, reports["tracks"], width)
     assert m["charts"] == 8
     assert m["small"] == [], m["small"][:5]

@@ -145,7 +145,7 @@ def test_order_per_round_is_the_order_slots_were_visited_html(ledger):
 
 
 def test_order_tags_who_left_during_the_round(ledger):
-    """Issue 23: a combatant who left sits at the bottom of its round's order
+    """A combatant who left sits at the bottom of its round's order
     (its turn never came), tagged as having left."""
     from projections.domain import commands as c
     ledger.execute(None, c.New(id="r"))
@@ -251,7 +251,7 @@ def test_report_command_writes_the_recap_and_refuses_a_campaign_recap(tmp_path):
 
 
 def test_report_on_a_terminal_writes_a_file_and_says_where(tmp_path):
-    """Issue 23: `combat report` with its output on a terminal does not pour
+    """`combat report` with its output on a terminal does not pour
     130 KB of html there: it writes ID-report.html and says so in a line."""
     import os
     import pty
@@ -364,3 +364,22 @@ def test_a_report_with_an_emoji_name_writes_no_warning(ledger, capfd):
         warnings.simplefilter("error")  # a warning would fail the report
         write_html(ledger, "raid", io.StringIO())
     assert capfd.readouterr().err == ""
+
+
+def test_a_report_writes_no_chart_library_warning_in_the_terminal(tmp_path):
+    """matplotlib logs to stderr when its cache folder cannot be made (and
+    when it builds its font cache slowly): `combat report` says only what it
+    wrote, with names in scripts and emoji the chart font lacks."""
+    from helpers import real
+    db, cwd = tmp_path / "ledger.db", tmp_path / "out"
+    cwd.mkdir()
+    (tmp_path / "not-a-folder").write_text("")
+    for args in (["new", "raid"], ["add", "Zoë 🐉 Dragonkin", "--pc"], ["add", "ᚠᚢᚦ 𓀀 Rune"],
+                 ["add", "नमस्ते मित्र"], ["roll", "zoe-dragonkin", "--die", "9"],
+                 ["roll", "futh-a1-rune", "--die", "5"], ["roll", "nmste-mitr", "--die", "2"],
+                 ["round"], ["act", "zoe-dragonkin", "major", "🐉"]):
+        assert real(db, *args).returncode == 0, args
+    done = real(db, "report", "-o", "r.html", cwd=cwd,
+                env={"MPLCONFIGDIR": str(tmp_path / "not-a-folder"), "PYTHONWARNINGS": "always"})
+    assert done.returncode == 0 and done.stderr == ""
+    assert "<svg" in (cwd / "r.html").read_text(encoding="utf-8")

@@ -1,5 +1,5 @@
 """Initiative rules R1-R6: rolls, order, overrides, round start and
-reinforcements, AP in reserve (see /work/shared/RULES.md); ties and declared
+reinforcements, AP in reserve (docs/rules.md); ties and declared
 orders (R3-R3c) are tests/test_rules_ties.py."""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 24, items 5 and 6, on a real server: a number in Last-Event-ID,
+"""On a real server: a number in Last-Event-ID,
 ?after= or ?last= is ASCII digits (a superscript `²` passed isdigit() and
 crashed into a 500), and no answer to any token names where the store lives
 (its file path, its PostgreSQL URL) or repeats a driver's message."""

@@ -1,4 +1,4 @@
-"""The table server's API (INTERFACE.md, "Table server") against a real
+"""The table server's API (docs/server.md) against a real
 uvicorn on 127.0.0.1: every command through it, every error code, who may
 declare what by token (R3c, R29)."""
 from __future__ import annotations
@@ -219,7 +219,7 @@ def test_an_unknown_encounter_is_404(server):
                        post(gm, {"command": "round"}, "nowhere"),
                        gm.get("/api/encounters/nowhere/stream")):
             assert answer.status_code == 404
-            assert answer.json() == {"error": "no encounter 'nowhere' in the store"}  # (issue 24, item 6)
+            assert answer.json() == {"error": "no encounter 'nowhere' in the store"}
 
 
 def test_a_malformed_command_is_422_and_appends_nothing(server):
@@ -304,7 +304,7 @@ def test_the_gms_command_box_declares_a_line(server):
 def test_the_command_box_takes_play_modes_one_letter_words_and_its_careful_e(server):
     """`n` acts for whoever is acting, `m bo ...` for bo, `t` is track, `e`
     ends a turn, and a second `e` right after a turn that ended by itself is
-    refused as at play mode's prompt (issue 26: the same guards)."""
+    refused as at play mode's prompt (the same guards)."""
     started(server)
     said = lambda gm, line: gm.post(f"/api/encounters/{E}/line", json={"line": line})  # noqa: E731
     with as_(server, "gm") as gm:
@@ -369,7 +369,7 @@ def test_api_lines_are_the_log_as_combat_log_words_it(server):
                                     "--db", "--encounter", "--actor", "--version"])
 def test_a_terminal_option_sent_as_a_line_is_422_and_writes_nothing(server, tmp_path,
                                                                   monkeypatch, option):
-    """Issue 21: `--install-completion act rook minor` appended to the server
+    """`--install-completion act rook minor` appended to the server
     user's ~/.bashrc and answered a traceback. A line is the grammar's: the
     shell's own options are wrong usage, and nothing outside the store moves."""
     home = tmp_path / "home"

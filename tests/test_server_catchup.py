@@ -1,4 +1,4 @@
-"""Issue 24, item 3: a stream resuming from `Last-Event-ID` is caught up a
+"""A stream resuming from `Last-Event-ID` is caught up a
 page at a time as the client reads (cli/server/catchup.py), not from a
 backlog built whole: many streams resuming from 0 by as many tokens and
 reading slowly leave the server's memory flat and a legitimate request

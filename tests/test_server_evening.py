@@ -1,4 +1,4 @@
-"""The GM's evening over HTTP (issue 26): a new encounter from an uploaded
+"""The GM's evening over HTTP: a new encounter from an uploaded
 roster (the strict checks of `combat load`: a hostile file refused whole
 with one line, nothing appended), archive and unarchive; GM tokens only."""
 from __future__ import annotations

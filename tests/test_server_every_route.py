@@ -1,4 +1,4 @@
-"""Issue 24, "Done when": hostile requests to EVERY route of the table
+"""Hostile requests to EVERY route of the table
 server (enumerated from cli/server/app.ROUTES, so a new route is covered
 the day it is added) with EVERY kind of token: gm, player, view, metrics,
 none, a forged one, and tokens bound to another encounter. Each gets odd

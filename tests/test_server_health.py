@@ -1,4 +1,4 @@
-"""GET /health (INTERFACE.md, "Table server"): no token; {"ok": true} while
+"""GET /health (docs/server.md): no token; {"ok": true} while
 the server can read and write its store, else 503 with one error line that
 names no path or URL (anyone may ask)."""
 from __future__ import annotations

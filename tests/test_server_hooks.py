@@ -1,4 +1,4 @@
-"""Webhooks (issue 28): `combat hook add URL [--discord]`, `hook list`,
+"""Webhooks: `combat hook add URL [--discord]`, `hook list`,
 `hook remove`; the server POSTs each batch once, in order per encounter,
 signed with HMAC-SHA256 over the body, retrying with backoff a receiver on
 127.0.0.1 that fails, stalls and restarts; a Discord hook gets the turn and
@@ -121,7 +121,7 @@ def test_hook_list_and_remove(tmp_path):
 
 
 def test_a_hook_far_behind_is_caught_up_a_page_at_a_time_each_batch_once(tmp_path, quick):
-    """Declarations made while no server ran (issue 24, item 3: the backlog
+    """Declarations made while no server ran (the backlog
     is read a page at a time, cli/server/catchup.py): every batch reaches
     the hook once, in order, with the status after it."""
     from cli.server.catchup import PAGE_BATCHES

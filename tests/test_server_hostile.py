@@ -1,4 +1,4 @@
-"""Hostile requests to the table server (issue 17's security, STYLE's bad
+"""Hostile requests to the table server (its security against bad
 input): odd tokens, paths, queries, headers and bodies, sent raw over a
 socket so nothing is tidied on the way. Every answer is a 4xx with one
 `{"error": ...}` line (never a 5xx, never a traceback), and nothing is

@@ -1,4 +1,4 @@
-"""Issue 24, item 1, against a real `combat serve` on 127.0.0.1 started with
+"""Against a real `combat serve` on 127.0.0.1 started with
 the usual 1,024-file soft limit: 2,000 idle sockets (half of them with
 headers that never finish), spread over 40 loopback source addresses, and
 every legitimate request still answered within a second; one address's

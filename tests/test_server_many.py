@@ -1,4 +1,4 @@
-"""Several servers, one store (issue 28): three `combat serve` processes on
+"""Several servers, one store: three `combat serve` processes on
 one PostgreSQL database serve the same encounter; declarations made
 through each, and by a CLI writer, reach every stream of every server in
 order, once each; a server is killed midway and its phones resume on

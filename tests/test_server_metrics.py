@@ -1,4 +1,4 @@
-"""Seen from outside (issue 28): GET /metrics in the Prometheus text format
+"""Seen from outside: GET /metrics in the Prometheus text format
 for a GM token or a metrics token (which reads nothing else), and one
 structured log line per declaration (encounter, actor, seq, latency),
 never a token."""

@@ -1,4 +1,4 @@
-"""The table server on PostgreSQL (issue 28): one store for every worker
+"""The table server on PostgreSQL: one store for every worker
 thread on a pool of at most `--pool N` connections, and one LISTEN
 connection of its own that comes back after a drop and re-reads from the
 last seq it published, so a stream misses nothing an outside writer did

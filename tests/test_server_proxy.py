@@ -1,4 +1,4 @@
-"""Behind a reverse proxy (issue 28): `--root-path` for a proxy that serves
+"""Behind a reverse proxy: `--root-path` for a proxy that serves
 the table under a prefix, and the client address read from
 X-Forwarded-For only when `--forwarded-allow-ips` names the proxy (the
 per-address limits count by that address: a client must not choose it)."""

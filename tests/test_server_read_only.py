@@ -1,4 +1,4 @@
-"""Issue 24, item 8: `combat serve` over a store it may not write (its
+"""`combat serve` over a store it may not write (its
 watcher died at start with a traceback and live updates stopped silently)
 refuses to start, in one line: a SQLite file this user may not write, and
 a PostgreSQL session that is read-only."""

@@ -1,4 +1,4 @@
-"""Issue 24, item 3, against `combat serve` in its own process: 200 clients
+"""Against `combat serve` in its own process: 200 clients
 asking a long log and never reading it, and 30 streams resuming from
 Last-Event-ID: 0, by one player's token; the server's memory stays near
 where it was, the excess gets 429, and the GM is answered within a second

@@ -119,7 +119,7 @@ def test_stats_table_for_people_names_everyone(demo):
     result = CliRunner().invoke(app, ["stats"], env=env)
     assert result.exit_code == 0, result.output
     names = {c["id"]: c["name"] for c in stats(demo[0], demo[1])["combatants"]}
-    # Issue 23: the names the report prints, never the ids (Ganger 1, not ganger-1)
+    # The names the report prints, never the ids (Ganger 1, not ganger-1)
     for cid in HAND_COUNTED:
         assert names[cid] in result.stdout
     assert "Ganger 2" in result.stdout

@@ -1,4 +1,4 @@
-"""Issue 24, item 9: `combat status` at the roster bound (1,000 combatants)
+"""`combat status` at the roster bound (1,000 combatants)
 took 1.9 s in rich's table layout; the status table is now laid out by
 cli/quicktable.py, in rich's look to the byte, colours included, and fast
 at the bound. Where a cell must wrap (a narrow terminal), rich lays it out

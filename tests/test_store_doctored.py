@@ -1,4 +1,4 @@
-"""Issue 24, item 2: a store whose schema someone else changed (a trigger
+"""A store whose schema someone else changed (a trigger
 that deletes declarations, keeps a revoked token or makes a GM token; a view
 over a slow query; a table of another shape) is not opened: one `error:`
 line, exit 1, and the file left byte for byte, on SQLite and PostgreSQL."""

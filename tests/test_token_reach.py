@@ -1,4 +1,4 @@
-"""Issue 24, item 4 (INTERFACE.md, "Table server"): a player or view token
+"""A player or view token
 reaches one encounter, the one named with --encounter, else the current one
 when it is made; its owned ids are ids in that encounter. A GM token reaches
 every encounter unless one is named. Tried on a real server."""
@@ -77,7 +77,7 @@ def test_a_player_token_made_before_binding_reaches_nothing(two):
         assert answer.status_code == 403 and "--encounter" in answer.json()["error"]
 
 
-# -- an archived encounter is out of every token's reach (INTERFACE.md, archive) ----
+# -- an archived encounter is out of every token's reach (docs/server.md, archive) ----
 
 def test_token_add_refuses_an_archived_encounter(two):
     assert real(two, "archive", "dock").returncode == 0

@@ -41,7 +41,7 @@ def test_token_add_prints_the_token_once_and_keeps_only_its_sha256(tmp_path):
     assert (code, err) == (0, "")
     secret = re.search(r"shown once: (\S+)", out).group(1)
     assert len(secret) >= 43  # 256 bits, url-safe base64
-    # (bound to the current encounter: INTERFACE.md, "Table server", issue 24 item 4)
+    # (bound to the current encounter: docs/server.md)
     assert f"link: http://127.0.0.1:8000/?token={secret}&encounter=alley\n" in out
     raw = sqlite3.connect(db).execute("SELECT name, role, owns, digest FROM tokens").fetchall()
     assert raw == [("ana", "player", "rook,vex", hashlib.sha256(secret.encode()).hexdigest())]

@@ -1,4 +1,4 @@
-"""Tracks and conditions (issue 27, INTERFACE.md `track` and `effect`):
+"""Tracks and conditions (`track` and `effect`, docs/commands.md):
 named counters of a combatant that never leave 0..maximum, and conditions
 with a duration; both declared as events, so undo, retraction, amendment
 and time travel treat them like every other declaration."""
@@ -17,7 +17,7 @@ from projections.domain.ranges import MAX_NUMBER
 from projections.domain.state import State
 from projections.domain.tracks import MAX_TRACKS
 from projections.ledger import Ledger, apply
-from projections.reports.narrate import describe
+from projections.domain.narrate import describe
 from projections.reports.views import status
 
 from helpers import given, npc, pc, rolled, when, who
@@ -405,9 +405,9 @@ def test_the_players_recap_tells_no_hidden_track(combat, tmp_path):
 
 
 def test_roster_public_flag_shows_an_npc_track_to_players_only_when_public(combat, tmp_path):
-    """Issue 27: a roster's `public = true` on an NPC's track is the `--public`
+    """A roster's `public = true` on an NPC's track is the `--public`
     of `track`: players read that track, and none of the NPC's others."""
-    from projections.reports.views import for_players
+    from projections.visible import for_players
     roster = tmp_path / "foes.toml"
     roster.write_text('[[combatant]]\nname = "Boss"\n'
                       'tracks = {hp = 30, morale = {value = 5, max = 10, public = true}}\n'

@@ -1,4 +1,4 @@
-"""Turn flow a GM can trust (issue 14): a turn that ends by itself is said
+"""Turn flow a GM can trust: a turn that ends by itself is said
 at once with who is up now (R21), so are a new pass and a complete round
 (R23), a new round says what AP it throws away (R15, R24), and a reflexive
 `end-turn` never ends a turn that has declared nothing right after an
@@ -12,7 +12,8 @@ from hypothesis import given as hypothesis_given, settings, strategies as st
 
 from eventlog.errors import Refusal, Unconfirmed
 from eventlog.events import RoundStarted
-from projections.reports.flow import announce, unspent
+from projections.domain.narrate import unspent
+from projections.reports.flow import announce
 from projections.ledger import apply
 from projections.domain.asks import turn_to_end
 

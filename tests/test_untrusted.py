@@ -1,4 +1,4 @@
-"""Untrusted input (issue 6): an import streams a large export and stores all
+"""Untrusted input: an import streams a large export and stores all
 of it or nothing; files over a stated size are refused before they are
 read (exports, rosters, replayed files); numbers out of every rule's range,
 from the command line, a roster or an imported log, are refused in one line
@@ -480,7 +480,7 @@ def test_every_number_of_every_event_has_a_range(name, cls):
 
 @pytest.mark.parametrize("name, cls", sorted(EVENT_TYPES.items()), ids=str)
 def test_every_text_of_every_event_has_a_length_limit(name, cls):
-    """Issue 14: a text added later is bounded too (by default as an id), so
+    """A text added later is bounded too (by default as an id), so
     no 3,000-character label floods every table and report."""
     import msgspec
     for field, kind, _, high, _ in ranges._specs(cls):
@@ -512,7 +512,7 @@ def _with(cls, field: str, value):
     return cls(**{**filled, field: value})
 
 
-# -- hostile text through every output (issue 13, item 6) ----------------------
+# -- hostile text through every output ----------------------
 
 from hypothesis import HealthCheck, given, settings, strategies as st  # noqa: E402
 
@@ -595,7 +595,7 @@ def _any_code(combat, line):
     return CliRunner().invoke(app, line, env=cli_env(combat.db))
 
 
-# -- foreign and poisoned stores, every command (issue 13, items 9, 11) ------
+# -- foreign and poisoned stores, every command ------
 
 def _variant(db: Path, kind: str) -> Path:
     import sqlite3

@@ -27,7 +27,7 @@ def expand(words: list[str], state: State | None) -> list[str]:
         if len(found) == 1:  # an id, its unique prefix or a name (the docs)
             cid, rest = found[0], rest[1:]
         else:
-            if rest:  # `m kia shoots`: a slip for kai, never a label (issue 14)
+            if rest:  # `m kia shoots`: a slip for kai, never a label
                 from projections.domain.asks import label_word
                 label_word(state, rest[0])
             from projections.domain.decide import acting

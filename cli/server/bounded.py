@@ -1,4 +1,4 @@
-"""Bounded reads (issue 24, item 3): a log is sent in pages as the client
+"""Bounded reads: a log is sent in pages as the client
 reads it (each page read on a worker thread only once the one before has
 gone out, so a client that never reads holds one page, not the log), and
 the long reads (a log, a stream's catch-up) are limited per token and per

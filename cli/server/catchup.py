@@ -1,4 +1,4 @@
-"""A stream's catch-up (issue 24, item 3): a stream resuming from
+"""A stream's catch-up: a stream resuming from
 `Last-Event-ID: N` is sent the status after each batch since N a page at a
 time, each page made on a worker thread only once the one before has gone
 out. A client that reads slowly holds one page and the states after the

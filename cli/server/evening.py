@@ -1,4 +1,4 @@
-"""The GM's evening from the page (issue 26): a new encounter from a roster
+"""The GM's evening from the page: a new encounter from a roster
 file the page uploads (read by the same strict reader as `combat load`: a
 hostile file is refused whole with one line, nothing appended), and archive
 or unarchive an encounter. GM tokens only; the declaration goes through the
@@ -85,4 +85,6 @@ async def archive(request: Request):
     access.check_reach(token, encounter)
     said = _decoded(await body_of(request), Archive)
     await run(lambda: ledger(request).set_archived(encounter, said.archived))
+    if said.archived:  # (its open streams here end now; other servers' at their next look)
+        request.app.state.hub.ended(encounter, "archived")
     return JSON({"encounter": encounter, "archived": said.archived})

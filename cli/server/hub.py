@@ -23,7 +23,7 @@ from eventlog.events import CORRECTIONS
 from projections import snapshot as snapshots
 from projections.history import fold
 
-from cli.server.views import Message, message, table_message
+from cli.server.views import Message, closed_message, message, table_message
 
 __all__ = ["Hub", "Listener", "Message", "batch_statuses"]
 
@@ -88,6 +88,7 @@ class Listener:
         self.loop = asyncio.get_running_loop()
         self.queue: asyncio.Queue[Message | None] = asyncio.Queue()
         self.behind = False
+        self.archived = False  # reads an archived encounter on purpose (a GM, ?archived=1)
 
     def send(self, message: Message | None) -> None:
         """`message` onto its queue, from any thread (None: recheck the token)."""
@@ -237,6 +238,36 @@ class Hub:
         if messages:
             self._took("elsewhere", woke)
 
+    def ended(self, encounter: str, why: str) -> None:
+        """The encounter was archived or deleted: each of its open streams
+        gets a last message saying so (views.ENDED) and ends."""
+        with self.guard:
+            group = self.listeners.get(encounter, set())
+            # (a GM reading an archived encounter on purpose, ?archived=1, reads on)
+            targets = [x for x in group if why == "deleted" or not x.archived]
+            group.difference_update(targets)
+        if why == "deleted":
+            with self._lock(encounter):
+                self.published.pop(encounter, None)  # (a new one of that id starts afresh)
+        if targets:
+            deliver(targets, [closed_message(encounter, why)])
+
+    def _gone(self, store, heads: list[tuple[str, int]]) -> None:
+        """On a look at every encounter: end the streams of those no longer
+        in the store, or archived."""
+        with self.guard:
+            listened = [e for e, group in self.listeners.items() if group]
+        if not listened:
+            return
+        live = {e for e, _ in heads}
+        archived = store.archived()
+        for encounter in listened:
+            if encounter not in live:
+                self.ended(encounter, "deleted")
+            elif encounter in archived and any(not x.archived for x in
+                                               self.listeners.get(encounter, ())):
+                self.ended(encounter, "archived")
+
     # -- the watcher ---------------------------------------------------------
 
     def start(self) -> None:
@@ -282,7 +313,16 @@ class Hub:
         last seq published here."""
         store = ledger.store
         woke = time.perf_counter()
-        tokens = store.tokens()
+        with store.reading():  # (one snapshot: a delete ends its streams before its tokens go)
+            if changed is None:
+                heads = [(info.id, info.events) for info in store.encounters()]
+                self._gone(store, heads)
+            else:
+                heads = [(e, head) for e in changed if (head := self._head(store, e)) is not None]
+                for e in changed - {e for e, _ in heads}:  # (deleted meanwhile)
+                    if self.listeners.get(e):
+                        self.ended(e, "deleted")
+            tokens = store.tokens()
         if frozenset(tokens) != self.seen_tokens:  # (an approval keeps its digest)
             gone = self.digests - frozenset(t.digest for t in tokens)
             self._tokens(tokens)
@@ -290,10 +330,6 @@ class Hub:
                 with self.guard:
                     everyone = [x for group in self.listeners.values() for x in group]
                 deliver([x for x in everyone if x.digest in gone], [None])
-        if changed is None:
-            heads = [(info.id, info.events) for info in store.encounters()]
-        else:
-            heads = [(e, head) for e in changed if (head := self._head(store, e)) is not None]
         for encounter, head in heads:
             if head > self.published.get(encounter, -1):
                 self.catch_up(ledger, encounter, head, woke)

@@ -1,4 +1,4 @@
-"""What one client may hold of the server (issue 24, item 1: slowloris
+"""What one client may hold of the server (slowloris
 without a token). uvicorn never times out a connection whose request
 headers never finish, so idle sockets used up every file the process
 could open and every legitimate request timed out. Here:

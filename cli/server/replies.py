@@ -44,7 +44,7 @@ CODES = ((access.Unauthorized, 401), (access.Forbidden, 403), (UnknownEncounter,
          (StoreError, 503), (LedgerError, 409))
 # A store's own failure (a driver's message, a lock, a lost connection) names
 # where the store lives: the client is told this, the server's terminal the
-# rest (issue 24, item 6).
+# rest.
 STORE_FAILED = "the store could not answer this request (the server's terminal says why)"
 
 

@@ -10,14 +10,13 @@ from __future__ import annotations
 
 from starlette.requests import Request
 
-from eventlog.errors import LedgerError
+from eventlog.errors import LedgerError, UnknownEncounter
 
 from cli.server.catchup import Catching
 from cli.server.hub import Listener
-from cli.server.views import TABLE_SEQ, encode, frame_for
 from cli.server.reads import reading, token_of
-from cli.server.replies import DIGITS, BadInput, guarded
-from cli.server.views import sees_all
+from cli.server.replies import DIGITS, BadInput, guarded, ledger, run
+from cli.server.views import CLOSED_SEQ, TABLE_SEQ, closed_message, encode, frame_for, sees_all
 
 PING_S = 15  # a keep-alive comment on an idle stream (proxies, phones' NAT)
 REFUSED = {"event": "refused", "data": encode(
@@ -30,6 +29,23 @@ def last_seen(request: Request) -> int | None:
     if last is not None and not DIGITS.fullmatch(last.strip()):
         raise BadInput(f"Last-Event-ID is the seq of the last message seen, not {last[:20]!r}")
     return int(last) if last is not None else None
+
+
+def _ended(lg, encounter: str, reads_archived: bool) -> str | None:
+    """Why a stream's encounter is out of reach now ("deleted", "archived"),
+    or None."""
+    try:
+        lg.store.head(encounter)
+    except UnknownEncounter:
+        return "deleted"
+    return "archived" if lg.store.is_archived(encounter) and not reads_archived else None
+
+
+async def _refused(request: Request, encounter: str, reads_archived: bool) -> dict:
+    """The last message of a stream whose token stopped working: a delete
+    of its encounter takes its tokens too, and then the why is the delete."""
+    why = await run(lambda: _ended(ledger(request), encounter, reads_archived))
+    return {"event": "closed", "data": closed_message(encounter, why).data} if why else REFUSED
 
 
 def _resumed(lg, encounter: str, seen: int) -> int | None:
@@ -47,6 +63,8 @@ async def stream(request: Request):
     last = last_seen(request)
     hub = request.app.state.hub
     listener = Listener(encounter, token)
+    # (a GM token reading archived encounters on purpose: replies.check_unarchived)
+    listener.archived = token.role == "gm" and request.query_params.get("archived") in ("1", "true")
     hub.subscribe(listener)
     owned = hub.owned(encounter) | frozenset(token.owns)
     players = not sees_all(token)  # (ids in the players' numbering: projections/numbering.py)
@@ -85,12 +103,15 @@ async def stream(request: Request):
                         told = msg.players_seq
                     sent = msg.seq
                 if not await still_valid():  # (a catch-up read slowly may last)
-                    yield REFUSED
+                    yield await _refused(request, encounter, listener.archived)
                     return
             while True:
                 msg = await listener.queue.get()  # (None: the hub's tick, TICK_S)
+                if msg is not None and msg.seq == CLOSED_SEQ:  # (archived or deleted: why,
+                    yield {"event": "closed", "data": msg.data}  # before its tokens' refusal)
+                    return
                 if not (hub.valid(token.digest) or await still_valid()):
-                    yield REFUSED
+                    yield await _refused(request, encounter, listener.archived)
                     return
                 if listener.behind:
                     return  # (the browser reconnects with Last-Event-ID and catches up)

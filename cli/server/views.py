@@ -40,6 +40,17 @@ def table_message(encounter: str | None) -> Message:
     return Message(TABLE_SEQ, encode({"encounter": encounter}))
 
 
+CLOSED_SEQ = -2  # a message that is no batch: the encounter left the store or was archived
+ENDED = {"archived": "{e} was archived: `combat unarchive {e}` brings it back",
+         "deleted": "{e} was deleted from the store"}
+
+
+def closed_message(encounter: str, why: str) -> Message:
+    """A stream's last message: why it ends (`why` is a key of ENDED)."""
+    return Message(CLOSED_SEQ, encode({"encounter": encounter, "reason": why,
+                                       "error": ENDED[why].format(e=encounter)}))
+
+
 def encode(view: dict | list) -> str:
     return msgspec.json.encode(view).decode()
 
@@ -108,5 +119,5 @@ def status_for(state, token: Token, ledger) -> dict:
     return view
 
 
-__all__ = ["Message", "TABLE_SEQ", "data_for", "encode", "frame_for", "may", "message",
-           "sees_all", "status_for", "table_message"]
+__all__ = ["CLOSED_SEQ", "Message", "TABLE_SEQ", "closed_message", "data_for", "encode",
+           "frame_for", "may", "message", "sees_all", "status_for", "table_message"]

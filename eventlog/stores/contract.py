@@ -191,6 +191,7 @@ class EventStore(Protocol):
         ...
 
     def delete(self, encounter: str) -> None:
-        """Remove a whole encounter: its events, snapshot and archive mark
+        """Remove a whole encounter: its events, snapshot and archive mark,
+        and the tokens (join requests, the table's row) that reach it alone
         (the only deletion; never part of a log)."""
         ...

@@ -317,6 +317,23 @@ class StoreContract:
         with pytest.raises(UnknownEncounter):
             store.delete("nowhere")
 
+    def test_contract_a_deleted_encounter_takes_its_tokens_with_it(self, store):
+        """Its tokens, join requests and place on the table belong to this
+        encounter's life: a new one under the same id is reached by none."""
+        _created(store, "a")
+        _created(store, "b")
+        for name, role, owns, encounter in (("ana", "player", ("rook",), "a"),
+                                            ("tv", "view", (), "a"),
+                                            ("ben", "join", ("vex",), "a"),
+                                            ("(the table)", "table", (), "a"),
+                                            ("cat", "player", ("mara",), "b"),
+                                            ("gm", "gm", (), None)):
+            store.add_token(_token(name, role, owns, encounter))
+        store.delete("a")
+        assert sorted(t.name for t in store.tokens()) == ["cat", "gm"]
+        _created(store, "a")
+        assert not [t for t in store.tokens() if t.encounter == "a"]
+
     def test_contract_hooks_are_kept_listed_and_removed_with_their_marks(self, store):
         from eventlog.stores.contract import Hook
         hook = Hook("a1b2c3d4", "http://127.0.0.1:9/in", False, "s3cret", "2026-01-01T00:00:00Z")

@@ -198,6 +198,7 @@ class MemoryStore(DerivedFoldReads):
             self._log(encounter)
             del self._logs[encounter]
             self._archived.discard(encounter)
+            self._tokens = {n: t for n, t in self._tokens.items() if t.encounter != encounter}
             self._imported.pop(encounter, None)
             self._marks = {k: v for k, v in self._marks.items() if k[1] != encounter}
             self._wrote()

@@ -1,4 +1,4 @@
-"""Whether this process may write a store (issue 24, item 8): the table
+"""Whether this process may write a store: the table
 server records declarations and tokens, and its watcher needs the store as
 a writer would open it; a read-only one is refused before it serves."""
 from __future__ import annotations

@@ -97,5 +97,5 @@ def correction(p: Payload, die: int | None = None, cost: str | None = None,
 
 def _said(p: Payload) -> str:
     """A declaration as the log words it (never its event type's name)."""
-    from projections.reports.narrate import describe
+    from projections.domain.narrate import describe
     return describe(p)

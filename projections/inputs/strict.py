@@ -1,4 +1,4 @@
-"""Roster parsing as strict as TOML's own (issue 13, item 12): a key given
+"""Roster parsing as strict as TOML's own: a key given
 twice in one table is refused in YAML and JSON too (both keep the last one
 silently), and a number too long to read is said in the table's words, not
 as Python's hint about `sys.set_int_max_str_digits`."""

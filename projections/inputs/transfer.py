@@ -23,9 +23,9 @@ from eventlog.jsonstream import JSONStream
 from projections.domain.ranges import check_numbers
 from projections.domain.rules import check_slug
 from projections.domain.state import State
+from projections.inputs.header import FORMAT, VERSION, header
 from projections.inputs.intake import store_log
 from projections.ledger import Ledger
-from projections.reports.jsonexport import FORMAT, VERSION, header
 
 MAX_IMPORT_BYTES = 256 * 1024 * 1024
 IMPORT_MOST = "the most an import reads"

@@ -1,4 +1,4 @@
-"""A witness for the store (issue 13, item 5): what was seen earlier, kept
+"""A witness for the store: what was seen earlier, kept
 outside it, against which `verify --against FILE` checks the log now.
 
 No chain can see, by itself, its own tail cut off with the head row set back

@@ -66,6 +66,15 @@ class Chart:
 
 
 def _mpl():
+    import logging
+    # matplotlib logs to stderr, through logging's last resort, when it
+    # cannot make its cache folder or builds its font cache slowly: news for
+    # a developer, noise in a GM's terminal. A handler of its own keeps the
+    # last resort silent; an application that configures logging still
+    # gets the records.
+    quiet = logging.getLogger("matplotlib")
+    if not quiet.handlers:
+        quiet.addHandler(logging.NullHandler())
     import matplotlib
     matplotlib.rcParams.update({
         "svg.fonttype": "none",        # text stays <text>, not paths

@@ -28,7 +28,7 @@ from eventlog.events import (
 )
 from eventlog.text import LINE_BREAKS, csv_cell, json_safe, neutral
 from projections.ledger import Ledger
-from projections.reports.narrate import describe
+from projections.domain.narrate import describe
 from projections.reports.stats import CATEGORIES, Stats
 from projections.reports.story import Chapter, Story
 from projections.reports.timing import duration
@@ -326,7 +326,7 @@ def stats_markdown(numbers: dict) -> list[str]:
 
 def harm_markdown(numbers: dict) -> list[str]:
     """hp taken, dealt and healed per combatant and round, and conditions per
-    round (issue 27); nothing when no track named hp and no condition was used."""
+    round; nothing when no track named hp and no condition was used."""
     lines: list[str] = []
     hp = numbers.get("hp") or {}
     if hp.get("used"):

@@ -16,21 +16,8 @@ from eventlog.events import (
     TurnEnded,
 )
 from projections.domain.asks import order_context, untouched, untouched_after_auto_end
+from projections.domain.narrate import lost_line, unspent
 from projections.domain.state import TURN_LIMIT, State
-
-
-def unspent(s: State) -> list[tuple[str, int]]:
-    """AP left unspent per active combatant with initiative: what the next
-    round's restore throws away while this one runs (R15, R24)."""
-    if not s.running:
-        return []
-    return [(c.id, c.ap) for c in s.combatants.values()
-            if c.active and c.ap > 0 and s.initiative_of(c.id) is not None]
-
-
-def lost_line(lost: list[tuple[str, int]], round_: int) -> str:
-    ap = ", ".join(f"{cid} {n} AP" for cid, n in lost)
-    return f"round {round_} was still running: unspent AP lost: {ap} (R15, R24)"
 
 
 def up_line(s: State) -> str:

@@ -1,4 +1,4 @@
-"""What tracks and conditions tell after the fight (issue 27), fed by the
+"""What tracks and conditions tell after the fight, fed by the
 same fold as the stats: damage taken, dealt and healed per combatant and
 round when a track named hp is used, and the conditions on each combatant
 in each round.

@@ -71,7 +71,7 @@ def charts(numbers: dict) -> list:
 
 def harm_charts(numbers: dict) -> list:
     """Damage per combatant and round, and taken/dealt/healed per combatant,
-    when a track named hp was used (issue 27)."""
+    when a track named hp was used."""
     from projections.reports import charts as ch
     hp = numbers.get("hp") or {}
     if not hp.get("used"):

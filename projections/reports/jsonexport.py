@@ -16,24 +16,12 @@ import msgspec
 
 from eventlog.codec import envelope_dict
 from eventlog.text import json_safe
+from projections.inputs.header import header
 from projections.ledger import Ledger
 from projections.reports.walk import Track, no_track
 
-FORMAT, VERSION = "combat-ledger", 1  # the export's own name and version
 CHUNK = 512  # events formatted and written at a time
 _DEPTH = "\n    "  # an event's lines, inside "events": [...]
-
-
-def header(ledger: Ledger, encounter: str) -> dict:
-    """The export's members before its events (docs/formats.md, the json export)."""
-    title = next((etitle for eid, etitle, _, _ in ledger.store.encounters()
-                  if eid == encounter), "")
-    head, digest = ledger.store.head(encounter)
-    state = ledger.state(encounter)  # (the kept snapshot: no walk of the log)
-    return {"format": FORMAT, "version": VERSION,
-            "encounter": {"id": encounter, "title": title, "events": head,
-                          "head_hash": digest,
-                          "left": [cid for cid, c in state.combatants.items() if not c.active]}}
 
 
 def write_json(ledger: Ledger, encounter: str, out: TextIO, track: Track = no_track) -> int:

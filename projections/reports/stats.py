@@ -77,7 +77,7 @@ class Stats:
         self.amended: set[int] = set()
         self.first_at = self.last_at = ""
         self.timing = Timing()
-        self.harm = Harm()  # tracks named hp, and conditions (issue 27)
+        self.harm = Harm()  # tracks named hp, and conditions
 
     def feed(self, step: Step) -> None:
         self._record_event(step)

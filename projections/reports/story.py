@@ -15,7 +15,7 @@ from eventlog.events import (
     Undone,
 )
 
-from projections.reports.narrate import describe
+from projections.domain.narrate import describe
 from projections.domain.state import TURN_LIMIT, State
 from projections.reports.walk import Before, Step, in_turn, where
 

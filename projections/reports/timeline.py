@@ -120,7 +120,7 @@ def said(entry: Entry) -> dict:
     what `amend` may correct of it."""
     from eventlog.text import neutral
     from projections.domain.phrases import amendable
-    from projections.reports.narrate import describe
+    from projections.domain.narrate import describe
     mark = entry.undone_by
     return {"seq": entry.env.seq, "batch": entry.env.batch, "actor": entry.env.actor,
             "context": entry.context, "text": neutral(describe(entry.env.data)),

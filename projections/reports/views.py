@@ -1,9 +1,8 @@
 """Read models over the folded state: `status --json` exactly as docs/formats.md says."""
 from __future__ import annotations
 
-from collections.abc import Set as AbstractSet
-
 from projections.domain.state import State
+from projections.visible import hides, unseen_tracks
 
 
 def effect_view(s: State, e) -> dict:
@@ -65,43 +64,8 @@ def status(s: State) -> dict:
     }
 
 
-# -- what a player's or view's token reads of tracks (the docs, "What the
-# players see"): a PC's tracks, and an NPC's only where the GM made them public
-# (`track ID NAME VALUE --public`). Conditions are seen by everyone. The GM and
-# the CLI see everything.
-
-def for_players(view: dict) -> dict:
-    """A status (`status(state)`) as a player's or view's token reads it."""
-    people = []
-    for c in view["combatants"]:
-        tracks = c.get("tracks") or {}
-        if c["side"] != "pc" and not all(t["public"] for t in tracks.values()):
-            c = {**c, "tracks": {n: t for n, t in tracks.items() if t["public"]}}
-        people.append(c)
-    return {**view, "combatants": people}
-
-
-def unseen_tracks(s: State) -> set[tuple[str, str]]:
-    """(combatant, track) of every track players do not see."""
-    return {(cid, name) for cid, own in s.tracks.items() for name, t in own.items()
-            if not t.public and s.combatants[cid].side != "pc"}
-
-
-def hides(unseen: AbstractSet[tuple[str, str]], type_name: str | None, data) -> bool:
-    """Whether an event (its type and data, a dict or a payload) tells the
-    value of a track players do not see (in an amendment too)."""
-    if not unseen:
-        return False
-    get = data.get if isinstance(data, dict) else (lambda k, d=None: getattr(data, k, d))
-    if type_name == "TrackChanged":
-        return (get("combatant"), get("track")) in unseen
-    if type_name == "Amended":
-        for e in get("events") or ():
-            name = e.get("type") if isinstance(e, dict) else type(e).__name__
-            if hides(unseen, name, e):
-                return True
-    return False
-
+# -- what a player's or view's token reads of the log (projections/visible.py
+# says which tracks it does not see)
 
 def log_for_players(events: list[dict], s: State) -> list[dict]:
     """`log --json` as a player's or view's token reads it: without the

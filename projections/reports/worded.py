@@ -8,7 +8,7 @@ from typing import NamedTuple
 
 from eventlog.codec import Envelope
 from eventlog.events import Amended, Payload, Redone, Undone
-from projections.reports.narrate import describe, describe_together
+from projections.domain.narrate import describe, describe_together
 
 
 class Said(NamedTuple):

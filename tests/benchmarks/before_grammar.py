@@ -1,5 +1,5 @@
 """The command line's latency beside the tree before the grammar redesign
-(issue 21: "CLI latency figures no worse than today"), in the same run.
+("CLI latency figures no worse than today"), in the same run.
 
     python tests/benchmarks/before_grammar.py [--commit 0623027] [--repeat 15] [--json]
 
@@ -29,7 +29,7 @@ from commands import COMMANDS, PY, cli_env
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
-BEFORE = "0623027"  # the last commit before the grammar (issue 21)
+BEFORE = "0623027"  # the last commit before the grammar
 ENCOUNTER = "bench-1000"
 BUILD = ("import sys; sys.path[:0] = [sys.argv[1], sys.argv[1] + '/tests/benchmarks'];"
          "from eventlog.stores.sqlite import Store; from generate import build;"

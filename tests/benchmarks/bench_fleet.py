@@ -1,11 +1,13 @@
-"""Several servers, one store, under load (issue 28), on this machine and a
-private PostgreSQL cluster (tests/pgserver.py), bounded in count and time:
+"""Several servers, one store, under load, on this machine and a private
+PostgreSQL cluster (tests/pgserver.py), bounded in count and time:
 
-  N tables of 6 players and a TV each: 7 streams a table, spread over the
-  servers (each stream follows the address list: when its server dies it
-  resumes on the next by Last-Event-ID); every table declares at table pace
+  N tables of 6 players and a TV each: 7 streams a table, each on the
+  table's own server, as the proxy that hashes tables to servers places
+  them (examples/proxy; `--spread`: each device of a table on another
+  server, so every server folds every table); a stream whose server dies
+  resumes on the next by Last-Event-ID. Every table declares at table pace
   (6 players, one declaration each every PACE_S seconds on average, sent
-  through the player's server, failing over to the next).
+  to the table's server, failing over to the next).
 
 The phones hold player tokens, each owning its PC, and the TV a view
 token, so each batch goes out in a table's real mix of role views (the GM
@@ -29,7 +31,7 @@ stream messages delivered per CPU second of the servers (the fan-out's
 cost, with the declarations' own work in it).
 
     python tests/benchmarks/bench_fleet.py [--tables 100] [--seconds 30] [--quick]
-                                           [--runs single,fleet,kill]
+                                           [--runs single,fleet,kill] [--spread]
 
 Each phone, TV and GM laptop connects from a loopback address of its own
 (127.x.y.z, tests/fleet.py), as a table's devices do: no address comes
@@ -54,7 +56,6 @@ from datetime import datetime
 from pathlib import Path
 
 import httpx
-from httpx_sse import aconnect_sse
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
@@ -147,40 +148,68 @@ def epoch(at: str) -> float:
 
 
 class Run:
-    def __init__(self, urls, gm, views, heads, seconds, kill=None):
+    def __init__(self, urls, gm, views, heads, seconds, kill=None, meter=None, hashed=True):
         self.urls, self.gm, self.views, self.heads = urls, gm, views, heads
-        self.seconds, self.kill = seconds, kill
+        self.hashed = hashed
+        self.seconds, self.kill, self.meter = seconds, kill, meter
         self.acked: dict[str, list[tuple[int, float]]] = {e: [] for e in heads}
         self.seen: dict[tuple[str, int], list[tuple[int, float]]] = {}
         self.errors = {"declarations": 0, "streams": 0}
+        self.missed: list[dict] = []
         self.moves = 0
         self.addresses: set[str] = set()
 
     async def listen(self, e: str, k: int, stop: asyncio.Event) -> None:
         got = self.seen[(e, k)] = []
-        http = self.clients(e, k)
-        at, last = (int(e[1:]) + k) % len(self.urls), None
+        from fleet import address
+        local = address(int(e[1:]) * (PLAYERS + 2) + k)  # (this device's own address)
+        self.addresses.add(local)
+        at, last = self.home(e, k), None
         for _ in range(200):  # (bounded: reconnections)
             if stop.is_set():
                 return
             # As a page does: the first stream asks for the status now, a
             # reconnection for what it missed (Last-Event-ID: a catch-up).
-            headers = {"Authorization": f"Bearer {self.views[e][k]}"}
-            if last is not None:
-                headers["Last-Event-ID"] = str(last)
             try:
-                async with aconnect_sse(http[at], "GET", f"/api/encounters/{e}/stream",
-                                        headers=headers) as source:
-                    async for m in source.aiter_sse():
-                        if m.data and m.event == "status":
-                            last = int(m.id)
-                            got.append((last, time.time()))
-            except (httpx.HTTPError, OSError):
+                last = await self.follow(self.urls[at], local, e, k, last, got)
+            except (OSError, ValueError, asyncio.IncompleteReadError):
                 pass
             at, self.moves = (at + 1) % len(self.urls), self.moves + 1
             await asyncio.sleep(0.1)
-        for client in http:
-            await client.aclose()
+
+    async def follow(self, url: str, local: str, e: str, k: int, last: int | None,
+                     got: list) -> int | None:
+        """One stream until it ends: a bare HTTP/1.0 request (the answer is
+        the stream's bytes until the server closes it, no chunks) and its
+        lines read as they come, keeping each message's id and arrival.
+        Lean on purpose: the generator shares the cores with the servers it
+        measures, and a full HTTP client's parsing costs several times this."""
+        host, port = url.removeprefix("http://").split(":")
+        reader, writer = await asyncio.open_connection(host, int(port), local_addr=(local, 0),
+                                                       limit=1 << 20)
+        try:
+            resume = "" if last is None else f"Last-Event-ID: {last}\r\n"
+            writer.write((f"GET /api/encounters/{e}/stream HTTP/1.0\r\nHost: {host}\r\n"
+                          f"Authorization: Bearer {self.views[e][k]}\r\n{resume}"
+                          "Accept: text/event-stream\r\n\r\n").encode())
+            if b" 200 " not in await reader.readline():
+                return last
+            while (await reader.readline()).strip():  # (the answer's headers)
+                pass
+            seq, status = None, False
+            while line := await reader.readline():
+                if line.startswith(b"id: "):
+                    seq = int(line[4:])
+                elif line.startswith(b"event: "):
+                    status = line[7:].strip() == b"status"
+                elif not line.strip():
+                    if status and seq is not None:
+                        last = seq
+                        got.append((seq, time.time()))
+                    seq, status = None, False
+            return last
+        finally:
+            writer.close()
 
     async def declare(self, http: list, e: str, until: float) -> None:
         rng = random.Random(e)
@@ -190,23 +219,35 @@ class Run:
             if time.monotonic() >= until:  # (a wait past the end: the run's rate stays true)
                 break
             n += 1
-            first = rng.randrange(len(self.urls))
+            first = self.home(e, rng.randrange(PLAYERS))
             for k in range(len(self.urls)):
                 try:
                     answer = await http[(first + k) % len(self.urls)].post(
                         f"/api/encounters/{e}/commands",
                         json={"command": "note", "text": f"{e} says {n}"},
                         headers={"Authorization": f"Bearer {self.gm}"})
-                except (httpx.HTTPError, OSError):
+                except (httpx.HTTPError, OSError) as exc:
+                    unanswered = type(exc).__name__
                     continue
                 if answer.status_code == 200:
                     last = answer.json()["events"][-1]
                     self.acked[e].append((last["seq"], epoch(last["at"])))
                 else:
-                    self.errors["declarations"] += 1
+                    self.refused(str(answer.status_code))
                 break
             else:
-                self.errors["declarations"] += 1
+                self.refused(unanswered)
+
+    def refused(self, why: str) -> None:
+        self.errors["declarations"] += 1
+        self.errors[f"declarations_{why}"] = self.errors.get(f"declarations_{why}", 0) + 1
+
+    def home(self, e: str, k: int) -> int:
+        """The server device k of table e goes to first: the table's own when
+        the proxy hashes tables to servers (as examples/proxy does), else
+        each device its own, spread (every server then folds every table)."""
+        table = int(e[1:])
+        return (table if self.hashed else table + k) % len(self.urls)
 
     def clients(self, e: str, k: int) -> list:
         """Device k of table e's clients, one a server, from a loopback
@@ -232,6 +273,8 @@ class Run:
             await asyncio.sleep(0.2)
         self.opened_s = round(time.monotonic() - opening + 60, 1)
         started = time.monotonic()
+        if self.meter is not None:
+            self.meter.sample("writing")
         until = started + self.seconds
         writers = [asyncio.create_task(self.declare(tables[e], e, until)) for e in self.heads]
         if self.kill is not None:
@@ -239,6 +282,8 @@ class Run:
             await asyncio.to_thread(self.kill)
         await asyncio.gather(*writers)
         self.elapsed = time.monotonic() - started
+        if self.meter is not None:
+            self.meter.sample("written")
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline and not self.caught_up():
             await asyncio.sleep(0.2)
@@ -261,16 +306,23 @@ class Run:
             for got in streams:
                 seqs = [s for s, _ in got]
                 want = {s for s, _ in acked}
-                if (len(set(seqs)) != len(seqs) or seqs != sorted(seqs)
-                        or not want <= set(seqs)):
+                kinds = [kind for kind, bad in (
+                    ("twice", len(set(seqs)) != len(seqs)), ("order", seqs != sorted(seqs)),
+                    ("missed", not want <= set(seqs))) if bad]
+                if kinds:
                     self.errors["streams"] += 1
+                    for kind in kinds:
+                        self.errors[kind] = self.errors.get(kind, 0) + 1
+                    if "missed" in kinds:  # (what, and whether anything came after it)
+                        gone = sorted(want - set(seqs))
+                        self.missed.append({"table": e, "seqs": gone[:5], "last_seen": seqs[-1:],
+                                            "later_seen": any(x > gone[0] for x in seqs)})
             arrivals = [dict(got) for got in streams]
             for seq, at in acked:
                 times = [a[seq] for a in arrivals if seq in a]
                 if len(times) == len(arrivals):
                     latencies.append(max(times) - at)
         total = sum(len(a) for a in self.acked.values())
-        self.delivered = sum(len(got) for got in self.seen.values())
         q = statistics.quantiles(latencies, n=100) if len(latencies) > 1 else [0] * 99
         # (every declaration was sent within the run's seconds; `elapsed_s`
         # adds the wait for the last answers and the writers' last sleeps)
@@ -278,43 +330,69 @@ class Run:
                 "elapsed_s": round(self.elapsed, 1),
                 "sse_p50_ms": round(q[49] * 1000, 1), "sse_p99_ms": round(q[98] * 1000, 1),
                 "errors": dict(self.errors), "stream_moves": self.moves,
+                **({"missed": self.missed[:5]} if self.missed else {}),
                 "streams": len(self.seen), "streams_opened_s": self.opened_s,
                 "client_addresses": len(self.addresses),
                 "offered_per_s": round(len(self.heads) * PLAYERS / PACE_S, 1)}
 
 
+class Meter:
+    """Where the CPU went between two moments: the servers' (a killed one's
+    as read just before its kill), PostgreSQL's, this generator's and the
+    whole machine's busy seconds."""
+
+    def __init__(self, pg, fleet):
+        self.pg, self.fleet = pg, fleet
+        self.spent: dict[int, float] = {}  # a killed server's last reading
+        self.at: dict[str, tuple] = {}
+
+    def servers(self) -> float:
+        return sum(self.spent.get(s.proc.pid) or cpu_of(s.proc.pid) for s in self.fleet)
+
+    def kill(self, server) -> None:
+        self.spent[server.proc.pid] = cpu_of(server.proc.pid)
+        server.kill()
+
+    def sample(self, name: str) -> None:
+        self.at[name] = (self.servers(), postgres_cpu(self.pg), own_cpu(), busy_cpu(),
+                         time.monotonic(), time.time())
+
+    def between(self, first: str, last: str, seen) -> dict:
+        served, postgres, generator, machine, wall = (
+            self.at[last][i] - self.at[first][i] for i in range(5))
+        since, until = self.at[first][5], self.at[last][5]
+        delivered = sum(1 for got in seen for _, t in got if since <= t <= until)
+        ours = served + postgres + generator
+        return {"servers": round(served, 2), "postgres": round(postgres, 2),
+                "generator": round(generator, 2), "machine": round(machine, 1),
+                "wall": round(wall, 1), "cores": os.cpu_count(),
+                # (the generator's part of what this benchmark spent; the
+                # machine's figure says whether anything else was running)
+                "generator_share": round(generator / ours, 2) if ours else None,
+                "messages": delivered,
+                "messages_per_server_cpu_s": round(delivered / served) if served else None}
+
+
 def one_run(pg, folder: Path, servers: int, tables: int, seconds: float,
-            kill: bool) -> dict:
+            kill: bool, hashed: bool = True) -> dict:
     from fleet import Server
     url = pg.fresh_url()
     gm, views, heads = setup(url, tables)
     fleet = [Server(url, folder, pool=8) for _ in range(servers)]
-    spent = {s.proc.pid: 0.0 for s in fleet}  # (a killed server's, read just before)
-
-    def killed() -> None:
-        spent[fleet[1].proc.pid] = cpu_of(fleet[1].proc.pid)
-        fleet[1].kill()
-
+    meter = Meter(pg, fleet)
     try:
         run = Run([s.url for s in fleet], gm, views, heads, seconds,
-                  kill=killed if kill else None)
-        started = {pid: cpu_of(pid) for pid in spent}  # (their start-up left out)
-        before = own_cpu(), postgres_cpu(pg), busy_cpu(), time.monotonic()
+                  kill=(lambda: meter.kill(fleet[1])) if kill else None, meter=meter,
+                  hashed=hashed)
+        meter.sample("start")  # (the servers' start-up left out)
         asyncio.run(run.go())
-        after = own_cpu(), postgres_cpu(pg), busy_cpu(), time.monotonic()
-        served = sum((spent[pid] or cpu_of(pid)) - started[pid] for pid in spent)
+        meter.sample("end")
         figures = run.figures()
-        wall = after[3] - before[3]
-        generator, postgres, machine = (after[i] - before[i] for i in range(3))
-        figures["cpu_s"] = {"servers": round(served, 1), "postgres": round(postgres, 1),
-                            "generator": round(generator, 1), "machine": round(machine, 1),
-                            "wall": round(wall, 1), "cores": os.cpu_count()}
-        # (the generator's share of what this benchmark spent; the machine's
-        # figure beside it says whether anything else was running)
-        ours = served + postgres + generator
-        figures["generator_share"] = round(generator / ours, 2) if ours else None
-        figures["messages_delivered"] = run.delivered
-        figures["messages_per_server_cpu_s"] = round(run.delivered / served) if served else None
+        seen = run.seen.values()
+        # the whole run (streams opening, declaring, the last messages), and
+        # the declaring alone: the steady state a capacity model counts
+        figures["cpu_s"] = meter.between("start", "end", seen)
+        figures["cpu_s_declaring"] = meter.between("writing", "written", seen)
         return figures
     finally:
         for s in fleet:
@@ -328,6 +406,8 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--runs", default="single,fleet,kill",
                         help="which runs, comma-separated: single, fleet, kill")
+    parser.add_argument("--spread", action="store_true",
+                        help="each device of a table to another server, not the table's own")
     args = parser.parse_args()
     runs = [r.strip() for r in args.runs.split(",") if r.strip()]
     if not runs or set(runs) - set(RUNS):
@@ -338,12 +418,14 @@ def main() -> None:
     if pg.url is None:
         sys.exit(f"no PostgreSQL: {pg.why}")
     out = {"tables": tables, "streams_per_table": PLAYERS + 1, "seconds": seconds,
+           "placement": "spread" if args.spread else "hashed",
            "pace": f"{PLAYERS} players x 1 declaration / {PACE_S:g} s"}
     try:
         with tempfile.TemporaryDirectory() as folder:
             for name in runs:
                 servers, kill = RUNS[name]
-                out[name] = one_run(pg, Path(folder), servers, tables, seconds, kill)
+                out[name] = one_run(pg, Path(folder), servers, tables, seconds, kill,
+                                    hashed=not args.spread)
     finally:
         pg.close()
     print(json.dumps(out, indent=1))

@@ -1,4 +1,4 @@
-"""The command line's figures, each beside its floor (issue 29), for run.py:
+"""The command line's figures, each beside its floor, for run.py:
 
   status --json, status, act   at the largest size beside the same at 1k
                                (a long campaign's log: undos, retractions

@@ -243,9 +243,9 @@ def main() -> None:
                   f"{f['client_addresses']} client addresses")
             cpu = f["cpu_s"]
             print(f"         CPU s: servers {cpu['servers']}, PostgreSQL {cpu['postgres']}, "
-                  f"generator {cpu['generator']} (share {f['generator_share']}), machine "
+                  f"generator {cpu['generator']} (share {cpu['generator_share']}), machine "
                   f"{cpu['machine']} of {cpu['wall']} s x {cpu['cores']} cores; "
-                  f"{f['messages_per_server_cpu_s']} messages per server CPU s")
+                  f"{cpu['messages_per_server_cpu_s']} messages per server CPU s")
 
 
 if __name__ == "__main__":

@@ -1,4 +1,4 @@
-"""The table server's figures (issue 17), on a real uvicorn over loopback:
+"""The table server's figures, on a real uvicorn over loopback:
 
   api_declare_ms / append_floor_ms   one declaration through the API (token
                  check, fold from the snapshot, judge, append, status, fan-out,

@@ -1,4 +1,4 @@
-"""The floor of the stream's fan-out (issue 29): a bare sse-starlette app
+"""The floor of the stream's fan-out: a bare sse-starlette app
 (EventSourceResponse over an asyncio queue per listener) that, when poked
 (`POST /poke` with a status JSON), puts that payload on every listener's
 queue; no token, no store, no worker thread. It is read by the same

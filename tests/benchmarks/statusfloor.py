@@ -1,4 +1,4 @@
-"""The design floor of a status command (issue 29): a process that imports
+"""The design floor of a status command: a process that imports
 msgspec and sqlite3, opens the store, reads the kept snapshot and prints it
 as the status JSON; with --table, as rich's table instead (the floor of
 `status`). Run as `python -m statusfloor DB ENCOUNTER [--table]`, so that

@@ -98,6 +98,7 @@ function declare(command, done, asked) {
   const path = "./api/encounters/" + encodeURIComponent(encounter) + "/commands";
   return api(path, command).then((answer) => {
     render(answer.status);
+    if (me.role === "gm" && window.gmDeclared) window.gmDeclared();
     say(done || "✓ declared", "ok");
     return answer;
   }, (err) => { if (err.confirm && asked) asked(err); else say(err.message, "error"); });
@@ -141,7 +142,7 @@ function sideBadge(side) {
 function slotItem(slot, byId, groups) {
   const group = groups[slot], lone = byId[slot];
   const side = lone ? lone.side : (group && group.members.length ? byId[group.members[0]].side : "npc");
-  const init = lone ? lone.initiative : group && group.initiative;
+  const init = lone ? lone.initiative : group ? group.initiative : null;
   const members = group ? group.members.filter((m) => byId[m] && byId[m].active && !status.order.includes(m)) : [];
   const up = status.up.includes(slot) || members.some((m) => status.up.includes(m));
   const mine = owned(slot) || members.some(owned);
@@ -150,7 +151,7 @@ function slotItem(slot, byId, groups) {
     item.append(el("div", { class: "slot-head" + (up ? " up" : "") }, sideBadge(side),
       el("span", { class: "init" }, init === null ? "–" : String(init)), combatantLine(lone, "member")));
   } else {
-    item.append(el("div", { class: "slot-head" }, sideBadge(side), el("span", { class: "init" }, String(init)),
+    item.append(el("div", { class: "slot-head" }, sideBadge(side), el("span", { class: "init" }, init === null ? "–" : String(init)),
                    el("span", { class: "who" }, slot + " (group)")));
     for (const m of members) item.append(combatantLine(byId[m], "member"));
   }
@@ -163,8 +164,12 @@ function phaseText() {
   return "round " + status.round + " · pass " + status.pass + (status.round_complete ? " · round complete" : "");
 }
 
-function render(next) {
-  if (!next || (status && next.encounter === status.encounter && next.seq < status.seq)) return;
+function render(next, streamed) {
+  // The stream sends every batch in order: each of its messages is drawn. An
+  // answer to a request may be older than what the stream already drew, and
+  // is then left out. (A player's seq may go down: an undone reveal hides
+  // a combatant's past again.)
+  if (!next || (!streamed && status && next.encounter === status.encounter && next.seq < status.seq)) return;
   if (me.role === "player" && !next.mine && status && status.mine) next.mine = status.mine;
   if (me.role === "player" && !next.on_deck && status && status.on_deck) next.on_deck = status.on_deck;
   status = next;
@@ -284,16 +289,31 @@ function card(c) {
 }
 
 function renderMine(byId) {
+  // Every status redraws the cards, their buttons from its `mine`; what is
+  // typed or chosen in them, the focus and the caret are kept (a redraw
+  // skipped while a label was typed left a turn's buttons greyed).
   const mine = $("mine");
   const ids = me.role === "player" ? me.owns : [];  // (the GM's: one panel, gm.js)
   const open = document.activeElement && mine.contains(document.activeElement) ? document.activeElement : null;
-  if (open && open.tagName === "INPUT" && open.value) return; // (keep what is being typed)
-  const focused = open && open.closest("[data-card]") ? [open.closest("[data-card]").dataset.card, open.textContent] : null;
+  const place = (n) => [n.closest("[data-card]").dataset.card, n.getAttribute("aria-label") || n.textContent];
+  const kept = [...mine.querySelectorAll("[data-card] input, [data-card] select")].map((n) => [place(n), n.value]);
+  const focused = open && open.closest("[data-card]") ? place(open) : null;
+  const caret = open && open.tagName === "INPUT" && open.type !== "number" ? [open.selectionStart, open.selectionEnd] : null;
   mine.replaceChildren(...ids.filter((id) => byId[id]).map((id) => card(byId[id])));
   mine.hidden = ids.length === 0;
-  if (focused) {  // keyboard users keep their place after the card is redrawn
-    const again = [...mine.querySelectorAll('[data-card="' + focused[0] + '"] button')].find((b) => b.textContent === focused[1]);
-    if (again && !again.disabled) again.focus();
+  const find = ([cardId, name]) => [...mine.querySelectorAll('[data-card="' + CSS.escape(cardId) + '"] input, [data-card="'
+    + CSS.escape(cardId) + '"] select, [data-card="' + CSS.escape(cardId) + '"] button')]
+    .find((n) => (n.getAttribute("aria-label") || n.textContent) === name);
+  for (const [where, value] of kept) {
+    const again = find(where);
+    if (again && again.tagName !== "BUTTON") again.value = value;
+  }
+  if (focused) {  // the person keeps their place after the card is redrawn
+    const again = find(focused);
+    if (again && !again.disabled) {
+      again.focus();
+      if (caret) again.setSelectionRange(caret[0], caret[1]);
+    }
   }
 }
 
@@ -311,9 +331,10 @@ function listen() {
   turnKey = "";
   const url = "./api/encounters/" + encodeURIComponent(encounter) + "/stream?token=" + encodeURIComponent(token);
   source = new EventSource(url);  // (it resumes by Last-Event-ID by itself)
-  source.addEventListener("status", (ev) => { render(JSON.parse(ev.data)); badge("live"); });
+  source.addEventListener("status", (ev) => { render(JSON.parse(ev.data), true); badge("live"); });
   source.addEventListener("table", (ev) => followTable(JSON.parse(ev.data).encounter));
-  source.addEventListener("refused", (ev) => { say(JSON.parse(ev.data).error, "error"); source.close(); badge("offline"); });
+  // a refused token, or the encounter archived or deleted: said, and no reconnecting
+  for (const end of ["refused", "closed"]) source.addEventListener(end, (ev) => { say(JSON.parse(ev.data).error, "error"); source.close(); badge("offline"); });
   source.onerror = () => {
     if (source.readyState === EventSource.CLOSED) { badge("offline"); setTimeout(listen, 3000); }
     else badge(navigator.onLine === false ? "offline" : "reconnecting");

@@ -110,6 +110,14 @@ window.gmRendered = function () {
   refreshLog();
 };
 
+// After a declaration from this page the choice returns to the acting
+// combatant (the first up, when a group's members are): the next Major or
+// End turn is never the last row clicked, such as a boss just hidden.
+window.gmDeclared = function () {
+  const back = status && (status.acting || status.up[0]);
+  if (back && back !== selected) pick(back);
+};
+
 // -- the panel: the selected combatant's controls ----------------------------
 
 const keyed = (text, key, fn, disabled) =>
@@ -155,7 +163,7 @@ function trackRows(c) {
       small("+1", () => change(1), { "aria-label": name + " +1" }),
       to, small("Set", () => declare({ command: "track", id: c.id, name, value: Number(to.value) },
                                      "✓ " + c.name + " " + name + " = " + to.value), { "aria-label": "set " + name }),
-      // (issue 27: the GM chooses per track whether the players see it)
+      // (the GM chooses per track whether the players see it)
       small("Players see it", () => declare({ command: "track", id: c.id, name, delta: 0, public: !t.public },
                                             "✓ the players " + (t.public ? "no longer see " : "see ") + c.name + "'s " + name),
             { class: "toggle", "aria-pressed": String(!!t.public), "aria-label": "players see " + name }));
@@ -301,15 +309,18 @@ function gmButtons() {
       // a --dry-run appends nothing: what it would change is the answer
       if (answer.preview) say("dry run, nothing appended: " + answer.preview.join(" · "), "note");
       else say("✓ " + line, "ok");
-      $("line").value = "";
+      // (what the GM typed meanwhile, the next command, is kept)
+      if ($("line").value.trim() === line) $("line").value = "";
       if (answer.status.encounter !== encounter) { goTo(answer.status.encounter); return; }  // (`new ID`)
       render(answer.status);
+      if (!answer.preview) window.gmDeclared();
     }, (err) => say(err.message, "error"));
   });
   document.addEventListener("keydown", onKey);
 }
 
 window.gmStart = function () {
+  $("gm-buttons").after($("message"));  // (where the GM looks after pressing one)
   $("gm").hidden = false;
   $("history").hidden = false;
   $("evening").hidden = false;

@@ -218,6 +218,7 @@ function joins() {
     const key = JSON.stringify(waiting);
     if (key === joinsSeen) return;
     joinsSeen = key;
+    waitingNotice(waiting);
     const list = $("joins");
     if (!waiting.length) { list.replaceChildren(el("li", {}, "nobody is waiting")); return; }
     list.replaceChildren(...waiting.map((w) => {
@@ -229,4 +230,15 @@ function joins() {
         el("button", { type: "button", on: { click: () => answer(false) } }, "Deny"));
     }));
   }, () => {});
+}
+
+function waitingNotice(waiting) {
+  // the requests sit far down the page: its first screen says that phones
+  // wait, and the link jumps to them
+  const notice = $("waiting");
+  notice.hidden = !waiting.length;
+  if (!waiting.length) { notice.replaceChildren(); return; }
+  const n = waiting.length;
+  notice.replaceChildren((n === 1 ? "1 phone is" : n + " phones are") + " waiting to join: " +
+    waiting.map((w) => w.name).join(", ") + " ", el("a", { href: "#joins-head" }, "Answer ↓"));
 }

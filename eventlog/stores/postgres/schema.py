@@ -93,7 +93,7 @@ WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'p', 'v', 'm', 'f')"""
 # Every object in the store's schema, one row each (kind, name, shape): its
 # relations (a table's columns, an index's definition, row security), the
 # triggers (not the constraints' own), rules and policies on them, and the
-# constraints. Asked once at open (issue 24, item 2).
+# constraints. Asked once at open.
 _OBJECTS = """SELECT 'relation', c.relname, c.relkind::text
   || CASE WHEN c.relrowsecurity THEN ' row security' ELSE '' END || ': '
   || CASE WHEN c.relkind = 'i' THEN regexp_replace(pg_get_indexdef(c.oid), ' ON \\S+\\.', ' ON ')

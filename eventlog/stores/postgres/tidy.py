@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from eventlog.stores.postgres.schema import MARK
+
 if TYPE_CHECKING:
     from eventlog.stores.hosts import PgHost as _Host
 else:
@@ -33,9 +35,12 @@ class TidyMixin(_Host):
         def work(db):
             for table, column in (("events", "encounter"), ("snapshots", "encounter"),
                                   ("archived", "encounter"), ("hook_marks", "encounter"),
-                                  ("imported", "encounter"), ("changes", "encounter"),
-                                  ("encounters", "id")):
+                                  ("imported", "encounter"),
+                                  # (its tokens, join requests and place on the
+                                  # table belong to this encounter's life)
+                                  ("tokens", "encounter"), ("encounters", "id")):
                 db.execute(f"DELETE FROM {table} WHERE {column} = %s", (encounter,))
+            db.execute(MARK, {"e": encounter})  # (servers end its streams at once)
         self._write(work)
         self._heads.pop(encounter, None)
 

@@ -108,7 +108,7 @@ def foreign_object(rows, made: dict[str, tuple[str, str]]) -> str | None:
     return None
 
 
-# Every table and index a store of any version may hold (issue 24, item 2):
+# Every table and index a store of any version may hold:
 # anything else in the file (a trigger, a view, a table of another shape)
 # was put there by someone else, and the file is not opened.
 MADE = schema_objects(SCHEMA, *(s for step in MIGRATIONS.values() for s in step))

@@ -39,6 +39,9 @@ class TidyMixin(_Host):
             for sql in ("DELETE FROM events WHERE encounter = ?",
                         "DELETE FROM snapshots WHERE encounter = ?",
                         "DELETE FROM hook_marks WHERE encounter = ?",
+                        # (its tokens, join requests and place on the table
+                        # belong to this encounter's life, not to its id)
+                        "DELETE FROM tokens WHERE encounter = ?",
                         "DELETE FROM encounters WHERE id = ?"):
                 self.db.execute(sql, (encounter,))
             for mark in ("archived", "imported"):

@@ -8,8 +8,7 @@ from __future__ import annotations
 from eventlog.codec import Envelope
 from eventlog.events import Amended, Payload, Redone, Undone
 from projections.domain.state import KEPT_COMPLETE, State
-from projections.reports.flow import lost_line, unspent
-from projections.reports.narrate import describe, describe_together
+from projections.domain.narrate import describe, describe_together, lost_line, unspent
 
 
 def would_round(before: State, after: State) -> list[str]:

@@ -13,6 +13,7 @@ from eventlog.events import (
     EncounterRenamed, MaxAPChanged, MomentSeized, NoteAdded, OrderDeclared, Payload, Redone,
     RoundStarted, TrackChanged, TurnEnded, Undone,
 )
+from projections.domain.state import State
 
 
 def _signed(n: int) -> str:
@@ -154,3 +155,17 @@ def describe_together(events: list[Payload], who: Callable[[str], str] = str) ->
             for x in events):
         return _effect([x for x in events if isinstance(x, EffectApplied)], who)
     return None
+
+
+def unspent(s: State) -> list[tuple[str, int]]:
+    """AP left unspent per active combatant with initiative: what the next
+    round's restore throws away while this one runs (R15, R24)."""
+    if not s.running:
+        return []
+    return [(c.id, c.ap) for c in s.combatants.values()
+            if c.active and c.ap > 0 and s.initiative_of(c.id) is not None]
+
+
+def lost_line(lost: list[tuple[str, int]], round_: int) -> str:
+    ap = ", ".join(f"{cid} {n} AP" for cid, n in lost)
+    return f"round {round_} was still running: unspent AP lost: {ap} (R15, R24)"
