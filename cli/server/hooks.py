@@ -40,6 +40,7 @@ import msgspec
 from eventlog.errors import LedgerError
 from eventlog.events import CORRECTIONS
 from projections.numbering import players_events
+from projections.visible import Sieve
 
 from cli.server import destinations
 from cli.server.catchup import CatchUp, next_page
@@ -129,7 +130,9 @@ class Worker:
                 return
             for msg in page:
                 end = msg.seq
-                _, events = players_events(ledger, encounter, end, msg.sieve, mark)
+                sieve = msg.sieve
+                assert isinstance(sieve, Sieve)  # (a batch's message carries its sieve)
+                _, events = players_events(ledger, encounter, end, sieve, mark)
                 if events:
                     body = self._body(encounter, msg.players_seq, events,
                                       msgspec.json.decode(msg.shown or msg.data))
