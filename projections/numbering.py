@@ -181,7 +181,30 @@ def resume_point(ledger, encounter: str, state, seen: int) -> int | None:
         return None
     if point and _renumbered(ledger.state(encounter, at=point), sieve):
         return None
-    return point
+    return None if _hidden_since(ledger, encounter, point, state.seq) else point
+
+
+def _hidden_since(ledger, encounter: str, after: int, upto: int) -> bool:
+    """Whether a combatant that joined seen after seq `after` was hidden
+    since (`add`, then `hide`): the statuses in between show it, so a
+    catch-up through them would show what the players' numbering now
+    leaves out. (One that joins hidden, in the same batch, never shows.)"""
+    import msgspec
+    joined: dict[str, int] = {}  # combatant -> the batch it joined in
+    rows = ledger.store.fold_rows(encounter, after=after, upto=upto)
+    try:
+        for _seq, batch, type_name, data in rows:
+            if type_name == "CombatantJoined":
+                joined[msgspec.json.decode(data)["id"]] = batch
+            elif type_name == "CombatantHidden":
+                who = msgspec.json.decode(data)["combatant"]
+                if who in joined and joined[who] != batch:
+                    return True
+    finally:
+        close = getattr(rows, "close", None)
+        if close is not None:
+            close()
+    return False
 
 
 def _renumbered(then, now: Sieve) -> bool:

@@ -88,7 +88,7 @@ def raid(tmp_path):
     track: Rook acting in round 1, the seize window closed."""
     combat = in_process(cli_env(tmp_path / "ledger.db"))
     for line in (["new", "raid", "--title", "The raid"], ["add", "Rook", "--pc", "--bonus", "3"],
-                 ["add", "Vex", "--pc", "--grit", "1"], ["add", "Boss", "--hidden"],
+                 ["add", "Vex", "--pc", "--grit", "1"], ["add", "Boss", "--id", "boss", "--hidden"],
                  ["add", "Ganger", "--count", "3", "--group", "gangers"],  # one batch, seq 6-8
                  ["roll", "rook", "--die", "9"], ["roll", "vex", "--die", "3"],
                  ["roll", "boss", "--die", "2"], ["roll", "gangers", "--die", "1"],

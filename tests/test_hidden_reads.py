@@ -172,7 +172,7 @@ def played(running) -> None:
     gm_only(running, {"command": "roll", "slots": ["bosco"], "die": 2})
     gm_only(running, {"command": "effect", "id": "bosco", "name": "Prone", "until_ended": True})
     both(running, {"command": "effect", "id": "ash", "name": "Prone", "until_ended": True})
-    gm_only(running, {"command": "end-effect", "effect": "prone-bosco", "reason": "shakes off"})
+    gm_only(running, {"command": "end-effect", "effect": "prone-bosco-hidden", "reason": "shakes off"})
     both(running, {"command": "roll", "slots": ["boss"], "die": 5})
     gm_only(running, {"command": "roll", "slots": ["gangleader"], "die": 1})
     both(running, {"command": "track", "id": "ash", "name": "hp", "value": 10})

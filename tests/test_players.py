@@ -26,7 +26,7 @@ def with_three_pcs(db) -> None:
     from projections.ledger import Ledger
     ledger = Ledger(open_store(db))
     ledger.execute(E, c.Add(name="Cy", pc=True), "gm")
-    ledger.execute(E, c.Add(name="Sniper", hidden=True, bonus=3), "gm")
+    ledger.execute(E, c.Add(name="Sniper", id="sniper", hidden=True, bonus=3), "gm")
     put_on_table(ledger.store, E)
     ledger.store.close()
 

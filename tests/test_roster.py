@@ -353,10 +353,10 @@ def test_a_roster_entry_with_hidden_true_joins_hidden_from_the_players(combat, w
     combat("load", str(roster))
     log = events(combat)
     hid = [e["data"]["combatant"] for e in log if e["type"] == "CombatantHidden"]
-    assert hid == ["sniper-1", "sniper-2"]
+    assert hid == ["sniper-hidden-1", "sniper-hidden-2"]  # (no visible number taken)
     assert len({e["batch"] for e in log[1:]}) == 1  # one declaration, one undo
     people = {c["id"]: c for c in json.loads(combat("status", "--json").stdout)["combatants"]}
-    assert people["sniper-1"]["hidden"] and people["sniper-2"]["hidden"]
+    assert people["sniper-hidden-1"]["hidden"] and people["sniper-hidden-2"]["hidden"]
     assert not people["rook"]["hidden"]
     combat("undo")
     assert [c["id"] for c in json.loads(combat("status", "--json").stdout)["combatants"]] == []

@@ -7,7 +7,12 @@ socket. Never a 5xx; every refusal is a 4xx with one `{"error"}` line;
 nothing is appended (nor any token added or revoked) by a refused request;
 no answer names the store's path or URL, or carries a traceback; a token
 that may not write never writes. Bounded: one request at a time, each
-with a 5 s deadline, the whole run in seconds."""
+with a 5 s deadline, the whole run in seconds.
+
+The encounter holds hidden combatants (a lone one with an effect and a
+track change it made, and a group all of whose members are hidden): no
+answer to any token but the GM's, body or headers, refusals included,
+has a trace of them (docs/server.md, "What the players see")."""
 from __future__ import annotations
 
 import json
@@ -20,6 +25,8 @@ from starlette.routing import Mount, Route
 from cli.server.app import ROUTES
 from eventlog.stores import open_store
 from projections.access import make
+from projections.domain import commands as c
+from projections.ledger import Ledger
 from serverkit import E, served, table, token
 
 OTHER = "other"
@@ -39,7 +46,16 @@ BODIES = [
     b'{"command": "undo", "command": "end", "id": "ash", "pc": "ash", "kind": "x"}',
     b'{"encounter": "' + b"x" * 70_000 + b'"}',
     b"null", b"[]",
+    # (a player probing for the hidden: by id, by name, by a prefix only they share)
+    b'{"command": "act", "id": "shade-hidden", "cost": "minor", "label": "x"}',
+    b'{"command": "order", "slots": ["ash", "Wraith 1"]}',
+    b'{"command": "order", "slots": ["wrai", "ash"]}',
+    b'{"command": "track", "id": "ash", "name": "hp", "delta": -1, "by": "shade"}',
 ]
+# What no token but the GM's may read a trace of; the probes above echo
+# only what they typed, as an unknown word is echoed.
+TRACES = ("shade", "wraith", "cursed")
+PROBES = ("shade-hidden", "Wraith 1", "wrai", "shade")
 QUERIES = ["after=%c2%b2&last=%00&kind=%ff", "token=forged&token=x&encounter=%2e%2e",
            "after=" + "9" * 400 + "&last=-1&x=%3Cscript%3E"]
 HEADERS = [
@@ -48,6 +64,19 @@ HEADERS = [
     {"Cookie": b"token=x", "Content-Type": b"application/json; charset=latin-1",
      "Last-Event-ID": b"0"},
 ]
+
+
+def with_hidden(db) -> None:
+    """Hidden Shade (cursed, and it hurt Ash) and the hidden wraiths."""
+    ledger = Ledger(open_store(db))
+    for command in (c.Add(name="Shade", hidden=True),
+                    c.Add(name="Wraith", count=2, group="wraiths", hidden=True),
+                    c.Effect(id="shade", name="Cursed", until_ended=True),
+                    c.Roll(slots=["wraiths"], die=4),
+                    c.Track(id="ash", name="hp", value=10),
+                    c.Track(id="ash", name="hp", delta=-2, by="shade")):
+        ledger.execute(E, command, "gm")
+    ledger.store.close()
 
 
 def routes() -> list[tuple[str, str]]:
@@ -68,6 +97,7 @@ def routes() -> list[tuple[str, str]]:
 def server(tmp_path_factory):
     db = tmp_path_factory.mktemp("routes") / "table.db"
     table(db)
+    with_hidden(db)
     table(db, OTHER)
     secrets = {"gm": token(db, "gm", "gm"), "player": token(db, "ana", "player", "ash"),
                "view": token(db, "tv", "view"), "metrics": token(db, "prom", "metrics"),
@@ -82,7 +112,7 @@ def server(tmp_path_factory):
 def send(server, method: str, path: str, role: str, body: bytes = b"",
          headers: dict[str, bytes] | None = None) -> tuple[int, bytes, bytes]:
     """One raw request; (status, head, body) of the answer (a stream: its
-    head only)."""
+    head and first message)."""
     lines = [f"{method} {path} HTTP/1.1".encode(), b"Host: 127.0.0.1", b"Connection: close"]
     if role != "none" and server.secrets.get(role):
         lines.append(b"Authorization: Bearer " + server.secrets[role].encode())
@@ -108,9 +138,10 @@ def send(server, method: str, path: str, role: str, body: bytes = b"",
             if not chunk:
                 break
             got += chunk
-            head, sep, _ = got.partition(b"\r\n\r\n")
-            if sep and b"text/event-stream" in head.lower():
-                break  # (a stream: its head tells enough)
+            head, sep, rest = got.partition(b"\r\n\r\n")
+            if sep and b"text/event-stream" in head.lower() and (
+                    method == "HEAD" or b"\r\n\r\n" in rest or b"\n\n" in rest):
+                break  # (a stream: its head and first message tell enough)
     head, _, answer = got.partition(b"\r\n\r\n")
     assert head.startswith(b"HTTP/1.1 "), (method, path, role, got[:200])
     return int(head.split()[1]), head, answer
@@ -126,12 +157,14 @@ def _state(db) -> tuple:
 
 
 def check(server, answer: tuple[int, bytes, bytes], method: str, what: str,
-          path: str = "/api") -> None:
+          path: str = "/api", role: str = "gm") -> None:
     """No 5xx, no leak; an API's refusal is one JSON line (a page for
-    people, such as /rules/R99, says its refusal in HTML)."""
+    people, such as /rules/R99, says its refusal in HTML); no trace of the
+    hidden for any token but the GM's."""
     status, head, body = answer
     assert status < 500, (what, status, body[:300])
     text = body.decode("utf-8", "replace")
+    no_trace(role, head, body, what)
     for leak in (str(server.db.parent), "/tmp/", "postgresql://", "Traceback", "sqlite3."):
         assert leak not in text, (what, leak)
     if status >= 400 and method != "HEAD" and (b"text/html" not in head.lower()
@@ -139,6 +172,18 @@ def check(server, answer: tuple[int, bytes, bytes], method: str, what: str,
         assert b"application/json" in head.lower(), (what, status, head)
         error = json.loads(body)["error"]
         assert isinstance(error, str) and error and "\n" not in error, (what, error)
+
+
+def no_trace(role: str, head: bytes, body: bytes, what: str) -> None:
+    """Nothing of the hidden in an answer to any token but the GM's."""
+    if role == "gm":
+        return
+    seen = (head + b"\n" + body).decode("utf-8", "replace")
+    for probe in PROBES:  # (a prefix is echoed quoted only: what it matched stays)
+        seen = seen.replace(repr(probe), "").replace(f'\\"{probe}\\"', "")
+        seen = seen if probe == "wrai" else seen.replace(probe, "")
+    for trace in TRACES:
+        assert trace not in seen.casefold(), (what, trace, seen[:400])
 
 
 def _variants(method: str):
@@ -170,7 +215,7 @@ def test_every_route_with_every_role_refuses_hostile_requests_cleanly(server, me
             before = _state(server.db) if writes else None
             answer = send(server, method, f"{path}?{query}" if query else path, role,
                           body, headers)
-            check(server, answer, method, what, path)
+            check(server, answer, method, what, path, role)
             if not writes:
                 continue
             after = _state(server.db)
@@ -184,7 +229,7 @@ def test_every_route_with_every_role_refuses_hostile_requests_cleanly(server, me
             before = _state(server.db)
             answer = send(server, method, f"{path}?token={server.secrets[role]}", "none",
                           BODIES[2] if writes else b"")
-            check(server, answer, method, f"{method} {path} ?token= {role}", path)
+            check(server, answer, method, f"{method} {path} ?token= {role}", path, role)
             if answer[0] >= 400 or role not in WRITERS:
                 assert _state(server.db)[:4] == before[:4]
 
@@ -198,7 +243,7 @@ def test_every_route_refuses_other_methods_with_one_line(server, path):
             continue
         for role in ("gm", "view", "none"):
             answer = send(server, method, path, role, b'{"command": "end"}')
-            check(server, answer, method, f"{method} {path} {role}", path)
+            check(server, answer, method, f"{method} {path} {role}", path, role)
             assert answer[0] == 405, (method, path, role, answer[0])
     assert _state(server.db)[:4] == before[:4]
 
@@ -215,7 +260,7 @@ def test_every_route_with_odd_path_parameters_refuses_cleanly(server, method, pa
             for role in ("gm", "player", "none"):
                 body = b'{"command": "note", "text": "hi"}' if method in ("POST", "PUT") else b""
                 check(server, send(server, method, odd_path, role, body), method,
-                      f"{method} {odd_path} {role}", path)
+                      f"{method} {odd_path} {role}", path, role)
     assert _state(server.db)[:4] == before[:4]
 
 
@@ -234,6 +279,7 @@ def pg(tmp_path_factory):
     from helpers import pg_server
     url = pg_server().fresh_url()
     table(url)
+    with_hidden(url)
     secrets = {"gm": token(url, "gm", "gm"), "player": token(url, "ana", "player", "ash"),
                "none": "", "forged": make("mallory", ["gm"], None, None)[0]}
     with served(url) as running:
@@ -256,6 +302,7 @@ def test_every_route_on_postgresql_refuses_cleanly_and_names_no_store(pg):
                     status, head, answer = send(pg, method, where, role, body)
                     what = f"{method} {where} {role}"
                     assert status < 500, (what, status, answer[:300])
+                    no_trace(role, head, answer, what)
                     text = answer.decode("utf-8", "replace")
                     for word in secret_words + ["psycopg", "Traceback", "/tmp/"]:
                         assert word not in text, (what, word)

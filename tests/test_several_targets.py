@@ -30,7 +30,7 @@ def goblins(ledger: Ledger) -> Ledger:
     """Three goblins (a group), a boss and a hidden sneak, each at hp 5."""
     ledger.execute(None, c.New(id=E), "gm")
     for command in (c.Add(name="Goblin", count=3, group="goblins"), c.Add(name="Boss"),
-                    c.Add(name="Sneak", hidden=True),
+                    c.Add(name="Sneak", id="sneak", hidden=True),
                     c.Track(id="goblin-1,goblin-2,goblin-3,boss,sneak", name="hp", value=5,
                             max=5, public=True)):
         ledger.execute(E, command, "gm")

@@ -79,7 +79,7 @@ def test_api_players_read_a_batch_without_its_hidden_target(tmp_path):
     raid(db)
     gm, ana = token(db, "gm", "gm"), token(db, "ana", "player", "ash")
     with served(db) as running, client(running, gm) as http, client(running, ana) as phone:
-        assert post(http, {"command": "add", "name": "Sneak", "hidden": True}).status_code == 200
+        assert post(http, {"command": "add", "name": "Sneak", "id": "sneak", "hidden": True}).status_code == 200
         assert post(http, {"command": "track", "id": "ash,sneak,bo", "name": "hp",
                            "value": 9}).status_code == 200
         head = log(db)[-1]["seq"]

@@ -2,11 +2,15 @@
 server: each batch of each encounter POSTed once, in order per encounter,
 on threads of their own (a declaration never waits for a receiver).
 
+- A hook reads as a view does (docs/server.md, "What the players see"):
+  nothing of a hidden combatant, the log numbered as a view numbers it
+  (projections/numbering.py); a batch a view reads nothing of posts nothing.
 - A signed hook gets the batch as JSON (`encounter`, `seq` the batch's last,
-  `events` as `log --json` words them, `status` after it, `correction` for
-  an undo, redo or amendment), signed: `X-Combat-Signature: sha256=HEX`, the
-  HMAC-SHA256 of the body with the hook's secret; `X-Combat-Delivery`
-  names the batch (hook:encounter:seq) for a receiver to drop a repeat.
+  `events` as a view's `log --json` words them, `status` after it as a view
+  reads it, `correction` for an undo, redo or amendment), signed:
+  `X-Combat-Signature: sha256=HEX`, the HMAC-SHA256 of the body with the
+  hook's secret; `X-Combat-Delivery` names the batch
+  (hook:encounter:seq:tag) for a receiver to drop a repeat.
 - A Discord hook gets the turn and round changes as Discord messages
   (`{"content": ...}`), and an undo's correction; other batches send nothing.
 
@@ -33,13 +37,14 @@ import threading
 
 import msgspec
 
-from eventlog.codec import envelope_dict
 from eventlog.errors import LedgerError
 from eventlog.events import CORRECTIONS
-from projections.history import envelope
+from projections.numbering import players_events
+from projections.visible import Sieve
 
 from cli.server import destinations
 from cli.server.catchup import CatchUp, next_page
+from cli.server.views import message
 
 LOG = logging.getLogger("combat.server")
 
@@ -113,45 +118,49 @@ class Worker:
     def _encounter(self, ledger, encounter: str, mark: int) -> None:
         """Deliver the batches after `mark`, a page at a time (catchup.py):
         a hook far behind (added to a long log, a server down a while)
-        holds one page of statuses, never the whole backlog."""
-        store = ledger.store
+        holds one page of statuses, never the whole backlog. A hook reads
+        as a view does (projections/numbering.py): a batch a view reads
+        nothing of is marked delivered without a POST."""
         if self.hook.discord and encounter not in self.said:
-            self.said[encounter] = _turn(msgspec.json.decode(
-                msgspec.json.encode(_status_at(ledger, encounter, mark))))
+            self.said[encounter] = _turn(_status_at(ledger, encounter, mark))
         catching = CatchUp(encounter, mark, frozenset())
         while not self.done():
             page = next_page(ledger, catching)
             if not page:
                 return
-            statuses = {m.seq: m.data for m in page}
-            batches: list[list] = []
-            for row in store.rows(encounter, after=mark, upto=page[-1].seq):
-                if batches and batches[-1][0].batch == row.batch:
-                    batches[-1].append(envelope(row))
-                else:
-                    batches.append([envelope(row)])
-            for events in batches:
-                end = events[-1].seq
-                status = msgspec.json.decode(statuses[end]) if end in statuses else None
-                body = self._body(encounter, events, status)
-                if body is not None and not self._post(body, f"{encounter}:{end}"):
-                    return  # (stopping: the mark stays, the next server goes on from it)
-                store.mark_hook(self.hook.id, encounter, end)
+            for msg in page:
+                end = msg.seq
+                sieve = msg.sieve
+                assert isinstance(sieve, Sieve)  # (a batch's message carries its sieve)
+                _, events = players_events(ledger, encounter, end, sieve, mark)
+                if events:
+                    body = self._body(encounter, msg.players_seq, events,
+                                      msgspec.json.decode(msg.shown or msg.data))
+                    if body is not None and not self._post(
+                            body, f"{encounter}:{msg.players_seq}:{self._tag(encounter, end)}"):
+                        return  # (stopping: the mark stays, the next server goes on from it)
+                ledger.store.mark_hook(self.hook.id, encounter, end)
                 mark = end
 
-    def _body(self, encounter: str, events: list, status: dict | None) -> bytes | None:
-        correction = events[0].type in CORRECTIONS
+    def _tag(self, encounter: str, end: int) -> str:
+        """What tells one batch's delivery from another's of the same seq as
+        a view numbers it (a hide renumbers): opaque, so it never counts
+        what a view does not read."""
+        key = (self.hook.secret or self.hook.id).encode()
+        return hmac.new(key, f"{encounter}:{end}".encode(), hashlib.sha256).hexdigest()[:12]
+
+    def _body(self, encounter: str, seq: int, events: list[dict], status: dict) -> bytes | None:
+        correction = events[0]["type"] in CORRECTIONS
         if not self.hook.discord:
             return msgspec.json.encode({
-                "encounter": encounter, "seq": events[-1].seq, "correction": correction,
-                "events": [envelope_dict(e, False) for e in events], "status": status})
-        if status is None:
-            return None
+                "encounter": encounter, "seq": seq, "correction": correction,
+                "events": events, "status": status})
         was, now = self.said.get(encounter), _turn(status)
         self.said[encounter] = now
         if correction:
-            what = {"Undone": "undone", "Redone": "redone", "Amended": "amended"}[events[0].type]
-            line = (f"Correction: {events[0].actor}'s seq {_target(events[0])} {what}; "
+            first = events[0]
+            what = {"Undone": "undone", "Redone": "redone", "Amended": "amended"}[first["type"]]
+            line = (f"Correction: {first['actor']}'s seq {_target(first['data'])} {what}; "
                     f"now {_words(status, now)}")
         elif now != was and status.get("phase") != "setup":
             line = _words(status, now)
@@ -231,8 +240,11 @@ class _PinnedTLS(_Pinned):
 
 
 def _status_at(ledger, encounter: str, seq: int) -> dict:
-    from projections.reports.views import status
-    return status(ledger.state(encounter, at=seq)) if seq else {}
+    """The status a view read after seq `seq`."""
+    if not seq:
+        return {}
+    msg = message(ledger.state(encounter, at=seq), frozenset(), ledger)
+    return msgspec.json.decode(msg.shown or msg.data)
 
 
 def _turn(status: dict) -> tuple:
@@ -240,8 +252,8 @@ def _turn(status: dict) -> tuple:
             status.get("phase"))
 
 
-def _target(event) -> str:
-    batches = getattr(event.data, "batches", None) or [getattr(event.data, "batch", "?")]
+def _target(data: dict) -> str:
+    batches = data.get("batches") or [data.get("batch", "?")]
     return ", ".join(str(b) for b in batches)
 
 

@@ -71,7 +71,7 @@ def message(state, owned: frozenset[str] | set[str] = frozenset(), ledger=None) 
 
 
 def deck_for_players(state, hidden: frozenset[str]) -> tuple:
-    return tuple(x for x in on_deck(state) if x not in hidden)
+    return tuple(on_deck(state, hidden))
 
 
 def sees_all(token: Token) -> bool:

@@ -26,7 +26,7 @@ from eventlog.events import (
 from projections.domain import commands as c
 from projections.domain.phrases import action, slugify
 from projections.domain.asks import declared_order, turn_to_end
-from projections.domain.ids import resolved, targets
+from projections.domain.ids import resolved, targets, unseen_id
 from projections.domain.state import State
 from projections.domain.tracks import stopped
 
@@ -75,7 +75,7 @@ def _new(s: State, cmd: c.New, dice: Dice) -> list[Payload]:
 
 
 def _add(s: State, cmd: c.Add, dice: Dice) -> list[Payload]:
-    base = cmd.id or slugify(cmd.name)  # a name that makes no id: the judge says so
+    base = cmd.id or unseen_id(slugify(cmd.name), cmd.hidden)  # (no id made: the judge says so)
     if not 1 <= cmd.count <= MAX_COUNT:
         raise Refusal(f"--count adds 1 to {MAX_COUNT} combatants at once, not {cmd.count}")
     name = cmd.name

@@ -11,11 +11,13 @@ from __future__ import annotations
 from projections.domain.state import State
 
 
-def on_deck(state: State) -> list[str]:
+def on_deck(state: State, unseen: frozenset[str] = frozenset()) -> list[str]:
     """The ids up next, in join order within their slot: who is up once the
     turn in progress ends with nothing more spent (in a group slot nobody
     has started, once every member still up has passed); [] when the round
-    would then be complete, or no round runs."""
+    would then be complete, or no round runs. `unseen`: combatants and
+    groups a player does not see (projections/visible.py): the forecast is
+    the one of the fight without them, so it never points at a gap."""
     if not state.running or state.current is None:
         return []
     done = set(state.done)
@@ -25,7 +27,8 @@ def on_deck(state: State) -> list[str]:
         done.update(state.up_in(state.current))
     passed = set(state.passed)
     spent = state.spent_in_pass
-    lineup = [(key, state.members(key)) for key in state.order()]
+    lineup = [(key, [c for c in state.members(key) if c.id not in unseen])
+              for key in state.order() if key not in unseen]
     while True:
         for key, members in lineup:
             if key in passed:
@@ -35,7 +38,7 @@ def on_deck(state: State) -> list[str]:
                 # a slot of one is up as itself; a group's members still to go are up together (R8)
                 return ids if key in state.groups else [key]
             passed.add(key)
-        if spent and any_with_ap(state):  # R23 (a) and (b): a new pass begins
+        if spent and any_with_ap(state, unseen):  # R23 (a) and (b): a new pass begins
             passed.clear()
             done.clear()
             spent = 0
@@ -43,7 +46,7 @@ def on_deck(state: State) -> list[str]:
         return []
 
 
-def any_with_ap(state: State) -> bool:
+def any_with_ap(state: State, unseen: frozenset[str] = frozenset()) -> bool:
     """Someone in the order has AP left (what lets a new pass begin, R23b)."""
     return any(c.active and c.ap > 0 and (c.group or c.id) in state.slots
-               for c in state.combatants.values())
+               and c.id not in unseen for c in state.combatants.values())

@@ -241,9 +241,12 @@ def evolve(state: State, e: Payload) -> None:
 
 
 def shown_by_itself(s: State, e: Payload) -> None:
-    """A hidden combatant shows itself when its turn starts, or when it
-    interrupts or seizes (docs/server.md, "What the players see")."""
+    """A hidden combatant shows itself when its turn starts (or its group's
+    slot comes up with it still to act), or when it interrupts or seizes
+    (docs/server.md, "What the players see")."""
     if isinstance(e, (InterruptTaken, MomentSeized)):
         s.hidden.discard(e.combatant)
     if s.turn is not None and s.running:
         s.hidden.discard(s.turn)
+    elif s.running and s.current in s.groups:  # (a group's slot is up as a whole, R8)
+        s.hidden.difference_update(s.up_in(s.current))

@@ -55,6 +55,18 @@ def resolve(s: State, word: str, unseen: frozenset[str] = frozenset()) -> str:
     return found[0] if found else word
 
 
+HIDDEN_SUFFIX = "-hidden"
+
+
+def unseen_id(slug: str, hidden: bool) -> str:
+    """The default id of a combatant that joins hidden (`add Goblin --hidden`:
+    `goblin-hidden`): never the plain slug nor a `-2` of it, so the ids the
+    players see are numbered as if it were not there (a visible `add Goblin`
+    beside it is `goblin`, not `goblin-2`), as a hidden combatant's effects
+    are named after it (docs/server.md, "What the players see")."""
+    return f"{slug}{HIDDEN_SUFFIX}" if hidden and slug else slug
+
+
 # The commands whose `id` may list several targets, `goblin-1,goblin-2`:
 # one declaration, an event per target, one batch.
 SEVERAL: tuple[type, ...] = (c.Track, c.Effect)

@@ -14,6 +14,7 @@ from eventlog.events import (
 )
 
 from projections.domain.commands import Load, RosterCombatant
+from projections.domain.ids import unseen_id
 from projections.domain.phrases import slugify
 from projections.domain.ranges import check_numbers
 from projections.domain.rules import SLUG
@@ -25,7 +26,7 @@ NOTHING_ADDED = "nothing of the roster was added"
 
 def people(c: RosterCombatant) -> list[tuple[str, str]]:
     """(id, name) of each combatant an entry stands for, as `add --count` names them."""
-    base = c.id if c.id is not None else slugify(c.name)
+    base = c.id if c.id is not None else unseen_id(slugify(c.name), c.hidden)
     if c.count == 1:
         return [(base, c.name)]
     return [(f"{base}-{i}", f"{c.name} {i}") for i in range(1, c.count + 1)]

@@ -184,13 +184,13 @@ def render_html(numbers: dict, chapters: list[Chapter], head_hash: str,
 
 def write_html(ledger: Ledger, encounter: str, out: TextIO, track: Track = no_track,
                audience: str = "gm") -> int:
-    numbers, chapters = review(ledger, encounter, track)
     if audience == "players":  # no trace of a hidden combatant (docs/server.md, what the players see)
-        from projections.visible import secret
-        hidden = secret(ledger.state(encounter))
-        numbers = {**numbers, "combatants": [c for c in numbers["combatants"]
-                                             if c["id"] not in hidden]}
-    _, head_hash = ledger.store.head(encounter)
+        from projections.players import players_ledger
+        numbers, chapters = review(players_ledger(ledger, encounter), encounter, track)
+        head_hash = ""  # (the chain's hash holds the hidden events: the recap shows none)
+    else:
+        numbers, chapters = review(ledger, encounter, track)
+        _, head_hash = ledger.store.head(encounter)
     from eventlog.text import LINE_BREAKS, neutral
     page = render_html(numbers, chapters, head_hash, audience,
                        branches(ledger, encounter, audience))
