@@ -225,6 +225,104 @@ class Amended(Payload, frozen=True):
     kept: list[tuple[int, str]] = []
 
 
+# -- the party (one per store, its own stream; docs/formats.md, "The party") --
+
+class PartyTrack(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False):
+    """A character's named counter between fights: `value`, and its maximum
+    (None: it runs to the project's range)."""
+    track: str
+    value: int
+    max: int | None = None
+
+
+class PartyCondition(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False):
+    """A condition that outlasts a fight: until the party rests
+    (`until_rest`), or for `fights` more fights (None: until ended)."""
+    name: str
+    until_rest: bool = False
+    fights: int | None = None
+
+
+class PartyCharacterAdded(Payload, frozen=True):
+    """A character joins the party (`party add`, `party import`). `portrait`:
+    the content digest of its picture in the store, or None."""
+    id: str
+    name: str
+    bonus: int = 0
+    max_ap: int = 3
+    grit: int = 0
+    tracks: list[PartyTrack] = []
+    conditions: list[PartyCondition] = []
+    portrait: str | None = None
+    reason: str = ""
+
+
+class PartyCharacterSet(Payload, frozen=True):
+    """A change between fights (`party set`): each field given replaces the
+    character's (None: as it was); `tracks` set the tracks named."""
+    id: str
+    bonus: int | None = None
+    max_ap: int | None = None
+    grit: int | None = None
+    tracks: list[PartyTrack] = []
+    portrait: str | None = None
+    reason: str = ""
+
+
+class PartyCharacterRemoved(Payload, frozen=True):
+    id: str
+    reason: str = ""
+
+
+class PartyRested(Payload, frozen=True):
+    """A rest (`party rest`): conditions until a rest end; a full rest also
+    brings every track with a maximum back to it (docs/rules.md, "The party")."""
+    full: bool = False
+    reason: str = ""
+
+
+class CarriedCharacter(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False):
+    """What a fight left one character: its Grit, tracks and lasting
+    conditions, as they now stand in the party."""
+    id: str
+    grit: int
+    tracks: list[PartyTrack] = []
+    conditions: list[PartyCondition] = []
+
+
+class PartyCarried(Payload, frozen=True):
+    """What fight `encounter` left its party characters, as of its `seq`
+    (`end`, `party carry`); `missing`: characters of the fight no longer in
+    the party, left out."""
+    encounter: str
+    seq: int
+    characters: list[CarriedCharacter] = []
+    missing: list[str] = []
+
+
+class FightStarted(Payload, frozen=True):
+    """Fight `encounter` started with these party characters (`new --party`):
+    until it ends and is carried, they are changed only through it."""
+    encounter: str
+    seq: int  # the fight's seq once they had joined it: what a carry measures from
+    characters: list[str] = []
+
+
+class FightReleased(Payload, frozen=True):
+    """Fight `encounter` no longer holds its characters (`end --no-carry`)."""
+    encounter: str
+    reason: str = ""
+
+
+class SessionStarted(Payload, frozen=True):
+    session: str
+    title: str = ""
+
+
+class SessionEnded(Payload, frozen=True):
+    session: str
+
+
 Event = Union[  # noqa: UP007 (one Union of the tagged structs, as msgspec's docs write it)
     EncounterCreated, CombatantJoined, GroupBonusSet, InitiativeRolled,
     InitiativeOverridden, OrderDeclared, RoundStarted, MomentSeized, APSpent,
@@ -235,7 +333,15 @@ Event = Union[  # noqa: UP007 (one Union of the tagged structs, as msgspec's doc
     CombatantHidden, CombatantRevealed,
 ]
 
-EVENT_TYPES: dict[str, type[Payload]] = {cls.__name__: cls for cls in get_args(Event)}
+# The party stream's own declarations (with EncounterCreated first and the
+# undo markers, as in any stream).
+PartyEvent = Union[  # noqa: UP007
+    PartyCharacterAdded, PartyCharacterSet, PartyCharacterRemoved, PartyRested,
+    PartyCarried, FightStarted, FightReleased, SessionStarted, SessionEnded,
+]
+PARTY_TYPES: dict[str, type[Payload]] = {cls.__name__: cls for cls in get_args(PartyEvent)}
+EVENT_TYPES: dict[str, type[Payload]] = {
+    **{cls.__name__: cls for cls in get_args(Event)}, **PARTY_TYPES}
 # Undo and redo markers: they act on other batches and are never undone.
 MARKERS = ("Undone", "Redone")
 # Events about earlier batches, which a fold reads before the rest.

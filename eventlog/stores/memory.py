@@ -16,6 +16,7 @@ from eventlog.stores.contract import (
     EncounterInfo, Hook, Snapshot, SnapshotMaker, StoredEvent, Token)
 from eventlog.errors import Conflict, Refusal, UnknownEncounter
 from eventlog.events import CORRECTIONS, EncounterCreated, Payload
+from eventlog.stores.records import PARTY_STREAM
 
 T = TypeVar("T")
 
@@ -86,7 +87,8 @@ class MemoryStore(DerivedFoldReads):
         with self._lock:
             found = [EncounterInfo(eid, log.title, log.created_at,
                                    len(self._visible(eid)))
-                     for eid, log in self._logs.items() if pinned is None or eid in pinned]
+                     for eid, log in self._logs.items()
+                     if eid != PARTY_STREAM and (pinned is None or eid in pinned)]
         return sorted(found, key=lambda e: (e.created_at, e.id))
 
     def head(self, encounter: str) -> tuple[int, str]:

@@ -6,6 +6,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import NamedTuple
 
+# The party's stream: kept beside the encounters' logs, under an id no
+# encounter can take (an encounter id is a slug, and `~` is none), and left
+# out of `encounters()`, so `list`, the pages and tokens never see it.
+PARTY_STREAM = "~party"
+
 
 class StoredEvent(NamedTuple):
     """One stored event as the store keeps it: `data` is the canonical bytes."""

@@ -39,6 +39,7 @@ MAX_ID = 64
 TEXTS: dict[str, tuple[int, str]] = {
     "name": (64, "a name"), "title": (120, "a title"), "label": (200, "a label"),
     "reason": (200, "a reason"), "text": (2000, "a note"), "track": (32, "a track's name"),
+    "portrait": (80, "a portrait's digest"),
 }
 _NAMES = {"bonus": "an initiative bonus", "total": "an initiative total",
           "round": "a round number", "batch": "a seq", "batches": "a seq"}

@@ -39,6 +39,7 @@ from eventlog.stores.postgres.statements import ROW as _ROW
 from eventlog.stores.postgres.tidy import TidyMixin
 from eventlog.stores.postgres.tokens import TokensMixin
 from eventlog.stores.contract import EncounterInfo, SnapshotMaker, StoredEvent
+from eventlog.stores.records import PARTY_STREAM
 from eventlog.stores.shared import (
     DerivedFoldReads, busy_timeout, conflict, count_commit, judged_head, not_text)
 from eventlog.text import check_actor, check_payload
@@ -193,8 +194,8 @@ class PostgresStore(SnapshotsMixin, ImportMixin, TokensMixin, ChangesMixin, Tidy
 
     def encounters(self) -> list[EncounterInfo]:
         return [EncounterInfo._make(r) for r in self._query(
-            'SELECT id, title, created_at, head_seq FROM encounters '
-            'ORDER BY created_at COLLATE "C", id COLLATE "C"')]
+            'SELECT id, title, created_at, head_seq FROM encounters WHERE id <> %s '
+            'ORDER BY created_at COLLATE "C", id COLLATE "C"', (PARTY_STREAM,))]
 
     def head(self, encounter: str) -> tuple[int, str]:
         row = self._query("SELECT head_seq, head_hash FROM encounters WHERE id = %s",

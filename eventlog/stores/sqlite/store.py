@@ -15,7 +15,7 @@ from collections.abc import Iterator, Sequence
 from eventlog.codec import GENESIS, Envelope, encode_data, event_hash, utc_now
 from eventlog.stores.shared import (
     EVENT_VERSION, busy_timeout, count_commit, judged_head, not_text)
-from eventlog.stores.records import EncounterInfo, SnapshotMaker, StoredEvent
+from eventlog.stores.records import PARTY_STREAM, EncounterInfo, SnapshotMaker, StoredEvent
 from eventlog.errors import Refusal, StoreError, UnknownEncounter
 from eventlog.events import EncounterCreated, Payload
 from eventlog.stores.sqlite.changes import ChangesMixin
@@ -201,7 +201,8 @@ class Store(SnapshotsMixin, ImportMixin, TokensMixin, ChangesMixin, TidyMixin, H
 
     def encounters(self) -> list[EncounterInfo]:
         return [EncounterInfo._make(r) for r in self._query(
-            "SELECT id, title, created_at, head_seq FROM encounters ORDER BY created_at, id")]
+            "SELECT id, title, created_at, head_seq FROM encounters WHERE id <> ? "
+            "ORDER BY created_at, id", (PARTY_STREAM,))]
 
     def head(self, encounter: str) -> tuple[int, str]:
         row = self._query("SELECT head_seq, head_hash FROM encounters WHERE id = ?",

@@ -1,0 +1,1 @@
+"""The party: characters kept between fights, in a stream of their own."""

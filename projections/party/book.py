@@ -1,0 +1,117 @@
+"""The party's stream in the store: folded, judged and appended as an
+encounter's log is (the same chain, codec, markers and store calls), under
+the reserved id PARTY_STREAM. A store made before the party existed has no
+such stream: its party is empty until the first declaration creates it."""
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from eventlog.codec import Envelope
+from eventlog.errors import Conflict, Refusal, UnknownEncounter
+from eventlog.events import MARKERS, EncounterCreated, Payload, Redone, Undone
+from eventlog.stores.contract import EventStore
+from eventlog.stores.records import PARTY_STREAM
+from projections.history import corrections, envelope
+from projections.party.state import Party, evolve, judge
+
+MAX_ATTEMPTS = 20
+Decide = Callable[[Party], list[Payload]]
+
+
+class PartyBook:
+    """The party of one store: what it is (now or at a seq) and how it changes."""
+
+    def __init__(self, store: EventStore):
+        self.store = store
+
+    def head(self) -> int:
+        try:
+            return self.store.head(PARTY_STREAM)[0]
+        except UnknownEncounter:
+            return 0
+
+    def state(self, at: int | None = None, running: Callable[[str], bool] | None = None) -> Party:
+        """The party now, or as it stood at its seq `at`. `running(fight)`
+        says whether a fight it started still runs (an ended or deleted one
+        holds nobody); by default the fold's word stands."""
+        with self.store.reading():
+            head = self.head()
+            if at is not None and not 1 <= at <= head:
+                raise Refusal(f"seq {at} is not in the party's log "
+                              f"({'it is empty' if not head else f'1 to {head}'})")
+            upto = head if at is None else self.store.batch_end(PARTY_STREAM, at)
+            party = Party()
+            if head:
+                undone = corrections(self.store, PARTY_STREAM, upto).undone
+                for row in self.store.rows(PARTY_STREAM, upto=upto):
+                    env = envelope(row)
+                    party.seq = env.seq
+                    if env.type in MARKERS or env.batch in undone or isinstance(
+                            env.data, EncounterCreated):
+                        continue
+                    evolve(party, env.data)
+        if running is not None:
+            party.fights = {f: ids for f, ids in party.fights.items() if running(f)}
+        return party
+
+    def declare(self, decide: Decide, actor: str,
+                running: Callable[[str], bool] | None = None) -> tuple[Party, list[Envelope]]:
+        """Fold, decide, judge and append in one read snapshot (a Conflict:
+        again from the fold). The party after, and what was appended."""
+        for _ in range(MAX_ATTEMPTS):
+            with self.store.reading():
+                party = self.state(running=running)
+                payloads = decide(party)
+                for p in payloads:
+                    judge(party, p)
+                    evolve(party, p)
+            if not payloads:
+                return party, []
+            try:
+                if not party.seq:
+                    self._create(actor)
+                    continue
+                envs = self.store.append(PARTY_STREAM, party.seq, payloads, actor)
+            except Conflict:
+                continue
+            party.seq = envs[-1].seq
+            return party, envs
+        raise Conflict("the party is changing too fast: gave up; try again")
+
+    def _create(self, actor: str) -> None:
+        try:
+            self.store.create(PARTY_STREAM, EncounterCreated(encounter=PARTY_STREAM,
+                                                             title="The party"), actor)
+        except Refusal:
+            pass  # (made meanwhile by another command: fold again)
+
+    def undo(self, actor: str, reason: str = "") -> tuple[Party, list[Envelope]]:
+        """`party undo`: the party's latest declaration in force is taken back."""
+        return self._correct(actor, lambda book: Undone(batches=[_target(
+            book.undo_target(), "nothing in the party to undo")], reason=reason))
+
+    def redo(self, actor: str) -> tuple[Party, list[Envelope]]:
+        """`party redo`: the party's most recently undone declaration again."""
+        return self._correct(actor, lambda book: Redone(batch=_target(
+            book.redo_target(), "nothing in the party to redo")))
+
+    def _correct(self, actor: str, marker) -> tuple[Party, list[Envelope]]:
+        from projections.ledger import Ledger
+        for _ in range(MAX_ATTEMPTS):
+            with self.store.reading():
+                head = self.head()
+                if not head:
+                    raise Refusal("the party has no declarations yet")
+                mark = marker(Ledger(self.store).book(PARTY_STREAM))
+            try:
+                envs = self.store.append(PARTY_STREAM, head, [mark], actor)
+            except Conflict:
+                continue
+            return self.state(), envs
+        raise Conflict("the party is changing too fast: gave up; try again")
+
+
+def _target(batch: int | None, nothing: str) -> int:
+    if batch is None:
+        raise Refusal(nothing)
+    return batch

@@ -1,0 +1,84 @@
+"""The party's declarations between fights (`party add|set|remove|rest`,
+`session start|end`): each decided against the party as it stands, judged,
+and appended as one batch."""
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+
+from eventlog.codec import Envelope
+from eventlog.errors import UnknownEncounter
+from eventlog.events import (
+    PartyCharacterAdded, PartyCharacterRemoved, PartyCharacterSet, PartyRested, PartyTrack,
+    SessionEnded, SessionStarted)
+from eventlog.stores.contract import EventStore
+from projections.domain.phrases import slugify
+from projections.party.book import PartyBook
+from projections.party.state import Party
+
+
+def running(store: EventStore) -> Callable[[str], bool]:
+    """Whether a fight started from the party still runs (one ended or
+    deleted since holds none of its characters)."""
+    from projections.ledger import Ledger
+    ledger = Ledger(store)
+
+    def runs(fight: str) -> bool:
+        try:
+            return not ledger.state(fight).ended
+        except UnknownEncounter:
+            return False
+    return runs
+
+
+def character(name: str, id: str | None = None, bonus: int = 0, ap: int = 3, grit: int = 0,
+              tracks: Iterable[PartyTrack] = (), portrait: str | None = None,
+              reason: str = "") -> PartyCharacterAdded:
+    """A character to add: its id from `id`, else made from its name."""
+    return PartyCharacterAdded(id=id if id is not None else (slugify(name) or name),
+                               name=name.strip(), bonus=bonus, max_ap=ap, grit=grit,
+                               tracks=list(tracks), portrait=portrait, reason=reason)
+
+
+def join(store: EventStore, characters: list[PartyCharacterAdded],
+         actor: str) -> tuple[Party, list[Envelope]]:
+    """`party add` and `party import`: the characters join the party, all in
+    one batch, or (a Refusal naming the first problem) none of them."""
+    from eventlog.errors import Refusal
+    ids = [x.id for x in characters]
+    twice = sorted({i for i in ids if ids.count(i) > 1})
+    if twice:
+        raise Refusal(f"the id {twice[0]!r} is given to two characters; give one another with --id")
+    if not characters:
+        raise Refusal("no characters to add")
+    return PartyBook(store).declare(lambda party: list(characters), actor, running(store))
+
+
+def change(store: EventStore, change: PartyCharacterSet,
+           actor: str) -> tuple[Party, list[Envelope]]:
+    """`party set ID ...`: a change between fights."""
+    return PartyBook(store).declare(lambda party: [change], actor, running(store))
+
+
+def remove(store: EventStore, cid: str, actor: str,
+           reason: str = "") -> tuple[Party, list[Envelope]]:
+    return PartyBook(store).declare(
+        lambda party: [PartyCharacterRemoved(id=cid, reason=reason)], actor, running(store))
+
+
+def rest(store: EventStore, full: bool, actor: str,
+         reason: str = "") -> tuple[Party, list[Envelope]]:
+    return PartyBook(store).declare(
+        lambda party: [PartyRested(full=full, reason=reason)], actor, running(store))
+
+
+def session_start(store: EventStore, title: str, actor: str) -> tuple[Party, list[Envelope]]:
+    """`session start [TITLE]`: an evening; its id is its number (s1, s2...)."""
+    return PartyBook(store).declare(
+        lambda party: [SessionStarted(session=f"s{len(party.sessions) + 1}", title=title)],
+        actor, running(store))
+
+
+def session_end(store: EventStore, actor: str) -> tuple[Party, list[Envelope]]:
+    def decide(party: Party) -> list:
+        return [SessionEnded(session=party.session.id if party.session else "")]
+    return PartyBook(store).declare(decide, actor, running(store))
