@@ -18,6 +18,7 @@ MODULES = {
     "hook_cmds": ("hook",),
     "serve_cmds": ("serve",),
     "rules_cmds": ("rules",),
+    "party_cmds": ("party", "session"),
 }
 COMMANDS = {name: module for module, names in MODULES.items() for name in names}
 # The order `--help` lists them in: the table's evening, from setting up to the review.

@@ -82,3 +82,31 @@ def session_end(store: EventStore, actor: str) -> tuple[Party, list[Envelope]]:
     def decide(party: Party) -> list:
         return [SessionEnded(session=party.session.id if party.session else "")]
     return PartyBook(store).declare(decide, actor, running(store))
+
+
+def track_of(word: str) -> PartyTrack:
+    """`--track NAME=VALUE[/MAX]` (hp=12/20, stun=0)."""
+    from eventlog.errors import Refusal
+    from eventlog.names import shown
+    name, eq, rest = word.partition("=")
+    value, slash, most = rest.partition("/")
+    if not eq or not _number(value) or (slash and not _number(most)):
+        raise Refusal(f"--track {shown(word[:80])!r} is not NAME=VALUE or NAME=VALUE/MAX "
+                      "(e.g. hp=12/20)")
+    return PartyTrack(track=name.strip(), value=int(value), max=int(most) if slash else None)
+
+
+def _number(text: str) -> bool:
+    return text.isascii() and text.isdigit() and len(text) <= 12
+
+
+def changing(cid: str, bonus: int | None = None, ap: int | None = None,
+             grit: int | None = None, tracks: Iterable[str] = (),
+             reason: str = "") -> PartyCharacterSet:
+    """`party set ID ...`: at least one thing to change."""
+    from eventlog.errors import Refusal
+    tracked = [track_of(t) for t in tracks]
+    if bonus is None and ap is None and grit is None and not tracked:
+        raise Refusal("party set changes something: give --bonus, --ap, --grit or --track")
+    return PartyCharacterSet(id=cid, bonus=bonus, max_ap=ap, grit=grit, tracks=tracked,
+                             reason=reason)

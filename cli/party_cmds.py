@@ -1,0 +1,169 @@
+"""The party between fights (`party`, `party add|set|remove|rest|undo|redo`)
+and the evenings (`session start|end`, `session`): kept in the store as the
+party's own stream (projections/party)."""
+from __future__ import annotations
+
+import typer
+
+from cli.base import app, session
+
+party_app = typer.Typer(
+    help="The party: characters kept between fights (bonus, AP, Grit, tracks, lasting "
+         "conditions). `new ID --party` starts a fight with them; `end` carries what the "
+         "fight left them back.\n\nExample: combat party add Rook --bonus 5 --track hp=20/20",
+    invoke_without_command=True)
+session_app = typer.Typer(
+    help="Evenings: the fights started while a session is open belong to it.\n\n"
+         "Example: combat session start \"Night one\"        combat session end",
+    invoke_without_command=True)
+app.add_typer(party_app, name="party")
+app.add_typer(session_app, name="session")
+
+TRACK_HELP = "A track, NAME=VALUE or NAME=VALUE/MAX (hp=12/20); repeat for more."
+
+
+def _shown(ctx: typer.Context, party, as_json: bool) -> None:
+    from cli.output import write
+    from projections.party.view import party_json, party_lines
+    if as_json:
+        import json
+        write(json.dumps(party_json(party), ensure_ascii=False) + "\n")
+    else:
+        write("".join(line + "\n" for line in party_lines(party)))
+
+
+@party_app.callback()
+def party(ctx: typer.Context,
+          as_json: bool = typer.Option(False, "--json", help="The party as JSON."),
+          at: int = typer.Option(None, "--at", help="The party as it was at this seq of its log.",
+                                 metavar="SEQ")) -> None:
+    """Show the party (with no subcommand)."""
+    if ctx.invoked_subcommand is not None:
+        return
+    from projections.party.book import PartyBook
+    from projections.party.declare import running
+    store = session(ctx).store
+    _shown(ctx, PartyBook(store).state(at, running(store)), as_json)
+
+
+@party_app.command("add")
+def add(ctx: typer.Context,
+        name: str = typer.Argument(..., help="The character's name."),
+        id: str = typer.Option(None, "--id", help="Its id (default: made from the name)."),
+        bonus: int = typer.Option(0, "--bonus", help="Initiative bonus."),
+        ap: int = typer.Option(3, "--ap", help="Maximum AP."),
+        grit: int = typer.Option(0, "--grit", help="Grit now."),
+        track: list[str] = typer.Option([], "--track", help=TRACK_HELP, metavar="NAME=VALUE[/MAX]"),
+        reason: str = typer.Option("", "--reason", help="Why.")) -> None:
+    """A character joins the party.
+
+    \b
+    Example: combat party add Rook --bonus 5 --grit 1 --track hp=20/20
+    """
+    from projections.party.declare import character, join, track_of
+    s = session(ctx)
+    s.creates = True  # (a campaign may begin with its party: the store too)
+    added = character(name, id, bonus, ap, grit, [track_of(t) for t in track], reason=reason)
+    party, envs = join(s.store, [added], s.actor)
+    _said(envs, f"{added.id} joins the party")
+
+
+@party_app.command("set")
+def set_(ctx: typer.Context,
+         id: str = typer.Argument(..., help="The character's id."),
+         bonus: int = typer.Option(None, "--bonus", help="Initiative bonus."),
+         ap: int = typer.Option(None, "--ap", help="Maximum AP."),
+         grit: int = typer.Option(None, "--grit", help="Grit."),
+         track: list[str] = typer.Option([], "--track", help=TRACK_HELP, metavar="NAME=VALUE[/MAX]"),
+         reason: str = typer.Option("", "--reason", help="Why.")) -> None:
+    """A change to a character between fights.
+
+    \b
+    Example: combat party set rook --track hp=20 --reason "healed in town"
+    """
+    from projections.party.declare import change, changing
+    s = session(ctx)
+    _, envs = change(s.store, changing(id, bonus, ap, grit, track, reason), s.actor)
+    _said(envs, f"{id} changed")
+
+
+@party_app.command("remove")
+def remove(ctx: typer.Context, id: str = typer.Argument(..., help="The character's id."),
+           reason: str = typer.Option("", "--reason", help="Why.")) -> None:
+    """A character leaves the party (its history stays in the log)."""
+    from projections.party.declare import remove as removing
+    s = session(ctx)
+    _, envs = removing(s.store, id, s.actor, reason)
+    _said(envs, f"{id} leaves the party")
+
+
+@party_app.command("rest")
+def rest(ctx: typer.Context,
+         full: bool = typer.Option(False, "--full", help="A full rest: every track back to its maximum too."),
+         reason: str = typer.Option("", "--reason", help="Why.")) -> None:
+    """A rest: conditions that last until a rest end; --full also restores
+    every track with a maximum to it."""
+    from projections.party.declare import rest as resting
+    s = session(ctx)
+    _, envs = resting(s.store, full, s.actor, reason)
+    _said(envs, "the party rests" + (" (a full rest)" if full else ""))
+
+
+@party_app.command("undo")
+def undo(ctx: typer.Context, reason: str = typer.Option("", "--reason", help="Why.")) -> None:
+    """Take back the party's latest declaration (a carry included)."""
+    from projections.party.book import PartyBook
+    s = session(ctx)
+    _, envs = PartyBook(s.store).undo(s.actor, reason)
+    _said(envs, f"undid the party's seq {envs[0].data.batches[0]}")
+
+
+@party_app.command("redo")
+def redo(ctx: typer.Context) -> None:
+    """Declare again the party's most recently undone declaration."""
+    from projections.party.book import PartyBook
+    s = session(ctx)
+    _, envs = PartyBook(s.store).redo(s.actor)
+    _said(envs, f"redid the party's seq {envs[0].data.batch}")
+
+
+@session_app.callback()
+def sessions(ctx: typer.Context,
+             as_json: bool = typer.Option(False, "--json", help="The sessions as JSON.")) -> None:
+    """List the sessions (with no subcommand)."""
+    if ctx.invoked_subcommand is not None:
+        return
+    from cli.output import write
+    from projections.party.book import PartyBook
+    from projections.party.view import session_lines, sessions_json
+    party = PartyBook(session(ctx).store).state()
+    if as_json:
+        import json
+        write(json.dumps(sessions_json(party), ensure_ascii=False) + "\n")
+    else:
+        write("".join(line + "\n" for line in session_lines(party)))
+
+
+@session_app.command("start")
+def session_start(ctx: typer.Context,
+                  title: str = typer.Argument("", help="The evening's title.")) -> None:
+    """Open a session: the fights started from now on belong to it."""
+    from projections.party.declare import session_start as starting
+    s = session(ctx)
+    s.creates = True
+    party, envs = starting(s.store, title, s.actor)
+    _said(envs, f"session {party.sessions[-1].id} started")
+
+
+@session_app.command("end")
+def session_end(ctx: typer.Context) -> None:
+    """Close the open session."""
+    from projections.party.declare import session_end as ending
+    s = session(ctx)
+    party, envs = ending(s.store, s.actor)
+    _said(envs, f"session {party.sessions[-1].id} ended")
+
+
+def _said(envs, what: str) -> None:
+    from cli.output import write
+    write(f"✓ party seq {envs[0].seq}: {what}\n")

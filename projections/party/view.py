@@ -1,0 +1,49 @@
+"""The party and its sessions as the terminal and `--json` show them."""
+from __future__ import annotations
+
+from eventlog.names import shown
+from projections.party.state import Party
+
+
+def party_json(p: Party) -> dict:
+    """`party --json`: `characters` (id, name, bonus, ap, grit, tracks,
+    conditions, portrait), `seq`, and the fights that hold some of them."""
+    return {"characters": [ch.as_dict() for ch in p.characters.values()], "seq": p.seq,
+            "fights": [{"encounter": f, "characters": ids} for f, ids in p.fights.items()],
+            "session": p.session.id if p.session else None}
+
+
+def party_lines(p: Party) -> list[str]:
+    if not p.characters:
+        return [f"The party is empty (seq {p.seq}): add a character with "
+                "`combat party add NAME`."]
+    out = [f"The party (seq {p.seq})"]
+    width = max(len(x) for x in p.characters)
+    for ch in p.characters.values():
+        tracks = "  ".join(f"{t.track} {t.value}" + (f"/{t.max}" if t.max is not None else "")
+                           for t in ch.tracks.values())
+        conditions = ", ".join(x.name + (" (until rest)" if x.until_rest else "")
+                               for x in ch.conditions)
+        held = p.holder(ch.id)
+        line = (f"  {ch.id:<{width}}  {shown(ch.name)}  bonus {ch.bonus:+d}  AP {ch.max_ap}  "
+                f"Grit {ch.grit}" + (f"  {tracks}" if tracks else "")
+                + (f"  [{conditions}]" if conditions else "")
+                + (f"  (in fight {held})" if held else ""))
+        out.append(line.rstrip())
+    if p.session is not None:
+        out.append(f"Session {p.session.id} is open" +
+                   (f": {shown(p.session.title)}" if p.session.title else ""))
+    return out
+
+
+def sessions_json(p: Party) -> dict:
+    return {"sessions": [{"id": x.id, "title": x.title, "started": x.started, "ended": x.ended,
+                          "fights": x.fights} for x in p.sessions]}
+
+
+def session_lines(p: Party) -> list[str]:
+    if not p.sessions:
+        return ["No sessions yet: open one with `combat session start [TITLE]`."]
+    return [f"  {x.id}  {shown(x.title) or '(untitled)'}  party seq {x.started}-"
+            f"{x.ended if x.ended is not None else 'open'}  fights: "
+            f"{', '.join(x.fights) or 'none'}" for x in p.sessions]
