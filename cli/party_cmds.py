@@ -3,9 +3,14 @@ and the evenings (`session start|end`, `session`): kept in the store as the
 party's own stream (projections/party)."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, cast
+
 import typer
 
 from cli.base import app, session
+
+if TYPE_CHECKING:
+    from eventlog.events import Redone, Undone  # noqa: F401 (named in casts)
 
 party_app = typer.Typer(
     help="The party: characters kept between fights (bonus, AP, Grit, tracks, lasting "
@@ -113,9 +118,10 @@ def rest(ctx: typer.Context,
 def undo(ctx: typer.Context, reason: str = typer.Option("", "--reason", help="Why.")) -> None:
     """Take back the party's latest declaration (a carry included)."""
     from projections.party.book import PartyBook
+    from projections.party.declare import running
     s = session(ctx)
-    _, envs = PartyBook(s.store).undo(s.actor, reason)
-    _said(envs, f"undid the party's seq {envs[0].data.batches[0]}")
+    _, envs = PartyBook(s.store).undo(s.actor, reason, running(s.store))
+    _said(envs, f"undid the party's seq {cast('Undone', envs[0].data).batches[0]}")
 
 
 @party_app.command("redo")
@@ -124,7 +130,7 @@ def redo(ctx: typer.Context) -> None:
     from projections.party.book import PartyBook
     s = session(ctx)
     _, envs = PartyBook(s.store).redo(s.actor)
-    _said(envs, f"redid the party's seq {envs[0].data.batch}")
+    _said(envs, f"redid the party's seq {cast('Redone', envs[0].data).batch}")
 
 
 @session_app.callback()
@@ -167,3 +173,17 @@ def session_end(ctx: typer.Context) -> None:
 def _said(envs, what: str) -> None:
     from cli.output import write
     write(f"✓ party seq {envs[0].seq}: {what}\n")
+
+
+@party_app.command("carry")
+def carry(ctx: typer.Context,
+          encounter: str = typer.Argument(..., help="The fight (started with --party).")) -> None:
+    """Carry into the party what a fight left its characters and the party
+    does not hold yet (after a correction to the fight, or `end --no-carry`)."""
+    from cli.output import write
+    from projections.party.fights import carry as carrying
+    from projections.party.view import carry_lines
+    s = session(ctx)
+    carried = carrying(s.ledger, encounter, s.actor)
+    from projections.party.book import PartyBook
+    write("".join(line + "\n" for line in carry_lines(carried, PartyBook(s.store).head())))

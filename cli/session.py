@@ -163,6 +163,9 @@ class Session:
         if not self.quiet or outcome.preview is not None:
             from cli.render import show_outcome
             show_outcome(command, outcome)
+        if outcome.carried:
+            from cli.output import write
+            write("".join(line + "\n" for line in outcome.carried))
         return outcome
 
 

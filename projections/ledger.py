@@ -44,6 +44,7 @@ class Outcome(NamedTuple):
     touched: list[Envelope]
     before: State | None = None
     preview: list[str] | None = None  # `--dry-run`: what it would change; nothing appended
+    carried: list[str] | None = None  # `end` of a fight from the party: what it carried
 
 
 def apply(state: State, payloads: Iterable[Payload]) -> State:
@@ -202,6 +203,9 @@ class Ledger:
         `decide.who`). `gm` says whether the actor is the GM (a token's role);
         by default the actor named gm is (R3c)."""
         if isinstance(command, c.New):
+            if command.party is not None:  # (projections/party/fights.py)
+                from projections.party.fights import start
+                return start(self, command, actor)
             return self._new(command, actor)
         if encounter is None:
             raise LedgerError("no current encounter: start one with `combat new ID`")
@@ -222,6 +226,9 @@ class Ledger:
         state, after, envs = self._decided(encounter, decided, actor)
         if isinstance(command, c.Rename):  # the title `encounters()` lists
             self.store.retitle(encounter, after.title)
+        if isinstance(command, c.End):
+            from projections.party.fights import ended
+            return Outcome(after, envs, [], state, carried=ended(self, encounter, command, actor))
         return Outcome(after, envs, [], state)
 
     def _dry(self, encounter: str, command: c.Command, dice, deciding: str,

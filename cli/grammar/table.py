@@ -29,6 +29,10 @@ def _reader(read: Reader | None, spec: str) -> Reader:
 
 
 def _new(values: dict[str, Any], read: Reader | None) -> c.Command:
+    members, party = values.pop("members", None), values.pop("party", False)
+    if members is not None and not party:
+        raise BadLine("the characters follow --party: `new ID --party rook,vex`")
+    values["party"] = (members or "") if party else None
     roster, carry = values.pop("roster"), values.get("carry_grit")
     if roster is None and carry is not None:
         raise BadLine("--carry-grit carries Grit to a roster's combatants: give the "
@@ -65,8 +69,13 @@ def _track(values: dict[str, Any], read: Reader | None) -> c.Command:
 SPECS: tuple[Spec, ...] = (
     Spec("new", c.New, "Create an encounter; it becomes the current one.",
          'combat new warehouse --title "Warehouse raid"\n'
-         "combat new docks --roster examples/party.toml --carry-grit warehouse",
+         "combat new docks --roster examples/party.toml --carry-grit warehouse\n"
+         "combat new alley --party rook,vex",
          (Arg("id", "ID", "Its id, a slug like `warehouse`."),
+          Arg("members", "IDS", "With --party: only these characters (ids, commas between).",
+              required=False),
+          Opt("party", "--party", "Start with the party's characters as PCs, as they are now "
+              "(all, or the IDS listed).", kind=bool, default=False),
           Opt("title", "--title", "A title for people.", default=""),
           Opt("roster", "--roster", "Start with this roster file in (see `load`).",
               metavar="FILE"),
@@ -157,7 +166,10 @@ SPECS: tuple[Spec, ...] = (
          "combat note the warehouse is on fire",
          (Arg("text", "TEXT", "The note.", words="text"),)),
     Spec("end", c.End, "End the encounter: afterwards only notes, undo, redo, retract "
-         "and amend (R25).", "combat end"),
+         "and amend (R25). A fight from the party carries what it left them back to it.",
+         "combat end\ncombat end --no-carry",
+         (Opt("no_carry", "--no-carry", "Leave the party as it is.", kind=bool,
+              default=False),)),
     Spec("undo", c.Undo, "Undo the latest declaration (a whole command's batch); nothing "
          "is deleted (R26).", "combat undo\ncombat undo --expect 40", (MAY_REASON, DRY_RUN, EXPECT)),
     Spec("redo", c.Redo, "Redo the most recently undone declaration, with the same dice "

@@ -63,6 +63,7 @@ class New(Command, frozen=True, tag="new"):
     title: str = ""
     roster: Load | None = None
     carry_grit: str | None = None
+    party: str | None = None  # `--party [IDS]`: "" brings the whole party in
 
 
 class Add(Command, frozen=True, tag="add"):
@@ -162,7 +163,7 @@ class Note(Command, frozen=True, tag="note"):
 
 
 class End(Command, frozen=True, tag="end"):
-    pass
+    no_carry: bool = False  # a fight from the party leaves the party alone
 
 
 class Rename(Command, frozen=True, tag="rename"):

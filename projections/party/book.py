@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 from eventlog.codec import Envelope
 from eventlog.errors import Conflict, Refusal, UnknownEncounter
-from eventlog.events import MARKERS, EncounterCreated, Payload, Redone, Undone
+from eventlog.events import MARKERS, EncounterCreated, FightStarted, Payload, Redone, Undone
 from eventlog.stores.contract import EventStore
 from eventlog.stores.records import PARTY_STREAM
 from projections.history import corrections, envelope
@@ -85,10 +85,21 @@ class PartyBook:
         except Refusal:
             pass  # (made meanwhile by another command: fold again)
 
-    def undo(self, actor: str, reason: str = "") -> tuple[Party, list[Envelope]]:
-        """`party undo`: the party's latest declaration in force is taken back."""
-        return self._correct(actor, lambda book: Undone(batches=[_target(
-            book.undo_target(), "nothing in the party to undo")], reason=reason))
+    def undo(self, actor: str, reason: str = "",
+             running: Callable[[str], bool] | None = None) -> tuple[Party, list[Envelope]]:
+        """`party undo`: the party's latest declaration in force is taken back
+        (never a running fight's start: the fight holds its characters)."""
+        def marker(book) -> Undone:
+            batch = _target(book.undo_target(), "nothing in the party to undo")
+            started = [e.data for e in map(envelope, self.store.rows(
+                PARTY_STREAM, after=batch - 1, upto=self.store.batch_end(PARTY_STREAM, batch)))
+                if isinstance(e.data, FightStarted)]
+            if started and running is not None and running(started[0].encounter):
+                raise Refusal(f"the party's latest declaration started fight "
+                              f"{started[0].encounter}, which is running: end it (or delete "
+                              "it) first")
+            return Undone(batches=[batch], reason=reason)
+        return self._correct(actor, marker)
 
     def redo(self, actor: str) -> tuple[Party, list[Envelope]]:
         """`party redo`: the party's most recently undone declaration again."""

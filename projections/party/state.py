@@ -56,7 +56,7 @@ class Party:
     characters: dict[str, Character] = field(default_factory=dict)
     removed: dict[str, Character] = field(default_factory=dict)
     fights: dict[str, list[str]] = field(default_factory=dict)  # running fight -> its characters
-    started: dict[str, list[str]] = field(default_factory=dict)  # every fight from the party
+    started: dict[str, FightStarted] = field(default_factory=dict)  # every fight from the party
     carried: dict[str, int] = field(default_factory=dict)  # fight -> its seq last carried
     sessions: list[Session] = field(default_factory=list)
 
@@ -113,7 +113,7 @@ def evolve(p: Party, e: Payload) -> None:
         p.fights.pop(e.encounter, None)
     elif isinstance(e, FightStarted):
         p.fights[e.encounter] = list(e.characters)
-        p.started[e.encounter] = list(e.characters)
+        p.started[e.encounter] = e
         if p.session is not None:
             p.session.fights.append(e.encounter)
     elif isinstance(e, FightReleased):

@@ -47,3 +47,19 @@ def session_lines(p: Party) -> list[str]:
     return [f"  {x.id}  {shown(x.title) or '(untitled)'}  party seq {x.started}-"
             f"{x.ended if x.ended is not None else 'open'}  fights: "
             f"{', '.join(x.fights) or 'none'}" for x in p.sessions]
+
+
+def carry_lines(carried, seq: int) -> list[str]:
+    """What a carry took into the party, one line per character."""
+    if carried is None:
+        return ["nothing new to carry into the party"]
+    out = [f"carried into the party (party seq {seq}, from {carried.encounter} "
+           f"at seq {carried.seq}):"]
+    for ch in carried.characters:
+        tracks = "  ".join(f"{t.track} {t.value}" + (f"/{t.max}" if t.max is not None else "")
+                           for t in ch.tracks)
+        out.append(f"  {ch.id}  Grit {ch.grit}" + (f"  {tracks}" if tracks else ""))
+    if not carried.characters:
+        out.append("  (no changes)")
+    out += [f"  {cid} is no longer in the party: not carried" for cid in carried.missing]
+    return out

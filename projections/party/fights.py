@@ -1,0 +1,132 @@
+"""Fights from the party: `new ID --party [IDS]` brings the characters in as
+they are now, and `end` carries back what the fight left them, as one
+party declaration naming the fight and its seq (docs/rules.md, "The party")."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from eventlog.errors import Refusal
+from eventlog.events import (
+    CarriedCharacter, CombatantJoined, FightStarted, PartyCarried, PartyTrack, Payload,
+    TrackChanged)
+from projections.party.book import PartyBook
+from projections.party.declare import running
+from projections.party.state import Party, judge
+
+if TYPE_CHECKING:
+    from projections.domain import commands as c
+    from projections.ledger import Ledger, Outcome
+
+
+def members(party: Party, word: str) -> list[str]:
+    """The characters `--party` names: all (an empty word), or the ids listed
+    (commas or spaces between them)."""
+    ids = [w for w in word.replace(",", " ").split() if w]
+    if not ids:
+        if not party.characters:
+            raise Refusal("the party is empty: add characters with `combat party add NAME`")
+        return list(party.characters)
+    for cid in ids:
+        party.character(cid)
+    return list(dict.fromkeys(ids))
+
+
+def joining(party: Party, ids: list[str]) -> list[Payload]:
+    """The fight's declarations that bring characters `ids` in as they are."""
+    out: list[Payload] = []
+    for cid in ids:
+        ch = party.characters[cid]
+        out.append(CombatantJoined(id=cid, name=ch.name, side="pc", bonus=ch.bonus,
+                                   max_ap=ch.max_ap, grit=ch.grit))
+        out += [TrackChanged(combatant=cid, track=t.track, value=t.value, max=t.max,
+                             reason="from the party") for t in ch.tracks.values()]
+    return out
+
+
+def start(ledger: Ledger, command: c.New, actor: str) -> Outcome:
+    """`new ID --party [IDS]`: refused whole (nothing created) when a
+    character is unknown or already in a running fight."""
+    from msgspec.structs import replace
+    book = PartyBook(ledger.store)
+    party = book.state(running=running(ledger.store))
+    ids = members(party, command.party or "")
+    judge(party, FightStarted(encounter=command.id, seq=0, characters=ids))
+    if command.roster is not None:
+        taken = {j.id for j in getattr(command.roster, "entries", ())} & set(ids)
+        if taken:
+            raise Refusal(f"{', '.join(sorted(taken))} is both in the roster and the party")
+    out = ledger.execute(None, replace(command, party=None), actor)
+    state, envs = ledger.declare(command.id, lambda s: joining(party, ids), actor)
+    book.declare(lambda p: [FightStarted(encounter=command.id, seq=state.seq, characters=ids)],
+                 actor, running(ledger.store))
+    return out._replace(state=state, events=[*out.events, *envs])
+
+
+def carrying(ledger: Ledger, encounter: str, party: Party) -> PartyCarried | None:
+    """What fight `encounter` left its party characters that the party does
+    not hold yet: the change since it started (or since its last carry),
+    applied to the party as it stands. None: nothing to carry."""
+    started = party.started.get(encounter)
+    if started is None:
+        raise Refusal(f"{encounter} was not started from the party (`new ID --party`)")
+    now = ledger.state(encounter)
+    since = ledger.state(encounter, party.carried.get(encounter, started.seq))
+    left, missing = [], []
+    for cid in started.characters:
+        if cid not in now.combatants:
+            continue
+        ch = party.characters.get(cid)
+        if ch is None:
+            missing.append(cid)
+            continue
+        grit = max(0, ch.grit + now.combatants[cid].grit - since.combatants[cid].grit)
+        tracks = []
+        was = since.tracks.get(cid, {})
+        for name, t in now.tracks.get(cid, {}).items():
+            before = was[name].value if name in was else 0
+            held = ch.tracks[name].value if name in ch.tracks else 0
+            value = max(0, held + t.value - before)
+            value = min(value, t.max) if t.max is not None else value
+            if name not in ch.tracks or ch.tracks[name] != PartyTrack(name, value, t.max):
+                tracks.append(PartyTrack(name, value, t.max))
+        if grit != ch.grit or tracks:
+            left.append(CarriedCharacter(id=cid, grit=grit, tracks=tracks,
+                                         conditions=list(ch.conditions)))
+    if not left and not missing and encounter in party.carried:
+        return None
+    return PartyCarried(encounter=encounter, seq=now.seq, characters=left, missing=missing)
+
+
+def carry(ledger: Ledger, encounter: str, actor: str) -> PartyCarried | None:
+    """Carry what fight `encounter` left into the party (`end`, `party
+    carry ID`); None when there was nothing to carry."""
+    book = PartyBook(ledger.store)
+    said: list[PartyCarried] = []
+
+    def decide(party: Party) -> list[Payload]:
+        said[:] = [x for x in [carrying(ledger, encounter, party)] if x is not None]
+        return list(said)
+    book.declare(decide, actor, running(ledger.store))
+    return said[0] if said else None
+
+
+def from_party(ledger: Ledger, encounter: str) -> bool:
+    """Whether `encounter` was started from the party."""
+    return encounter in PartyBook(ledger.store).state().started
+
+
+def ended(ledger: Ledger, encounter: str, command: c.End, actor: str) -> list[str] | None:
+    """After `end`: the fight's carry into the party, in words (None: the
+    fight was not started from the party). `--no-carry` releases the
+    characters and carries nothing."""
+    from eventlog.events import FightReleased
+    from projections.party.view import carry_lines
+    book = PartyBook(ledger.store)
+    if encounter not in book.state().started:
+        return None
+    if command.no_carry:
+        book.declare(lambda p: [FightReleased(encounter=encounter, reason="end --no-carry")],
+                     actor)
+        return [f"the party is left as it was (--no-carry): `combat party carry {encounter}` "
+                "carries it later"]
+    return carry_lines(carry(ledger, encounter, actor), book.head())
