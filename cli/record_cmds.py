@@ -81,17 +81,30 @@ def verify(ctx: typer.Context, as_json: bool = JSON,
                "the log must still hold the event it ends at (R30)."),
            every: bool = typer.Option(
                False, "--all", help="Every encounter of the store (a backup, say); also what "
-               "verify does where no encounter is current.")) -> None:
+               "verify does where no encounter is current."),
+           party: bool = typer.Option(
+               False, "--party", help="The party's log (`combat party`) instead.")) -> None:
     """Check the hash chain of the log (R30); exit 1 when it is broken.
 
     The chain shows any edit, insertion or reordering, and a deletion unless
     the head row was set back too; --against FILE also shows that.
 
     Example: combat verify        combat verify --against warehouse.head
-             combat --db backup.db verify --all
+             combat --db backup.db verify --all        combat verify --party
     """
     from eventlog.errors import LedgerError
     s = session(ctx)
+    if party:
+        from projections.party.book import verified
+        view, said, error = verified(s.ledger.store)
+        if as_json:
+            print_json(view)
+        elif error is None:
+            print(said)
+        if error is not None:
+            typer.echo(f"error: {error}", err=True)
+            raise typer.Exit(1)
+        return
     if not every and not s.chosen and not s.current():
         every = True  # a store nobody works in here (a backup): all of it
     if every and against is not None:

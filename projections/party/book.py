@@ -126,3 +126,21 @@ def _target(batch: int | None, nothing: str) -> int:
     if batch is None:
         raise Refusal(nothing)
     return batch
+
+
+def verified(store: EventStore) -> tuple[dict, str, str | None]:
+    """`verify --party`: the party's hash chain (R30) as `verify --json`
+    shows it, the line that says it holds, and the error when it does not."""
+    import msgspec
+
+    from eventlog.chain import verify_chain
+    if not PartyBook(store).head():
+        return {"party": True, "ok": True, "events": 0}, "ok: the party's log is empty", None
+    verdict = verify_chain(store.rows(PARTY_STREAM), store.head(PARTY_STREAM))
+    view = {"party": True, **msgspec.structs.asdict(verdict)}
+    said = (f"ok: {verdict.events} events of the party, hash chain intact "
+            f"(head {verdict.head_hash[:12]}…)")
+    if not verdict.ok:
+        return view, said, (f"the party's log is broken at seq {verdict.first_bad_seq}: "
+                            f"{verdict.problem} (R30)")
+    return view, said, None

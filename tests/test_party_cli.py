@@ -1,0 +1,146 @@
+"""The party from the command line: fights started from it carry back to it
+(docs/rules.md, "The party"), refusals are one line and append nothing."""
+from __future__ import annotations
+
+import json
+import sqlite3
+
+import pytest
+from helpers import cli_env, contents, in_process
+
+
+@pytest.fixture
+def combat(tmp_path):
+    run = in_process(cli_env(tmp_path / "ledger.db"))
+    run("party", "add", "Rook", "--bonus", "5", "--grit", "1", "--track", "hp=20/20")
+    run("party", "add", "Vex", "--track", "hp=12/15", "--track", "stun=0/5")
+    return run
+
+
+def party(combat, *at) -> dict:
+    out = json.loads(combat("party", "--json", *at).stdout)
+    return {ch["id"]: ch for ch in out["characters"]} | {"seq": out["seq"]}
+
+
+def hp(ch: dict) -> int:
+    return next(t["value"] for t in ch["tracks"] if t["track"] == "hp")
+
+
+def test_party_takes_what_each_of_three_fights_left(combat):
+    combat("new", "alley", "--party")
+    combat("track", "rook", "hp", "-5")
+    combat("grit", "rook", "1")
+    out = combat("end").stdout
+    assert "carried into the party" in out and "from alley at seq" in out
+    p = party(combat)
+    assert (hp(p["rook"]), p["rook"]["grit"], hp(p["vex"])) == (15, 2, 12)
+    combat("new", "docks", "--party", "vex")
+    combat("track", "vex", "hp", "-4")
+    combat("end")
+    combat("new", "roof", "--party")
+    assert "hp 15/20" in combat("status").stdout  # Rook comes in as the party holds him
+    combat("track", "rook", "hp", "-20")
+    combat("end")
+    p = party(combat)
+    assert (hp(p["rook"]), p["rook"]["grit"], hp(p["vex"])) == (0, 2, 8)
+
+
+def test_party_undo_of_a_carry_restores_the_party(combat):
+    before = party(combat)
+    combat("new", "alley", "--party")
+    combat("track", "rook", "hp", "-5")
+    combat("end")
+    combat("party", "undo")
+    after = party(combat)
+    assert (after["rook"], after["vex"]) == (before["rook"], before["vex"])
+
+
+def test_party_end_no_carry_leaves_the_party_and_carry_takes_it_later(combat):
+    combat("new", "alley", "--party")
+    combat("track", "rook", "hp", "-5")
+    assert "left as it was" in combat("end", "--no-carry").stdout
+    assert hp(party(combat)["rook"]) == 20
+    combat("party", "carry", "alley")
+    assert hp(party(combat)["rook"]) == 15
+
+
+def test_party_correction_after_the_carry_carries_the_difference(combat):
+    combat("new", "alley", "--party")
+    combat("track", "rook", "hp", "-5")
+    shot = json.loads(combat("status", "--json").stdout)["seq"]
+    combat("end")
+    combat("party", "set", "rook", "--track", "hp=10")  # between fights: hurt again
+    combat("retract", str(shot), "--reason", "the shot missed")
+    out = combat("party", "carry", "alley").stdout
+    assert "rook  Grit 1  hp 15/20" in out  # the 5 hp the fight gave back, on top of 10
+    assert hp(party(combat)["rook"]) == 15
+    assert "nothing new to carry" in combat("party", "carry", "alley").stdout
+
+
+def test_party_at_a_seq_answers_what_it_was_then(combat):
+    combat("party", "set", "rook", "--grit", "4")
+    assert party(combat, "--at", "2")["rook"]["grit"] == 1
+    assert party(combat)["rook"]["grit"] == 4
+
+
+def test_verify_party_passes_and_catches_a_doctored_event(combat):
+    assert "hash chain intact" in combat("verify", "--party").stdout
+    con = sqlite3.connect(combat.db)
+    con.execute("UPDATE events SET data = replace(data, '20', '99') "
+                "WHERE encounter = '~party' AND seq = 2")
+    con.commit()
+    con.close()
+    out = combat("verify", "--party", code=1)
+    assert "the party's log is broken at seq 2" in out.stderr
+
+
+@pytest.mark.parametrize("args, said", [
+    (("party", "add", "Rook"), "'rook' is already in the party"),
+    (("party", "set", "nobody", "--grit", "1"), "no character 'nobody' in the party"),
+    (("party", "add", "Zed", "--track", "hp=ten"), "is not NAME=VALUE"),
+    (("party", "add", "Zed", "--track", "hp=30/20"), "over its maximum"),
+    (("party", "add", "Zed", "--grit", "99999999999"), "Grit runs from"),
+    (("party", "add", "Z\x1bd"), "control"),
+    (("new", "alley", "--party", "rook,nobody"), "no character 'nobody'"),
+    (("party", "remove", "ghost"), "no character 'ghost'"),
+])
+def test_party_refuses_bad_input_in_one_line_and_appends_nothing(combat, args, said):
+    before = contents(combat.db)
+    out = combat(*args, code=1)
+    assert said in out.stderr and len(out.stderr.strip().splitlines()) == 1
+    assert contents(combat.db) == before
+
+
+def test_party_member_in_two_running_fights_is_refused_by_name(combat):
+    combat("new", "alley", "--party", "rook")
+    before = contents(combat.db)
+    out = combat("new", "docks", "--party", code=1)
+    assert "rook is in fight alley" in out.stderr
+    assert "rook is in fight alley" in combat("party", "set", "rook", "--grit", "3",
+                                              code=1).stderr
+    assert contents(combat.db) == before
+
+
+def test_party_carry_into_a_removed_member_says_so(combat):
+    combat("new", "alley", "--party", "vex")
+    combat("track", "vex", "hp", "-3")
+    combat("end", "--no-carry")
+    combat("party", "remove", "vex", "--reason", "retired")
+    out = combat("party", "carry", "alley").stdout
+    assert "vex is no longer in the party: not carried" in out
+
+
+def test_session_groups_the_fights_started_while_it_is_open(combat):
+    combat("session", "start", "Night one")
+    combat("new", "alley", "--party")
+    combat("end")
+    combat("session", "end")
+    combat("new", "later")
+    sessions = json.loads(combat("session", "--json").stdout)["sessions"]
+    assert [(x["id"], x["title"], x["fights"]) for x in sessions] == [
+        ("s1", "Night one", ["alley"])]
+
+
+def test_party_stream_is_not_listed(combat):
+    combat("new", "alley", "--party")
+    assert "~party" not in combat("list").stdout
