@@ -11,6 +11,7 @@ from eventlog.errors import Conflict, Refusal, UnknownEncounter
 from eventlog.events import MARKERS, EncounterCreated, FightStarted, Payload, Redone, Undone
 from eventlog.stores.contract import EventStore
 from eventlog.stores.records import PARTY_STREAM
+from eventlog.undo import UndoBook
 from projections.history import corrections, envelope
 from projections.party.state import Party, evolve, judge
 
@@ -106,14 +107,21 @@ class PartyBook:
         return self._correct(actor, lambda book: Redone(batch=_target(
             book.redo_target(), "nothing in the party to redo")))
 
+    def _book(self) -> UndoBook:
+        """The party's batches and markers: what undo and redo act on."""
+        markers = {r.seq: envelope(r).data for r in self.store.markers(PARTY_STREAM)}
+        book = UndoBook()
+        for batch, type_name in self.store.batch_heads(PARTY_STREAM):
+            book.record(batch, type_name, markers.get(batch))
+        return book
+
     def _correct(self, actor: str, marker) -> tuple[Party, list[Envelope]]:
-        from projections.ledger import Ledger
         for _ in range(MAX_ATTEMPTS):
             with self.store.reading():
                 head = self.head()
                 if not head:
                     raise Refusal("the party has no declarations yet")
-                mark = marker(Ledger(self.store).book(PARTY_STREAM))
+                mark = marker(self._book())
             try:
                 envs = self.store.append(PARTY_STREAM, head, [mark], actor)
             except Conflict:

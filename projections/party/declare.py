@@ -19,12 +19,13 @@ from projections.party.state import Party
 def running(store: EventStore) -> Callable[[str], bool]:
     """Whether a fight started from the party still runs (one ended or
     deleted since holds none of its characters)."""
-    from projections.ledger import Ledger
-    ledger = Ledger(store)
+    from projections.domain.state import State
+    from projections.history import corrections, fold
 
     def runs(fight: str) -> bool:
         try:
-            return not ledger.state(fight).ended
+            with store.reading():
+                return not fold(store, fight, corrections(store, fight), State(fight)).ended
         except UnknownEncounter:
             return False
     return runs
