@@ -35,9 +35,16 @@ def copy(ctx: typer.Context,
         check_path(Path(to), to)
     where = neutral(shown(to))
     target = open_store(to)
+    from eventlog.stores.records import PARTY_STREAM
     copied = skipped = 0
+    party = ""
     try:
         for done in copy_store(s.store, target, where):
+            if done.encounter == PARTY_STREAM:  # (the party's log: counted apart)
+                party = " and the party's log"
+                done = done._replace(encounter="the party")
+                copied -= not done.skipped
+                skipped -= done.skipped
             if done.skipped:
                 skipped += 1
                 console.print(f"{done.encounter}: already there with the same chain "
@@ -53,6 +60,6 @@ def copy(ctx: typer.Context,
                               f"(head {done.head[:12]}…)")
     finally:
         target.close()
-    console.print(f"copied {copied} encounter{'s' if copied != 1 else ''} to {escape(where)}"
+    console.print(f"copied {copied} encounter{'s' if copied != 1 else ''}{party} to {escape(where)}"
                   + (f", {skipped} already there" if skipped else "")
                   + "; every chain verified on both sides")

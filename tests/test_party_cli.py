@@ -144,3 +144,12 @@ def test_session_groups_the_fights_started_while_it_is_open(combat):
 def test_party_stream_is_not_listed(combat):
     combat("new", "alley", "--party")
     assert "~party" not in combat("list").stdout
+
+
+def test_copy_carries_the_party_and_its_chain(combat, tmp_path):
+    combat("party", "set", "rook", "--grit", "4")
+    out = combat("copy", "--to", tmp_path / "copy.db").stdout
+    assert "the party: copied 4 events" in out and "and the party's log" in out
+    there = in_process(cli_env(tmp_path / "copy.db"))
+    assert party(there) == party(combat)
+    assert "hash chain intact" in there("verify", "--party").stdout

@@ -6,7 +6,8 @@ head compared with the source's afterwards. Re-running it is harmless: an
 encounter the target already holds with the same chain is skipped; one it
 holds as an older copy (its log is the start of this one) is brought up to
 date; one it holds with another log refuses the whole copy before anything
-is written. Archive marks travel with the logs; webhooks stay behind (they
+is written. The party's log travels as an encounter's does. Archive marks
+travel with the logs; webhooks stay behind (they
 are the table server's settings, not encounters).
 """
 from __future__ import annotations
@@ -16,8 +17,9 @@ from typing import NamedTuple
 
 from eventlog.chain import Chain, verify_chain
 from eventlog.codec import Envelope, decode_data
-from eventlog.errors import BrokenChain, LedgerError, StoreError
+from eventlog.errors import BrokenChain, LedgerError, StoreError, UnknownEncounter
 from eventlog.stores.contract import EventStore, StoredEvent
+from eventlog.stores.records import PARTY_STREAM, EncounterInfo
 
 
 class Copied(NamedTuple):
@@ -57,8 +59,8 @@ def copy_store(source: EventStore, target: EventStore, where: str) -> Iterator[C
 def _plan(source: EventStore, target: EventStore, where: str):
     """(encounter, verified head, whether the target has it) for each
     encounter, or a refusal before anything is written."""
-    there = {e.id for e in target.encounters()}
-    for info in source.encounters():
+    there = {e.id for e in _streams(target)}
+    for info in _streams(source):
         with source.reading():
             head = (*source.head(info.id),)
             verdict = verify_chain(source.rows(info.id, upto=head[0]), head)
@@ -76,6 +78,16 @@ def _plan(source: EventStore, target: EventStore, where: str):
                                   f"{theirs[0]}, head {theirs[1][:12]}…; here seq {head[0]}, "
                                   f"head {head[1][:12]}…); nothing was copied")
         yield info, head, theirs
+
+
+def _streams(store: EventStore) -> list[EncounterInfo]:
+    """Every log of `store`: its encounters, and the party's when it has one."""
+    infos = list(store.encounters())
+    try:
+        seq, _ = store.head(PARTY_STREAM)
+    except UnknownEncounter:
+        return infos
+    return [*infos, EncounterInfo(PARTY_STREAM, "The party", "", seq)]
 
 
 def _at(source: EventStore, encounter: str, seq: int) -> tuple[int, str] | None:
