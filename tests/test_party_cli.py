@@ -6,12 +6,24 @@ import json
 import sqlite3
 
 import pytest
-from helpers import cli_env, contents, in_process
+from helpers import cli_env, contents, in_process, pg_server
 
 
 @pytest.fixture
 def combat(tmp_path):
-    run = in_process(cli_env(tmp_path / "ledger.db"))
+    return with_party(in_process(cli_env(tmp_path / "ledger.db")))
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def anywhere(request, tmp_path):
+    """The party on SQLite and on PostgreSQL (a schema of its own)."""
+    if request.param == "sqlite":
+        return with_party(in_process(cli_env(tmp_path / "ledger.db")))
+    return with_party(in_process({**cli_env(tmp_path / "unused.db"),
+                                  "COMBAT_DB": pg_server().fresh_url()}))
+
+
+def with_party(run):
     run("party", "add", "Rook", "--bonus", "5", "--grit", "1", "--track", "hp=20/20")
     run("party", "add", "Vex", "--track", "hp=12/15", "--track", "stun=0/5")
     return run
@@ -26,7 +38,8 @@ def hp(ch: dict) -> int:
     return next(t["value"] for t in ch["tracks"] if t["track"] == "hp")
 
 
-def test_party_takes_what_each_of_three_fights_left(combat):
+def test_party_takes_what_each_of_three_fights_left(anywhere):
+    combat = anywhere
     combat("new", "alley", "--party")
     combat("track", "rook", "hp", "-5")
     combat("grit", "rook", "1")
@@ -45,7 +58,8 @@ def test_party_takes_what_each_of_three_fights_left(combat):
     assert (hp(p["rook"]), p["rook"]["grit"], hp(p["vex"])) == (0, 2, 8)
 
 
-def test_party_undo_of_a_carry_restores_the_party(combat):
+def test_party_undo_of_a_carry_restores_the_party(anywhere):
+    combat = anywhere
     before = party(combat)
     combat("new", "alley", "--party")
     combat("track", "rook", "hp", "-5")
