@@ -45,10 +45,15 @@ def party(ctx: typer.Context,
     """Show the party (with no subcommand)."""
     if ctx.invoked_subcommand is not None:
         return
+    from cli.output import write
     from projections.party.book import PartyBook
     from projections.party.declare import running
-    store = session(ctx).store
-    _shown(ctx, PartyBook(store).state(at, running(store)), as_json)
+    from projections.party.fights import waiting
+    s = session(ctx)
+    party = PartyBook(s.store).state(at, running(s.store))
+    _shown(ctx, party, as_json)
+    if not as_json and at is None:
+        write("".join(line + "\n" for line in waiting(s.ledger, party)))
 
 
 @party_app.command("add")

@@ -74,6 +74,7 @@ def test_party_end_no_carry_leaves_the_party_and_carry_takes_it_later(combat):
     combat("track", "rook", "hp", "-5")
     assert "left as it was" in combat("end", "--no-carry").stdout
     assert hp(party(combat)["rook"]) == 20
+    assert "`combat party carry alley` carries it" in combat("party").stdout
     combat("party", "carry", "alley")
     assert hp(party(combat)["rook"]) == 15
 
@@ -85,6 +86,7 @@ def test_party_correction_after_the_carry_carries_the_difference(combat):
     combat("end")
     combat("party", "set", "rook", "--track", "hp=10")  # between fights: hurt again
     combat("retract", str(shot), "--reason", "the shot missed")
+    assert "`combat party carry alley` carries it" in combat("party").stdout
     out = combat("party", "carry", "alley").stdout
     assert "rook  Grit 1  hp 15/20" in out  # the 5 hp the fight gave back, on top of 10
     assert hp(party(combat)["rook"]) == 15

@@ -134,3 +134,24 @@ def ended(ledger: Ledger, encounter: str, command: c.End, actor: str) -> list[st
         return [f"the party is left as it was (--no-carry): `combat party carry {encounter}` "
                 "carries it later"]
     return carry_lines(carry(ledger, encounter, actor), book.head())
+
+
+def waiting(ledger: Ledger, party: Party) -> list[str]:
+    """The fights from the party that have ended and left something the
+    party does not hold yet (`end --no-carry`, or a correction since the
+    carry): each one line offering `party carry`."""
+    from eventlog.errors import UnknownEncounter
+    out = []
+    for fight in party.started:
+        if fight in party.fights:
+            continue
+        try:
+            if not ledger.state(fight).ended:
+                continue
+            due = carrying(ledger, fight, party)
+        except UnknownEncounter:
+            continue
+        if due is not None and (due.characters or fight not in party.carried):
+            out.append(f"{fight} left the party more than it holds: "
+                       f"`combat party carry {fight}` carries it")
+    return out
