@@ -120,10 +120,12 @@ def test_hook_list_and_remove(tmp_path):
     assert "http://" in one_error_line(real(db, "hook", "add", "ftp://example.org/x"))
 
 
-def test_a_hook_far_behind_is_caught_up_a_page_at_a_time_each_batch_once(tmp_path, quick):
+def test_a_hook_far_behind_is_caught_up_a_page_at_a_time_each_batch_once(tmp_path):
     """Declarations made while no server ran (the backlog
     is read a page at a time, cli/server/catchup.py): every batch reaches
-    the hook once, in order, with the status after it."""
+    the hook once, in order, with the status after it. (At the sender's own
+    timeout: with the tests' short one, a receiver slowed by a loaded
+    machine is given up on, and the batch rightly sent again.)"""
     from cli.server.catchup import PAGE_BATCHES
     from eventlog.events import NoteAdded
     from eventlog.stores import open_store

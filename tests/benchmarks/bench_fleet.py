@@ -257,7 +257,9 @@ class Run:
         from fleet import address
         local = address(int(e[1:]) * (PLAYERS + 2) + k)
         self.addresses.add(local)
-        limits = httpx.Limits(max_connections=None, max_keepalive_connections=20)
+        limits = httpx.Limits(max_connections=None, max_keepalive_connections=20,
+                             keepalive_expiry=3)  # (under the server's 5 s: no reuse of a
+        # connection the server is closing, which a POST cannot safely retry)
         return [httpx.AsyncClient(base_url=u, limits=limits, timeout=httpx.Timeout(30, read=60),
                                   transport=httpx.AsyncHTTPTransport(local_address=local))
                 for u in self.urls]
@@ -373,6 +375,21 @@ class Meter:
                 "messages_per_server_cpu_s": round(delivered / served) if served else None}
 
 
+def checked(tables: int, servers: float, figures: dict, cpu: dict) -> dict:
+    """The capacity model's cores (capacity.py) beside this run's, while it
+    declared: their ratio (1.0: the model is exact). A kill run counts
+    its servers as 2.5 (three for half the run, two for the rest)."""
+    from capacity import cores
+    rate = figures["declarations"] / figures["elapsed_s"]
+    model = cores(tables, servers, rate)
+    out = {}
+    for name in ("servers", "postgres"):
+        measured = cpu[name] / cpu["wall"]
+        out[name] = {"model": round(model[name], 3), "measured": round(measured, 3),
+                     "ratio": round(model[name] / measured, 2) if measured else None}
+    return out
+
+
 def one_run(pg, folder: Path, servers: int, tables: int, seconds: float,
             kill: bool, hashed: bool = True) -> dict:
     from fleet import Server
@@ -392,7 +409,8 @@ def one_run(pg, folder: Path, servers: int, tables: int, seconds: float,
         # the whole run (streams opening, declaring, the last messages), and
         # the declaring alone: the steady state a capacity model counts
         figures["cpu_s"] = meter.between("start", "end", seen)
-        figures["cpu_s_declaring"] = meter.between("writing", "written", seen)
+        declaring = figures["cpu_s_declaring"] = meter.between("writing", "written", seen)
+        figures["model"] = checked(tables, servers - (0.5 if kill else 0), figures, declaring)
         return figures
     finally:
         for s in fleet:

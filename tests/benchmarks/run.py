@@ -246,6 +246,10 @@ def main() -> None:
                   f"generator {cpu['generator']} (share {cpu['generator_share']}), machine "
                   f"{cpu['machine']} of {cpu['wall']} s x {cpu['cores']} cores; "
                   f"{cpu['messages_per_server_cpu_s']} messages per server CPU s")
+            model = f["model"]
+            print(f"         capacity model (capacity.py), cores while declaring: servers "
+                  f"{model['servers']['model']} vs {model['servers']['measured']} measured, "
+                  f"PostgreSQL {model['postgres']['model']} vs {model['postgres']['measured']}")
 
 
 if __name__ == "__main__":
