@@ -127,7 +127,7 @@ class Session:
         if not eid:
             raise LedgerError("no current encounter: start one with `combat new ID`")
         try:
-            self.store.head(eid)
+            self.ledger.head(eid)
         except UnknownEncounter:
             if self.chosen:
                 raise

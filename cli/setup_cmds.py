@@ -14,7 +14,7 @@ def use(ctx: typer.Context, encounter: str = typer.Argument(..., help="An encoun
     Example: combat use warehouse
     """
     s = session(ctx)
-    s.store.head(encounter)
+    s.ledger.head(encounter)
     s.choose(encounter)
     print(f"current encounter: {encounter}")
 

@@ -12,10 +12,11 @@ from typing import TYPE_CHECKING, NamedTuple, cast
 import msgspec
 
 from eventlog.codec import Envelope, envelope_dict
-from eventlog.errors import Conflict, LedgerError, Refusal
+from eventlog.errors import Conflict, LedgerError, Refusal, UnknownEncounter
 from eventlog.events import (
     MARKERS, Amended, CombatantJoined, EncounterCreated, Payload, Redone, Undone,
 )
+from eventlog.stores.records import PARTY_STREAM
 from eventlog.undo import Corrections, UndoBook
 from projections import snapshot as snapshots
 from projections.domain import commands as c
@@ -80,10 +81,16 @@ class Ledger:
 
     # -- reading ---------------------------------------------------------
 
+    def head(self, encounter: str) -> tuple[int, str]:
+        """An encounter's (seq, hash); UnknownEncounter for none (the party's log too)."""
+        _not_party(encounter)
+        return self.store.head(encounter)
+
     def state(self, encounter: str, at: int | None = None) -> State:
         """The folded state, now or as it stood at seq `at` (R31). Now: from
         the kept snapshot and the markers since it, so a command's cost does
         not grow with the log's length."""
+        _not_party(encounter)
         with self.store.reading():
             head, _ = self.store.head(encounter)
             if at is not None and not 1 <= at <= head:
@@ -159,6 +166,7 @@ class Ledger:
 
     def events(self, encounter: str) -> Iterator[tuple[Envelope, bool]]:
         """Every stored event with its derived `undone` flag."""
+        _not_party(encounter)
         head, _ = self.store.head(encounter)  # the log only grows: read up to here
         undone = self.corrections(encounter, head).undone
         for row in self.store.rows(encounter, upto=head):
@@ -209,6 +217,7 @@ class Ledger:
             return self._new(command, actor)
         if encounter is None:
             raise LedgerError("no current encounter: start one with `combat new ID`")
+        _not_party(encounter)
         if isinstance(command, c.CORRECTING):
             return self._correct(encounter, command, actor)
         if isinstance(command, c.Fork):
@@ -373,6 +382,12 @@ class Ledger:
                 reason: str = "") -> tuple[State, list[int]]:
         out = self.execute(encounter, c.Retract(seq=seq, cascade=cascade, reason=reason), actor)
         return out.state, list(cast(Undone, out.events[0].data).batches)
+
+
+def _not_party(encounter: str) -> None:
+    """The party's log is no encounter (projections/party reads it)."""
+    if encounter == PARTY_STREAM:
+        raise UnknownEncounter(f"no encounter {encounter!r}: the party's log is `combat party`")
 
 
 def _touched(marker: Payload) -> list[int]:

@@ -169,3 +169,12 @@ def test_copy_carries_the_party_and_its_chain(combat, tmp_path):
     there = in_process(cli_env(tmp_path / "copy.db"))
     assert party(there) == party(combat)
     assert "hash chain intact" in there("verify", "--party").stdout
+
+
+@pytest.mark.parametrize("args", [("use", "~party"), ("--encounter", "~party", "log"),
+                                  ("--encounter", "~party", "note", "hi"),
+                                  ("--encounter", "~party", "status")])
+def test_party_log_is_no_encounter(combat, args):
+    before = contents(combat.db)
+    assert "no encounter '~party'" in combat(*args, code=1).stderr
+    assert contents(combat.db) == before
