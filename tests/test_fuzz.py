@@ -758,6 +758,7 @@ LINES = {
     "rename": ["rename", "other", "--title", "T"],
     "delete": ["delete", "other", "--confirm", "other"],
     "fork": ["fork", "12", "--as", "what-if"], "diff": ["diff", "brawl", "other"],
+    "party": ["party", "add", "Zed", "--track", "hp=10/12"], "session": ["session", "start", "T"],
 }
 
 
