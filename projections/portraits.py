@@ -1,4 +1,4 @@
-"""Who may see which portrait (docs/party.md, "Portraits"). A portrait is
+"""Who may see which portrait (docs/characters.md, "Portraits"). A portrait is
 read by its digest, but not by just anyone who holds one: the GM sees every
 portrait the store keeps; a player's or a view's token only those of the
 combatants it sees, in the encounter it reaches, so a hidden combatant's

@@ -1,4 +1,4 @@
-"""Portraits on the pages, in Chromium (docs/party.md, "Portraits"): beside
+"""Portraits on the pages, in Chromium (docs/characters.md, "Portraits"): beside
 each name on the TV, the player's page and the GM's console, the initials
 where there is none; a hidden combatant's portrait is never even requested
 by a player's page or the TV until it is revealed."""

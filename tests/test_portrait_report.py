@@ -1,4 +1,4 @@
-"""Portraits in the html report (docs/party.md, "Portraits"): beside the
+"""Portraits in the html report (docs/characters.md, "Portraits"): beside the
 names, drawn small and carried in the file; the players' recap has no trace
 of a hidden combatant's face."""
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Portraits on the table server (docs/party.md, "Portraits"; docs/server.md):
+"""Portraits on the table server (docs/characters.md, "Portraits"; docs/server.md):
 an encounter's map of who has which, the image by its digest with its own
 type, cached by digest, never sniffed; a hidden combatant's portrait never
 reaches a player or a view. On a real server, over SQLite and PostgreSQL."""

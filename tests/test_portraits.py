@@ -1,4 +1,4 @@
-"""Portraits (docs/party.md, "Portraits"): only PNG, JPEG and WebP images,
+"""Portraits (docs/characters.md, "Portraits"): only PNG, JPEG and WebP images,
 decoded whole, bounded in bytes and pixels, read from the sheet's own folder
 and never fetched."""
 from __future__ import annotations

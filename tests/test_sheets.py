@@ -1,4 +1,4 @@
-"""Characters from where they already are (docs/party.md, "Importing
+"""Characters from where they already are (docs/characters.md, "Importing
 characters"): a spreadsheet's CSV and Foundry VTT's actor exports, read as
 strictly as a roster: every mistake said, one line each, nothing imported
 unless there is none."""

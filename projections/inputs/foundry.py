@@ -1,4 +1,4 @@
-"""Foundry VTT's exported actors (docs/party.md, "From Foundry VTT"): one
+"""Foundry VTT's exported actors (docs/characters.md, "From Foundry VTT"): one
 actor's "Export Data" file, a list of them, or an object whose `actors` is
 such a list. Each game system keeps its numbers in its own places, so the GM
 says where with `--map FIELD=KEY`: FIELD one of bonus, ap, grit, id, name,

@@ -1,4 +1,4 @@
-"""Portraits (docs/party.md, "Portraits"): the image a character sheet names,
+"""Portraits (docs/characters.md, "Portraits"): the image a character sheet names,
 checked before the store keeps it. Only PNG, JPEG and WebP, at most
 MAX_BYTES and MAX_SIDE pixels a side, and decoded whole to prove it is the
 image it claims to be: a PNG header on garbage, a truncated file or a

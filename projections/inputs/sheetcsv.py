@@ -1,4 +1,4 @@
-"""A spreadsheet's CSV of characters (docs/party.md, "From a spreadsheet"):
+"""A spreadsheet's CSV of characters (docs/characters.md, "From a spreadsheet"):
 a header row naming its columns, then one character a row. The columns are
 `name` (the only one required), `id`, `bonus`, `ap`, `grit`, `portrait` and
 for each track `track:NAME` (its value) with, if its maximum differs,

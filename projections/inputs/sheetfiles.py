@@ -1,4 +1,4 @@
-"""Characters from where they already are (docs/party.md, "Importing
+"""Characters from where they already are (docs/characters.md, "Importing
 characters"): a spreadsheet's CSV or Foundry VTT's exported actors, read as
 strictly as a roster: every mistake of the file is found and said, one line
 each, and nothing of it is imported unless it has none."""

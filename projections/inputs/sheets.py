@@ -1,4 +1,4 @@
-"""Character sheets (docs/party.md, "Importing characters"): what a sheet
+"""Character sheets (docs/characters.md, "Importing characters"): what a sheet
 may hold and the checks its fields share, for the readers of a spreadsheet's
 CSV (sheetcsv.py) and of Foundry VTT's actors (foundry.py); sheetfiles.py
 reads a file with the one that fits. Each check notes its mistake instead of

@@ -1,4 +1,4 @@
-// Portraits beside the names (docs/party.md, "Portraits"): a small round
+// Portraits beside the names (docs/characters.md, "Portraits"): a small round
 // image, or the name's initials when there is none. Which combatant has which
 // comes from /api/encounters/ID/portraits, asked again only when a combatant
 // the page has not asked about appears (a join, a reveal), so a hidden
