@@ -141,7 +141,7 @@ function sideBadge(side) {
 function slotItem(slot, byId, groups) {
   const group = groups[slot], lone = byId[slot];
   const side = lone ? lone.side : (group && group.members.length ? byId[group.members[0]].side : "npc");
-  const init = lone ? lone.initiative : group && group.initiative;
+  const init = lone ? lone.initiative : group ? group.initiative : null;
   const members = group ? group.members.filter((m) => byId[m] && byId[m].active && !status.order.includes(m)) : [];
   const up = status.up.includes(slot) || members.some((m) => status.up.includes(m));
   const mine = owned(slot) || members.some(owned);
@@ -150,7 +150,7 @@ function slotItem(slot, byId, groups) {
     item.append(el("div", { class: "slot-head" + (up ? " up" : "") }, sideBadge(side),
       el("span", { class: "init" }, init === null ? "–" : String(init)), combatantLine(lone, "member")));
   } else {
-    item.append(el("div", { class: "slot-head" }, sideBadge(side), el("span", { class: "init" }, String(init)),
+    item.append(el("div", { class: "slot-head" }, sideBadge(side), el("span", { class: "init" }, init === null ? "–" : String(init)),
                    el("span", { class: "who" }, slot + " (group)")));
     for (const m of members) item.append(combatantLine(byId[m], "member"));
   }

@@ -301,7 +301,8 @@ function gmButtons() {
       // a --dry-run appends nothing: what it would change is the answer
       if (answer.preview) say("dry run, nothing appended: " + answer.preview.join(" · "), "note");
       else say("✓ " + line, "ok");
-      $("line").value = "";
+      // (what the GM typed meanwhile, the next command, is kept)
+      if ($("line").value.trim() === line) $("line").value = "";
       if (answer.status.encounter !== encounter) { goTo(answer.status.encounter); return; }  // (`new ID`)
       render(answer.status);
     }, (err) => say(err.message, "error"));

@@ -1,0 +1,38 @@
+"""The GM console's command box (Chromium): what the GM types while the
+previous command's answer is still on its way is kept, not wiped."""
+from __future__ import annotations
+
+import pytest
+
+from browser import CHROMIUM, chromium
+from serverkit import E, client, log, served, table, token
+
+pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no chromium installed (.ci/run installs it)")
+
+
+def test_the_next_command_typed_before_an_answer_arrives_is_kept(tmp_path):
+    from playwright.sync_api import expect
+    db = tmp_path / "table.db"
+    table(db)
+    secret = token(db, "gm", "gm")
+    with served(db) as running, chromium() as browser, client(running, secret) as http:
+        http.put("/api/table", json={"encounter": E})
+        gm = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
+        gm.goto(f"{running.url}/?token={secret}")
+        gm.wait_for_selector("#order .member[data-id]")
+        held = []  # the first command's answer, kept back until the next is typed
+        gm.route("**/line", lambda route: held.append((route, route.fetch())))
+        gm.fill("#line", "note the alarm rings")
+        gm.click("#line-form button")
+        while not held:
+            gm.wait_for_timeout(50)
+        gm.fill("#line", "note the guards come")  # typed while the answer is on its way
+        route, answer = held[0]
+        route.fulfill(response=answer)
+        expect(gm.locator("#message")).to_contain_text("✓ note the alarm rings")
+        expect(gm.locator("#line")).to_have_value("note the guards come")
+        gm.unroute("**/line")
+        gm.click("#line-form button")
+        expect(gm.locator("#message")).to_contain_text("✓ note the guards come")
+        expect(gm.locator("#line")).to_have_value("")  # (sent and answered: emptied)
+        assert [e["data"]["text"] for e in log(db)[-2:]] == ["the alarm rings", "the guards come"]
