@@ -51,3 +51,11 @@ def _in(ledger, encounter: str, digest: str) -> bool:
         return digest in seen(ledger.state(encounter), everything=False).values()
     except UnknownEncounter:
         return False
+
+
+def keep(store, sheets) -> list[str | None]:
+    """Keep the portrait of each sheet (projections/inputs/sheets.Sheet) in
+    the store, before the declaration that names them: the digest of each,
+    None where a sheet has none. Keeping the same image again changes nothing."""
+    return [None if s.portrait is None else store.add_portrait(s.portrait.media, s.portrait.data)
+            for s in sheets]

@@ -219,3 +219,16 @@ def test_sheets_map_of_a_missing_or_wrong_field_names_the_actor():
 def test_sheets_map_on_a_csv_is_refused(tmp_path):
     with pytest.raises(InvalidFile, match="--map names the fields of a Foundry VTT export"):
         read(FIXTURES / "party.csv", ["bonus=x"])
+
+
+def test_sheets_portraits_are_kept_by_digest_once():
+    from hashlib import sha256
+
+    from eventlog.stores.memory import MemoryStore
+    from projections.portraits import keep
+    store = MemoryStore()
+    sheets = read(FIXTURES / "party.csv")
+    digests = keep(store, sheets)
+    assert digests[3] is None and len(set(digests[:3])) == 3
+    assert digests[0] == sha256((FIXTURES / "portraits" / "rook.png").read_bytes()).hexdigest()
+    assert keep(store, sheets) == digests and len(store.portraits()) == 3
