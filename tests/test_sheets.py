@@ -216,6 +216,12 @@ def test_sheets_map_of_a_missing_or_wrong_field_names_the_actor():
         "actor 2 (Mara Quinn): track 'hp': expected a whole number, got a table"]
 
 
+def test_sheets_huge_json_number_is_said_in_a_few_words(tmp_path):
+    path = sheet_file(tmp_path, "p.json", json.dumps({"name": "Rook", "g": 10**400}))
+    assert mistakes(path, ["grit=g"]) == [
+        "actor 1 (Rook): grit is a number of 401 digits: it runs from 0 to 1,000,000,000"]
+
+
 def test_sheets_map_on_a_csv_is_refused(tmp_path):
     with pytest.raises(InvalidFile, match="--map names the fields of a Foundry VTT export"):
         read(FIXTURES / "party.csv", ["bonus=x"])

@@ -88,7 +88,8 @@ class Fields:
             self.note(where, f"{what}: expected a whole number, got {shown(value)}")
             return None
         if not low <= value <= MAX_NUMBER:
-            self.note(where, f"{what} is {value:,}: it runs from {low:,} to {MAX_NUMBER:,}")
+            said = f"{value:,}" if abs(value) < 10**15 else f"a number of {len(str(abs(value)))} digits"
+            self.note(where, f"{what} is {said}: it runs from {low:,} to {MAX_NUMBER:,}")
             return None
         return value
 
