@@ -54,7 +54,6 @@ from datetime import datetime
 from pathlib import Path
 
 import httpx
-from httpx_sse import aconnect_sse
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
@@ -153,34 +152,61 @@ class Run:
         self.acked: dict[str, list[tuple[int, float]]] = {e: [] for e in heads}
         self.seen: dict[tuple[str, int], list[tuple[int, float]]] = {}
         self.errors = {"declarations": 0, "streams": 0}
+        self.missed: list[dict] = []
         self.moves = 0
         self.addresses: set[str] = set()
 
     async def listen(self, e: str, k: int, stop: asyncio.Event) -> None:
         got = self.seen[(e, k)] = []
-        http = self.clients(e, k)
+        from fleet import address
+        local = address(int(e[1:]) * (PLAYERS + 2) + k)  # (this device's own address)
+        self.addresses.add(local)
         at, last = (int(e[1:]) + k) % len(self.urls), None
         for _ in range(200):  # (bounded: reconnections)
             if stop.is_set():
                 return
             # As a page does: the first stream asks for the status now, a
             # reconnection for what it missed (Last-Event-ID: a catch-up).
-            headers = {"Authorization": f"Bearer {self.views[e][k]}"}
-            if last is not None:
-                headers["Last-Event-ID"] = str(last)
             try:
-                async with aconnect_sse(http[at], "GET", f"/api/encounters/{e}/stream",
-                                        headers=headers) as source:
-                    async for m in source.aiter_sse():
-                        if m.data and m.event == "status":
-                            last = int(m.id)
-                            got.append((last, time.time()))
-            except (httpx.HTTPError, OSError):
+                last = await self.follow(self.urls[at], local, e, k, last, got)
+            except (OSError, ValueError, asyncio.IncompleteReadError):
                 pass
             at, self.moves = (at + 1) % len(self.urls), self.moves + 1
             await asyncio.sleep(0.1)
-        for client in http:
-            await client.aclose()
+
+    async def follow(self, url: str, local: str, e: str, k: int, last: int | None,
+                     got: list) -> int | None:
+        """One stream until it ends: a bare HTTP/1.0 request (the answer is
+        the stream's bytes until the server closes it, no chunks) and its
+        lines read as they come, keeping each message's id and arrival.
+        Lean on purpose: the generator shares the cores with the servers it
+        measures, and a full HTTP client's parsing costs several times this."""
+        host, port = url.removeprefix("http://").split(":")
+        reader, writer = await asyncio.open_connection(host, int(port), local_addr=(local, 0),
+                                                       limit=1 << 20)
+        try:
+            resume = "" if last is None else f"Last-Event-ID: {last}\r\n"
+            writer.write((f"GET /api/encounters/{e}/stream HTTP/1.0\r\nHost: {host}\r\n"
+                          f"Authorization: Bearer {self.views[e][k]}\r\n{resume}"
+                          "Accept: text/event-stream\r\n\r\n").encode())
+            if b" 200 " not in await reader.readline():
+                return last
+            while (await reader.readline()).strip():  # (the answer's headers)
+                pass
+            seq, status = None, False
+            while line := await reader.readline():
+                if line.startswith(b"id: "):
+                    seq = int(line[4:])
+                elif line.startswith(b"event: "):
+                    status = line[7:].strip() == b"status"
+                elif not line.strip():
+                    if status and seq is not None:
+                        last = seq
+                        got.append((seq, time.time()))
+                    seq, status = None, False
+            return last
+        finally:
+            writer.close()
 
     async def declare(self, http: list, e: str, until: float) -> None:
         rng = random.Random(e)
@@ -261,9 +287,17 @@ class Run:
             for got in streams:
                 seqs = [s for s, _ in got]
                 want = {s for s, _ in acked}
-                if (len(set(seqs)) != len(seqs) or seqs != sorted(seqs)
-                        or not want <= set(seqs)):
+                kinds = [kind for kind, bad in (
+                    ("twice", len(set(seqs)) != len(seqs)), ("order", seqs != sorted(seqs)),
+                    ("missed", not want <= set(seqs))) if bad]
+                if kinds:
                     self.errors["streams"] += 1
+                    for kind in kinds:
+                        self.errors[kind] = self.errors.get(kind, 0) + 1
+                    if "missed" in kinds:  # (what, and whether anything came after it)
+                        gone = sorted(want - set(seqs))
+                        self.missed.append({"table": e, "seqs": gone[:5], "last_seen": seqs[-1:],
+                                            "later_seen": any(x > gone[0] for x in seqs)})
             arrivals = [dict(got) for got in streams]
             for seq, at in acked:
                 times = [a[seq] for a in arrivals if seq in a]
@@ -278,6 +312,7 @@ class Run:
                 "elapsed_s": round(self.elapsed, 1),
                 "sse_p50_ms": round(q[49] * 1000, 1), "sse_p99_ms": round(q[98] * 1000, 1),
                 "errors": dict(self.errors), "stream_moves": self.moves,
+                **({"missed": self.missed[:5]} if self.missed else {}),
                 "streams": len(self.seen), "streams_opened_s": self.opened_s,
                 "client_addresses": len(self.addresses),
                 "offered_per_s": round(len(self.heads) * PLAYERS / PACE_S, 1)}
