@@ -26,6 +26,7 @@ GENESIS = "0" * 64
 # field existed keeps the hash it was written with and old logs verify.
 ADDED_FIELDS: dict[str, frozenset[str]] = {
     "Amended": frozenset({"retracted", "also", "kept"}),
+    "CombatantJoined": frozenset({"portrait"}),
     "Undone": frozenset({"kept"}),
     "EffectApplied": frozenset({"until_ended"}),
     "EncounterCreated": frozenset({"fork"}),

@@ -48,6 +48,7 @@ class CombatantJoined(Payload, frozen=True):
     max_ap: int = 3
     grit: int = 0
     group: str | None = None
+    portrait: str | None = None  # the SHA-256 of an image the store keeps; None: initials
 
 
 class GroupBonusSet(Payload, frozen=True):

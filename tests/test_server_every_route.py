@@ -33,7 +33,7 @@ OTHER = "other"
 DEEP = b"[" * 5000 + b"]" * 5000
 # A value for each path parameter of the routes: a new parameter name
 # fails test_every_route_is_enumerated until it is given one here.
-PARAMS = {"encounter": E, "name": "nobody", "rule": "R17"}
+PARAMS = {"encounter": E, "name": "nobody", "rule": "R17", "digest": "0" * 64}
 ODD_PARAMS = ["%00", "..%2f..%2fetc", "%c2%b2", "e" * 300, "%1b%5b31m", "%ff"]
 MOUNTED = {"/static": "app.js"}
 API = ("/api/", "/health", "/metrics")  # (answers in JSON, refusals too)

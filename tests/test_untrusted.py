@@ -465,7 +465,7 @@ def test_every_number_of_every_event_has_a_range(name, cls):
     """A field added later is bounded too, by default to +-MAX_NUMBER: no
     number reaches the store that the store, msgspec or JavaScript cannot hold."""
     for field, kind, low, high, _ in ranges._specs(cls):
-        if kind in ("events", "str", "strs"):
+        if kind in ("events", "str", "strs", "digest"):  # (a digest: test_portrait_events)
             continue
         assert -ranges.MAX_NUMBER <= low <= high <= ranges.MAX_NUMBER <= 2 ** 53
         for value, ok in ((low, True), (high, True), (low - 1, False), (high + 1, False),

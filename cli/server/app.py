@@ -13,7 +13,7 @@ from starlette.requests import Request
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from cli.server import declare, evening, reads, rules, table
+from cli.server import declare, evening, portraits, reads, rules, table
 from cli.server.health import health
 from cli.server.metrics import Metrics, metrics
 from cli.server.handles import Handles
@@ -35,6 +35,8 @@ ROUTES = [  # (tried in order: the declarations first, the table's busiest reque
     Route(f"{API}/log", reads.log_of),
     Route(f"{API}/lines", reads.lines_of),
     Route(f"{API}/latest", reads.latest_of),
+    Route(f"{API}/portraits", portraits.portraits_of),
+    Route("/api/portraits/{digest}", portraits.portrait),
     Route(API, evening.create, methods=["POST"]),
     Route(f"{API}/archive", evening.archive, methods=["POST"]),
     Route(f"{API}/stream", stream),

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Protocol, TypeVar
 from eventlog.codec import Envelope
 from eventlog.events import EncounterCreated, Payload
 from eventlog.stores.records import (  # noqa: F401  (the contract's records, named here too)
-    EncounterInfo, FoldRow, Hook, Snapshot, SnapshotMaker, StoredEvent, Token,
+    EncounterInfo, FoldRow, Hook, Portrait, Snapshot, SnapshotMaker, StoredEvent, Token,
 )
 
 if TYPE_CHECKING:
@@ -138,6 +138,18 @@ class EventStore(Protocol):
 
     def revoke_token(self, name: str) -> bool:
         """Forget the token named `name` at once; False if there is none."""
+
+    # -- portraits (content-addressed images) ------------------------------
+    def portrait(self, digest: str) -> Portrait | None:
+        """The portrait whose bytes hash to `digest` (SHA-256 hex), if kept."""
+
+    def portraits(self) -> list[str]:
+        """The digest of every portrait kept, sorted (what `copy` carries)."""
+
+    def add_portrait(self, media: str, data: bytes) -> str:
+        """Keep `data` (checked as an image of type `media` by the caller)
+        under its SHA-256, which it returns; keeping the same bytes again
+        changes nothing. Never removed: an event names it."""
 
     # -- writing ---------------------------------------------------------
     def create(self, encounter: str, created: EncounterCreated, actor: str) -> Envelope: ...

@@ -28,6 +28,7 @@ from eventlog.chain import verify_chain
 from eventlog.codec import GENESIS, Envelope, decode_data, encode_data
 from eventlog.errors import Conflict, Refusal, UnknownEncounter
 from eventlog.events import Amended, EncounterCreated, NoteAdded, Redone, Undone
+from eventlog.stores.contract_portraits import PortraitsContract
 from eventlog.stores.memory import MemoryStore
 
 E = "fight"
@@ -53,7 +54,7 @@ def _envelope(row) -> Envelope:
                     prev_hash, digest)
 
 
-class StoreContract:
+class StoreContract(PortraitsContract):
     """Every promise of the EventStore contract, one test each. A subclass
     gives the `store` fixture (a fresh, empty store, closed after the test)
     and, for a store other programs reach at once, `another_handle` (the

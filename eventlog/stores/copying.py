@@ -7,8 +7,8 @@ encounter the target already holds with the same chain is skipped; one it
 holds as an older copy (its log is the start of this one) is brought up to
 date; one it holds with another log refuses the whole copy before anything
 is written. The party's log travels as an encounter's does. Archive marks
-travel with the logs; webhooks stay behind (they
-are the table server's settings, not encounters).
+and portraits (each checked against its digest) travel with the logs;
+webhooks stay behind (they are the table server's settings, not encounters).
 """
 from __future__ import annotations
 
@@ -37,6 +37,7 @@ def copy_store(source: EventStore, target: EventStore, where: str) -> Iterator[C
         raise LedgerError(f"{where} is the store being copied: name another store")
     planned = list(_plan(source, target, where))
     archived = source.archived()  # the marks travel with the logs (a copy is the same store)
+    _copy_portraits(source, target, where)
     for info, head, theirs in planned:
         if theirs != head:
             with source.reading():
@@ -54,6 +55,21 @@ def copy_store(source: EventStore, target: EventStore, where: str) -> Iterator[C
             target.set_archived(info.id, info.id in archived)
         yield Copied(info.id, head[0], head[1], theirs == head,
                      theirs[0] if theirs not in (None, head) else 0)
+
+
+def _copy_portraits(source: EventStore, target: EventStore, where: str) -> None:
+    """Every portrait the target lacks (an event of a log names it)."""
+    from hashlib import sha256
+    theirs = set(target.portraits())
+    for digest in source.portraits():
+        if digest in theirs:
+            continue
+        kept = source.portrait(digest)
+        if kept is None or sha256(kept.data).hexdigest() != digest:
+            raise StoreError(f"the portrait {digest[:12]}… is damaged in the store being "
+                             f"copied (its bytes no longer match their digest); "
+                             f"it was not copied to {where}")
+        target.add_portrait(kept.media, kept.data)
 
 
 def _plan(source: EventStore, target: EventStore, where: str):

@@ -5,6 +5,7 @@ that remembers the heads it saw sees exactly that)."""
 from __future__ import annotations
 
 import threading
+from hashlib import sha256
 from contextlib import contextmanager
 from itertools import islice
 from typing import TypeVar
@@ -13,7 +14,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from eventlog.codec import GENESIS, Envelope, encode_data, event_hash, utc_now
 from eventlog.stores.shared import DerivedFoldReads, count_commit, judged_head
 from eventlog.stores.contract import (
-    EncounterInfo, Hook, Snapshot, SnapshotMaker, StoredEvent, Token)
+    EncounterInfo, Hook, Portrait, Snapshot, SnapshotMaker, StoredEvent, Token)
 from eventlog.errors import Conflict, Refusal, UnknownEncounter
 from eventlog.events import CORRECTIONS, EncounterCreated, Payload
 from eventlog.stores.records import PARTY_STREAM
@@ -48,6 +49,7 @@ class MemoryStore(DerivedFoldReads):
         self._version = 0  # writes so far: wait_changes wakes when it moves
         self._archived: set[str] = set()
         self._imported: dict[str, int] = {}
+        self._portraits: dict[str, Portrait] = {}
 
     def close(self) -> None:
         pass
@@ -173,6 +175,23 @@ class MemoryStore(DerivedFoldReads):
             found = self._tokens.pop(name, None) is not None
         self._wrote()
         return found
+
+    # -- portraits -------------------------------------------------------
+
+    def portrait(self, digest: str) -> Portrait | None:
+        with self._lock:
+            return self._portraits.get(digest)
+
+    def portraits(self) -> list[str]:
+        with self._lock:
+            return sorted(self._portraits)
+
+    def add_portrait(self, media: str, data: bytes) -> str:
+        digest = sha256(data).hexdigest()
+        with self._lock:
+            self._portraits.setdefault(digest, Portrait(digest, media, bytes(data)))
+        self._wrote()
+        return digest
 
     # -- writing ---------------------------------------------------------
 

@@ -1,5 +1,5 @@
 """The records a store hands over (rows, encounters, tokens, hooks,
-snapshots), apart from the contract's Protocol (contract.py) so that a
+portraits, snapshots), apart from the contract's Protocol (contract.py) so that a
 command that only reads imports no typing machinery it does not use."""
 from __future__ import annotations
 
@@ -60,6 +60,14 @@ class Hook(NamedTuple):
     secret: str              # shown once when added; kept to sign with
     created_at: str
     allow_private: bool = False  # `--allow-private`: a bot on the GM's own network
+
+
+class Portrait(NamedTuple):
+    """A portrait as the store keeps it: content-addressed, its bytes
+    checked as an image before they reach the store (projections/portraits.py)."""
+    digest: str   # hex SHA-256 of `data`: its only name
+    media: str    # "image/png", "image/jpeg" or "image/webp"
+    data: bytes
 
 
 class Snapshot(NamedTuple):

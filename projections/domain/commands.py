@@ -41,6 +41,7 @@ class RosterCombatant(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     count: int = 1
     tracks: dict[str, int | RosterTrack] = {}  # a number: the value and its maximum
     hidden: bool = False  # the players do not see them yet, like `add --hidden`
+    portrait: str | None = None  # the digest of a portrait the store keeps (docs/characters.md)
 
 
 class RosterGroup(msgspec.Struct, frozen=True, forbid_unknown_fields=True):

@@ -22,7 +22,8 @@ def _created(s: State, e: EncounterCreated) -> None:
 def _joined(s: State, e: CombatantJoined) -> None:
     entering = e.group is not None and e.group in s.slots and not s.in_order(e.group)
     s.combatants[e.id] = Combatant(e.id, e.name, e.side, e.bonus, e.max_ap, e.max_ap,
-                                   e.grit, e.group, s.next_key(), in_force=e.max_ap)
+                                   e.grit, e.group, s.next_key(), in_force=e.max_ap,
+                                   portrait=e.portrait)
     if e.group is not None:
         group = s.groups.get(e.group)
         if group is None:

@@ -85,7 +85,7 @@ def declarations(roster: Load, state: State) -> list[Payload]:
             taken[cid] = who
             joined.append(numbers(who, CombatantJoined(
                 id=cid, name=person, side=cast(Side, c.side), bonus=c.bonus, max_ap=c.ap,
-                grit=c.grit, group=c.group)))
+                grit=c.grit, group=c.group, portrait=c.portrait)))
             hidden += [CombatantHidden(combatant=cid)] if c.hidden else []
             tracked += [numbers(who, t) for t in _tracks(cid, c, who, refuse)]
         if c.group is not None:

@@ -4,6 +4,7 @@ check_numbers before any rule). Where the rules reference (docs/rules.md) states
 cites its rule."""
 from __future__ import annotations
 
+import re
 from types import UnionType
 from typing import Union, get_args, get_origin
 
@@ -44,6 +45,9 @@ TEXTS: dict[str, tuple[int, str]] = {
 _NAMES = {"bonus": "an initiative bonus", "total": "an initiative total",
           "round": "a round number", "batch": "a seq", "batches": "a seq"}
 _SPECS: dict[type, tuple] = {}  # per payload type, built on first use
+# A portrait is named by the SHA-256 of its image (the store keeps it under it).
+DIGEST = re.compile(r"[0-9a-f]{64}\Z")
+DIGEST_WORDS = "a portrait is named by the SHA-256 of its image (64 lowercase hex digits)"
 
 
 def check_numbers(e: Payload) -> None:
@@ -58,6 +62,10 @@ def check_numbers(e: Payload) -> None:
         if kind == "events":
             for nested in value:
                 check_numbers(nested)
+            continue
+        if kind == "digest":
+            if value is not None and not (isinstance(value, str) and DIGEST.match(value)):
+                raise Refusal(message)
             continue
         if kind in ("str", "strs"):
             for v in (value if kind == "strs" else (value,)):
@@ -75,6 +83,9 @@ def _specs(cls: type) -> tuple:
     out = []
     for f in msgspec.structs.fields(cls):
         args = get_args(f.type)
+        if f.name == "portrait":
+            out.append((f.name, "digest", 0, 0, DIGEST_WORDS))
+            continue
         if f.type is str or f.type == (str | None) or (
                 get_origin(f.type) is list and args == (str,)):
             high, what = TEXTS.get(f.name) or (MAX_ID, "an id")

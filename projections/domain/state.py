@@ -39,6 +39,7 @@ class Combatant(msgspec.Struct, gc=False):
     spent_this_turn: int = 0
     seized: bool = False
     in_force: int = 0  # the maximum of the last restore (R14)
+    portrait: str | None = None  # its image's SHA-256 (the store keeps it)
 
 
 class Group(msgspec.Struct):

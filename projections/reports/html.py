@@ -145,6 +145,8 @@ def _environment():
         loader=jinja2.FileSystemLoader(TEMPLATES), autoescape=True,
         undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True)
     env.filters["duration"] = duration
+    from projections.reports.faces import initials
+    env.filters["initials"] = initials
     return env
 
 
@@ -170,9 +172,10 @@ def cropped_below(width: float) -> dict:
 
 
 def render_html(numbers: dict, chapters: list[Chapter], head_hash: str,
-                audience: str = "gm", branches: dict | None = None) -> str:
+                audience: str = "gm", branches: dict | None = None,
+                faces: dict[str, str] | None = None) -> str:
     template = _environment().get_template("report.html.j2")
-    return template.render(branches=branches or {},
+    return template.render(branches=branches or {}, faces=faces or {},
         numbers=numbers, totals=numbers["totals"], chapters=chapters,
         charts=_marked(charts(numbers) + ([] if audience == "players" else harm_charts(numbers))),
         categories=CATEGORIES, totals_rows=TOTALS,
@@ -192,8 +195,10 @@ def write_html(ledger: Ledger, encounter: str, out: TextIO, track: Track = no_tr
         numbers, chapters = review(ledger, encounter, track)
         _, head_hash = ledger.store.head(encounter)
     from eventlog.text import LINE_BREAKS, neutral
+    from projections.reports.faces import faces
     page = render_html(numbers, chapters, head_hash, audience,
-                       branches(ledger, encounter, audience))
+                       branches(ledger, encounter, audience),
+                       faces(ledger, encounter, [c["id"] for c in numbers["combatants"]]))
     out.write(neutral(page, keep=LINE_BREAKS))  # no control reaches `cat`
     return numbers["totals"]["events"]
 

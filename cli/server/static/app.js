@@ -124,7 +124,7 @@ function combatantLine(c, cls) {
   if (owned(c.id)) tags.push("you");
   for (const e of c.effects || []) tags.push(e.name);  // conditions and effects
   return el("div", { class: cls + (status.up.includes(c.id) ? " up" : "") + (owned(c.id) ? " own" : ""), data: { id: c.id } },
-            el("span", { class: "who" }, c.name, ...tags.map((t) => el("span", { class: "tag " + t }, t))),
+            el("span", { class: "who" }, portraits.face(c), c.name, ...tags.map((t) => el("span", { class: "tag " + t }, t))),
             el("span", { class: "ap" }, pips(c), " ", el("span", { class: "init" }, "grit " + c.grit),
                " ", el("span", { class: "init tracks" }, trackText(c))));
 }
@@ -196,6 +196,7 @@ function render(next, streamed) {
   if (me.role === "view") alerts.announce(status.phase === "combat" ? status.up.map(nameOf) : [], quiet, moment);
   renderMine(byId);
   if (me.role === "gm" && window.gmRendered) window.gmRendered(status);
+  portraits.follow(status.encounter, status.combatants.map((c) => c.id));
 }
 
 function mayOrder(tie) {
@@ -264,7 +265,7 @@ function card(c) {
                   el("option", { value: "minor" }, "minor (1)"), el("option", { value: "major" }, "major (2)"),
                   el("option", { value: "3" }, "3 AP"), el("option", { value: "4" }, "4 AP"));
   const big = (text, what, fn) => el("button", { class: "big", type: "button", disabled: !can(what), on: { click: fn } }, text);
-  const body = [el("h2", {}, c.name, " ", pips(c), owned(id) ? el("span", { class: "tag you" }, "you") : null,
+  const body = [el("h2", {}, portraits.face(c, "big"), c.name, " ", pips(c), owned(id) ? el("span", { class: "tag you" }, "you") : null,
                          c.hidden ? el("span", { class: "tag hidden" }, "hidden") : null)];
   if (c.initiative === null && !c.group) {
     const die = el("input", { class: "die", type: "number", min: "1", max: "10", placeholder: "d10",

@@ -209,7 +209,7 @@ function renderPanel() {
                   el("option", { value: "3" }, "3 AP"), el("option", { value: "4" }, "4 AP"));
   const state = status.acting === c.id ? "acting" : status.up.includes(c.id) ? "up" : !c.active ? "left" : "";
   panel.replaceChildren(...[
-    el("h2", { tabindex: "-1" }, c.name, " ", pips(c), " ", el("span", { class: "init" }, "grit " + c.grit),
+    el("h2", { tabindex: "-1" }, portraits.face(c, "big"), c.name, " ", pips(c), " ", el("span", { class: "init" }, "grit " + c.grit),
        state ? el("span", { class: "tag" }, state) : null, c.hidden ? el("span", { class: "tag hidden" }, "hidden") : null),
     rollRow(c),
     el("div", { class: "buttons" },

@@ -84,6 +84,11 @@ CREATE INDEX changes_by_xid ON changes (xid);
     (8, """
 CREATE TABLE hook_private (hook text PRIMARY KEY);
 """),
+    # Portraits: image bytes under their SHA-256 (an event names one by
+    # digest; never removed).
+    (9, """
+CREATE TABLE portraits (digest text PRIMARY KEY, media text NOT NULL, data bytea NOT NULL);
+"""),
 ]
 SCHEMA_VERSION = MIGRATIONS[-1][0]
 _VERSION_TABLE = ("CREATE TABLE schema_version (app text NOT NULL, version integer NOT NULL, "
@@ -181,6 +186,11 @@ _MADE = {
     ("relation", "hook_private_pkey"):
         "i: CREATE UNIQUE INDEX hook_private_pkey ON hook_private USING btree (hook)",
     ("constraint", "hook_private_pkey"): "PRIMARY KEY (hook)",
+    ("relation", "portraits"):  # (schema 9)
+        "r: digest text not null, media text not null, data bytea not null",
+    ("relation", "portraits_pkey"):
+        "i: CREATE UNIQUE INDEX portraits_pkey ON portraits USING btree (digest)",
+    ("constraint", "portraits_pkey"): "PRIMARY KEY (digest)",
 }
 # An encounter's change mark: the transaction appending to it (its head row
 # locked already, so the mark adds no wait of its own).

@@ -33,6 +33,7 @@ from eventlog.stores.postgres.changes import ChangesMixin, notifying
 from eventlog.stores.postgres.connection import CONNECT_TIMEOUT_S
 from eventlog.stores.postgres.hooks import HooksMixin
 from eventlog.stores.postgres.imports import ImportMixin
+from eventlog.stores.postgres.portraits import PortraitsMixin
 from eventlog.stores.postgres.snapshots import SnapshotsMixin
 from eventlog.stores.postgres.statements import APPEND, BATCH_ROWS, MARK, NOTIFY, SNAPSHOT
 from eventlog.stores.postgres.statements import ROW as _ROW
@@ -50,7 +51,7 @@ _MARKERS = "('Undone', 'Redone', 'Amended')"
 
 
 class PostgresStore(SnapshotsMixin, ImportMixin, TokensMixin, ChangesMixin, TidyMixin,
-                    HooksMixin, DerivedFoldReads):
+                    HooksMixin, PortraitsMixin, DerivedFoldReads):
     """One schema of one PostgreSQL database (the EventStore contract)."""
 
     path = None  # no file: nothing an export could overwrite

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import sqlite3
 
-SCHEMA_VERSION = 4  # 2: the table server's tokens, 3: its webhooks, 4: the hooks
-# the GM let send to a private address (MIGRATIONS below)
+SCHEMA_VERSION = 5  # 2: the table server's tokens, 3: its webhooks, 4: the hooks
+# the GM let send to a private address, 5: portraits (MIGRATIONS below)
 SCHEMA = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE encounters (
@@ -41,8 +41,11 @@ TOKENS_TABLE = (
 # The schema version each step reaches, and its statements: a store of an
 # older version is brought forward step by step when it is opened.
 HOOK_PRIVATE_TABLE = "CREATE TABLE hook_private (hook TEXT PRIMARY KEY)"
+# Images kept under their SHA-256 (an event names one by digest; never removed).
+PORTRAITS_TABLE = ("CREATE TABLE portraits (digest TEXT PRIMARY KEY, media TEXT NOT NULL, "
+                   "data BLOB NOT NULL)")
 MIGRATIONS: dict[int, tuple[str, ...]] = {2: (TOKENS_TABLE,), 3: HOOKS_TABLES,
-                                          4: (HOOK_PRIVATE_TABLE,)}
+                                          4: (HOOK_PRIVATE_TABLE,), 5: (PORTRAITS_TABLE,)}
 
 APPLICATION_ID = 0x436C6467  # "Cldg": combat-ledger, in the database header
 # The columns of a store's tables, as version 1 wrote them.

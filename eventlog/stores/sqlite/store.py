@@ -27,6 +27,7 @@ from eventlog.stores.sqlite.imports import ROW as _ROW, ImportMixin
 from eventlog.stores.sqlite.schema import (
     APPLICATION_ID, MADE, MIGRATIONS, SCHEMA, SCHEMA_VERSION, foreign_object, recognised,
     schema_version)
+from eventlog.stores.sqlite.portraits import PortraitsMixin
 from eventlog.stores.sqlite.snapshots import SnapshotsMixin
 from eventlog.stores.sqlite.tidy import TidyMixin
 from eventlog.stores.sqlite.tokens import TokensMixin
@@ -35,7 +36,7 @@ from eventlog.text import check_actor, check_payload
 DISK_FULL_BELOW = 1 << 20  # bytes free: an I/O error with less than this is a full disk
 
 class Store(SnapshotsMixin, ImportMixin, TokensMixin, ChangesMixin, TidyMixin, HooksMixin,
-            FoldReadsMixin):
+            FoldReadsMixin, PortraitsMixin):
     """One ledger file (the EventStore contract, eventlog/contract.py). Every
     method is one short transaction, or part of the one `reading()` holds."""
 
