@@ -10,7 +10,7 @@ import typer
 from cli.base import app, session
 
 if TYPE_CHECKING:
-    from eventlog.events import Redone, Undone  # noqa: F401 (named in casts)
+    from eventlog.events import PartyCharacterAdded, Redone, Undone  # noqa: F401 (in casts)
 
 party_app = typer.Typer(
     help="The party: characters kept between fights (bonus, AP, Grit, tracks, lasting "
@@ -76,6 +76,31 @@ def add(ctx: typer.Context,
     added = character(name, id, bonus, ap, grit, [track_of(t) for t in track], reason=reason)
     party, envs = join(s.store, [added], s.actor)
     _said(envs, f"{added.id} joins the party")
+
+
+@party_app.command("import")
+def import_(ctx: typer.Context,
+            file: str = typer.Argument(..., metavar="FILE", help="A spreadsheet's .csv (a header row) or a Foundry VTT actor export (.json)."),
+            map: list[str] = typer.Option([], "--map", metavar="FIELD=KEY", help="Foundry VTT: the actor's key (a dotted path) for bonus, ap, grit or a track; repeat it.")) -> None:
+    """Characters join the party from where they already are: every row of
+    the CSV, every actor of the export, their portraits kept; one line per
+    mistake of the file, and then nothing is added.
+
+    \b
+    Example: combat party import party.csv
+             combat party import rook.json --map bonus=system.abilities.dex.mod
+    """
+    from pathlib import Path
+
+    from projections.inputs.sheetfiles import read
+    from projections.party.declare import imported
+    sheets = read(Path(file), map)  # (a file with a mistake: no store is made for it)
+    s = session(ctx)
+    s.creates = True  # (a campaign may begin with its party: the store too)
+    _, envs = imported(s.store, sheets, s.actor)
+    added = [cast("PartyCharacterAdded", e.data).id for e in envs
+             if e.type == "PartyCharacterAdded"]
+    _said(envs, f"{', '.join(added)} join{'s' if len(added) == 1 else ''} the party")
 
 
 @party_app.command("set")

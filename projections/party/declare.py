@@ -111,3 +111,18 @@ def changing(cid: str, bonus: int | None = None, ap: int | None = None,
         raise Refusal("party set changes something: give --bonus, --ap, --grit or --track")
     return PartyCharacterSet(id=cid, bonus=bonus, max_ap=ap, grit=grit, tracks=tracked,
                              reason=reason)
+
+
+def imported(store: EventStore, sheets, actor: str) -> tuple[Party, list[Envelope]]:
+    """`party import FILE`: the characters of a file's sheets (read and
+    checked by projections/inputs/sheetfiles.py, before any store is opened)
+    join the party in one batch, their portraits kept first (content-
+    addressed: one kept for a batch the party then refuses is reached by
+    nothing); a character the party refuses adds no one."""
+    from projections.portraits import keep
+    faces = keep(store, sheets)
+    characters = [character(s.name, s.id, s.bonus, s.ap, s.grit,
+                            [PartyTrack(track=name, value=value, max=most)
+                             for name, (value, most) in s.tracks.items()], face)
+                  for s, face in zip(sheets, faces)]
+    return join(store, characters, actor)

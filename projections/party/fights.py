@@ -41,7 +41,7 @@ def joining(party: Party, ids: list[str]) -> list[Payload]:
     for cid in ids:
         ch = party.characters[cid]
         out.append(CombatantJoined(id=cid, name=ch.name, side="pc", bonus=ch.bonus,
-                                   max_ap=ch.max_ap, grit=ch.grit))
+                                   max_ap=ch.max_ap, grit=ch.grit, portrait=ch.portrait))
         out += [TrackChanged(combatant=cid, track=t.track, value=t.value, max=t.max,
                              reason="from the party") for t in ch.tracks.values()]
     return out
