@@ -116,7 +116,10 @@ def revoke(ctx: typer.Context, name: str = typer.Argument(..., help="The token's
     """
     from eventlog.errors import LedgerError
     from eventlog.text import neutral
-    if not session(ctx).store.revoke_token(name):
+    from projections.access import named
+    store = session(ctx).store
+    found = named(store.tokens(), name)  # (case-blind, as names are unique)
+    if found is None or not store.revoke_token(found.name):
         raise LedgerError(f"no token named {neutral(name)!r}: `combat token list` shows them")
     from cli.output import write
-    write(f"revoked {neutral(name)}\n")
+    write(f"revoked {neutral(found.name)}\n")

@@ -31,6 +31,15 @@ def digest(secret: str) -> str:
     return hashlib.sha256(secret.encode("utf-8", "surrogateescape")).hexdigest()
 
 
+def named(tokens, name: str, roles: tuple[str, ...] | None = None):
+    """The token (or join request) of `tokens` called `name`, matched
+    case-blind as ids are (`Rook` is `rook`: names are unique that way), of
+    one of `roles` if given; None when there is none."""
+    wanted = name.casefold()
+    return next((t for t in tokens if t.name.casefold() == wanted
+                 and (roles is None or t.role in roles)), None)
+
+
 def same(a: str, b: str) -> bool:
     """Two digests compared in constant time."""
     return hmac.compare_digest(a.encode(), b.encode())

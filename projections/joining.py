@@ -100,11 +100,12 @@ def request(store, state, name: str, cid: str) -> str:
 
 def approve(store, name: str) -> Token:
     """The request `name` becomes a player token for its PC and encounter."""
-    found = next((t for t in pending(store) if t.name == name), None)
+    from projections.access import named
+    found = named(pending(store), name)
     if found is None:
         waiting = ", ".join(neutral(t.name) for t in pending(store)) or "none"
         raise LedgerError(f"no join request named {neutral(name)!r} (waiting: {waiting})")
     token = found._replace(role="player", created_at=utc_now())
-    store.revoke_token(name)
+    store.revoke_token(found.name)
     store.add_token(token)
     return token

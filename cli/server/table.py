@@ -123,11 +123,12 @@ async def revoke(request: Request):
 
     def revoked():
         store = ledger(request).store
-        if not any(t.name == name and t.role == "player" for t in store.tokens()):
+        found = access.named(store.tokens(), name, ("player",))  # (case-blind)
+        if found is None:
             raise LedgerError(f"no player token named {name!r}")
-        store.revoke_token(name)
-    await run(revoked)
-    return JSON({"name": name, "revoked": True})
+        store.revoke_token(found.name)
+        return found.name
+    return JSON({"name": await run(revoked), "revoked": True})
 
 
 @guarded
@@ -141,10 +142,11 @@ async def answer(request: Request):
         store = ledger(request).store
         if said.approve:
             return joining.approve(store, name).name
-        if name not in {t.name for t in joining.pending(store)}:
+        found = access.named(joining.pending(store), name)  # (case-blind)
+        if found is None:
             raise LedgerError(f"no join request named {name!r}")
-        store.revoke_token(name)
-        return name
+        store.revoke_token(found.name)
+        return found.name
     return JSON({"name": await run(answered), "approved": said.approve})
 
 
