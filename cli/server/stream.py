@@ -99,7 +99,7 @@ async def stream(request: Request):
             async for page in catching.pages(first):
                 for msg in page:
                     if fresh(msg, told):
-                        yield frame_for(msg, token)
+                        yield frame_for(msg, token, keep=False)  # (its own: not shared)
                         told = msg.players_seq
                     sent = msg.seq
                 if not await still_valid():  # (a catch-up read slowly may last)

@@ -89,19 +89,20 @@ def data_for(msg: Message, token: Token) -> str:
     return text[:-1] + ',"mine":' + encode(own) + ',"on_deck":' + encode(list(msg.deck)) + "}"
 
 
-def frame_for(msg: Message, token: Token) -> bytes:
+def frame_for(msg: Message, token: Token, keep: bool = True) -> bytes:
     """The stream's whole message of `msg` for `token`, encoded once per
     role view (the GM's, a view's, a player's owning these ids) and shared
     by every listener with that view: a batch costs the server one encoding
-    per view, not one per phone."""
+    per view, not one per phone. `keep=False`: a message no other listener
+    reads (a stream's own catch-up) keeps no copy."""
     gm = sees_all(token)
     view = "gm" if gm else token.owns if token.role == "player" else "view"
-    made = msg.frames.get(view) if msg.frames is not None else None
+    made = msg.frames.get(view) if msg.frames is not None and keep else None
     if made is None:
         from sse_starlette.sse import ServerSentEvent
         made = ServerSentEvent(data_for(msg, token), event="status",
                                id=str(msg.seq if gm else msg.players_seq)).encode()
-        if msg.frames is not None:
+        if msg.frames is not None and keep:
             msg.frames[view] = made
     return made
 
