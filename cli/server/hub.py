@@ -332,6 +332,9 @@ class Hub:
                 for e in encounters - {e for e, _ in heads}:  # (deleted meanwhile)
                     if self.listeners.get(e):
                         self.ended(e, "deleted")
+                for e, _ in heads:  # (archived by another server or the terminal)
+                    if self.listeners.get(e) and store.is_archived(e):
+                        self.ended(e, "archived")
             tokens = store.tokens() if tokens_changed else None
             choice = store.table_choice() if tokens_changed else None
         if tokens_changed:

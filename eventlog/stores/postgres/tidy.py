@@ -27,7 +27,16 @@ class TidyMixin(_Host):
         def work(db):
             db.execute(SEATS_LOCK)  # (an approval under way decides before, or sees it)
             db.execute(sql, (encounter,))
+            self._encounter_changed(db, encounter)  # (every server ends its streams now)
         self._write(work)
+
+    def _encounter_changed(self, db, encounter: str) -> None:
+        """Tell every server, in this transaction, that `encounter` changed
+        without an append (changes.py: its mark, or a NOTIFY)."""
+        if self.notify:
+            db.execute("SELECT pg_notify(%s, %s)", (self.channel, f"{encounter}:0"))
+        else:
+            db.execute(MARK, {"e": encounter})
 
     def retitle(self, encounter: str, title: str) -> None:
         self.head(encounter)
@@ -46,7 +55,7 @@ class TidyMixin(_Host):
                                   ("tokens", "encounter"), ("joins", "encounter"),
                                   ("on_table", "encounter"), ("encounters", "id")):
                 db.execute(f"DELETE FROM {table} WHERE {column} = %s", (encounter,))
-            db.execute(MARK, {"e": encounter})  # (servers end its streams at once)
+            self._encounter_changed(db, encounter)  # (servers end its streams at once)
             self._tokens_changed(db)  # (and re-read the tokens it took along)
         self._write(work)
         self._heads.pop(encounter, None)
