@@ -43,7 +43,9 @@ def add(ctx: typer.Context,
         raise LedgerError(f"{neutral(encounter)} is archived: `combat unarchive "
                           f"{neutral(encounter)}` first, then make the token")
     secret, token = make(name, roles, owns, encounter)
-    check_unlike(token.name, [t.name for t in here.store.tokens()])
+    from projections.joining import pending
+    check_unlike(token.name, [t.name for t in here.store.tokens()]
+                 + [j.name for j in pending(here.store)])  # (a request becomes a token)
     here.store.add_token(token)
     from cli.output import say, write
     from eventlog.text import neutral

@@ -233,6 +233,10 @@ def approve(store, name: str) -> Token:
             store.answer_join(found.name, GIVEN, owner.name)
             refused = Refusal(f"{neutral(found.seat)} is taken ({neutral(owner.name)}'s token): "
                               f"{who}'s request has ended")
+        elif (taken := _named_token(store, found.name)) is not None:
+            store.answer_join(found.name, DENIED)
+            refused = Refusal(f"the name {who} is a token's now ({neutral(taken)}): "
+                              f"{who}'s request has ended; the phone asks again under another")
         else:
             token = Token(found.name, "player", (found.pc,), found.encounter, found.digest, now)
             store.drop_join(found.name)
@@ -244,6 +248,13 @@ def approve(store, name: str) -> Token:
     if refused is not None:  # (after the request's end is kept)
         raise refused
     return token
+
+
+def _named_token(store, name: str) -> str | None:
+    """A token's name that is `name` or reads as it (made since the request)."""
+    from eventlog.names import skeleton
+    reads = skeleton(name).casefold()
+    return next((t.name for t in store.tokens() if skeleton(t.name).casefold() == reads), None)
 
 
 def deny(store, name: str) -> JoinRequest:

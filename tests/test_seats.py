@@ -332,3 +332,37 @@ def test_the_gm_page_answers_any_name_it_shows_and_a_phone_hears_why(tmp_path):
         expect(waiting.locator("#message")).to_have_text("Bo was given to a/b: pick another PC.")
         expect(waiting.locator('input[value="bo"]')).to_be_disabled()
         waiting.screenshot(path=str(tmp_path / "given-390.png"))
+
+
+def test_the_command_line_lists_approves_and_revokes_requests(tmp_path):
+    """`token list` shows a waiting request as role join (with when it
+    expires), `token approve` lets one in and ends the others for that PC,
+    `token revoke` denies a waiting one; each refuses one no longer waiting."""
+    from eventlog.stores import open_store
+    from helpers import cli_env, in_process
+    from projections import joining
+    from projections.ledger import Ledger
+    db = tmp_path / "table.db"
+    with_three_pcs(db)
+    ledger = Ledger(open_store(db))
+    try:
+        for name, address in (("Ben", "10.0.0.2"), ("Cat", "10.0.0.3"), ("Dee", "10.0.0.4")):
+            joining.request(ledger.store, ledger.state(E), name, "bo" if name != "Dee" else "cy",
+                            address)
+    finally:
+        ledger.store.close()
+    combat = in_process(cli_env(db))
+    listed = combat("token", "list").stdout.splitlines()
+    assert [line.split("\t")[:4] for line in listed] == [
+        ["Ben", "join", "owns bo", f"encounter {E}"], ["Cat", "join", "owns bo", f"encounter {E}"],
+        ["Dee", "join", "owns cy", f"encounter {E}"]]
+    assert all(line.split("\t")[5].startswith("until ") for line in listed)
+    assert combat("token", "approve", "ben").stdout == f"approved Ben: player, owns bo, encounter {E}\n"
+    assert combat("token", "approve", "cat", code=1).stderr == (
+        "error: Bo was given to Ben: Cat's request has ended\n")
+    taken = combat("token", "add", "DEE", "--view", "--encounter", E, code=1)
+    assert "reads as the token 'Dee'" in taken.stderr  # (a waiting request's name is taken)
+    assert combat("token", "revoke", "DEE").stdout == "denied Dee's join request\n"
+    assert combat("token", "approve", "dee", code=1).stderr == "error: Dee was turned away already\n"
+    assert [line.split("\t")[:2] for line in combat("token", "list").stdout.splitlines()] == [
+        ["Ben", "player"]]
