@@ -14,7 +14,8 @@ def serve(ctx: typer.Context,
           forwarded_allow_ips: str = typer.Option("", "--forwarded-allow-ips", metavar="IPS", help="Proxies (comma-separated addresses or networks, * any) whose X-Forwarded-For names the client; never read otherwise."),
           pool: int = typer.Option(10, "--pool", min=1, max=1000, metavar="N", help="PostgreSQL: at most N connections for requests (one more listens for other processes' appends)."),
           lan: bool = typer.Option(False, "--lan", help="Listen on this machine's network address; print the join page's address with a QR code to scan, and the GM console's link (with a GM token made now: keep it to yourself)."),
-          encounter: str | None = typer.Option(None, "--encounter", help="Put this encounter on the table: every page follows it (default: the one the GM chose last, else the current one).")) -> None:
+          encounter: str | None = typer.Option(None, "--encounter", help="Put this encounter on the table: every page follows it (default: the one the GM chose last, else the current one)."),
+          join_minutes: float = typer.Option(10.0, "--join-minutes", metavar="MINUTES", help="How long a phone's join request waits for the GM's answer before it expires.")) -> None:
     """Serve the store to browsers and scripts until interrupted: players
     follow the order and declare for their own combatants, by token.
 
@@ -27,6 +28,8 @@ def serve(ctx: typer.Context,
     from cli.session import default_db
     if root_path and (not root_path.startswith("/") or root_path.endswith("/")):
         raise LedgerError(f"--root-path is a path such as /combat, not {root_path!r}")
+    from projections.joining import check_minutes
+    check_minutes(join_minutes)
     if host is None:
         host = lan_address() if lan else "127.0.0.1"
     if not host.strip():
@@ -64,7 +67,8 @@ def serve(ctx: typer.Context,
             print(qr_text(console), flush=True)
     try:
         run(lambda: open_store(target, pool=pool), host, port, announce,
-            root_path=root_path, forwarded_allow_ips=forwarded_allow_ips.strip() or None)
+            root_path=root_path, forwarded_allow_ips=forwarded_allow_ips.strip() or None,
+            join_minutes=join_minutes)
     except OSError as exc:
         raise LedgerError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
 

@@ -43,7 +43,9 @@ def add(ctx: typer.Context,
         raise LedgerError(f"{neutral(encounter)} is archived: `combat unarchive "
                           f"{neutral(encounter)}` first, then make the token")
     secret, token = make(name, roles, owns, encounter)
-    check_unlike(token.name, [t.name for t in here.store.tokens()])
+    from projections.joining import pending
+    check_unlike(token.name, [t.name for t in here.store.tokens()]
+                 + [j.name for j in pending(here.store)])  # (a request becomes a token)
     here.store.add_token(token)
     from cli.output import say, write
     from eventlog.text import neutral
@@ -84,19 +86,26 @@ def list_(ctx: typer.Context) -> None:
     """
     from cli.output import write
     from eventlog.text import neutral
-    tokens = session(ctx).store.tokens()
-    if not tokens:
+    from projections.joining import pending
+    store = session(ctx).store
+    tokens = store.tokens()
+    waiting = pending(store)
+    if not tokens and not waiting:
         write("no tokens: make one with `combat token add NAME --gm|--player --owns ID|--view`\n")
     for t in tokens:
         write(f"{neutral(t.name)}\t{t.role}\towns {','.join(t.owns) or '-'}\t"
               f"encounter {t.encounter or '*'}\tsince {t.created_at}\n")
+    for j in waiting:  # (no tokens yet: what `token approve` takes)
+        write(f"{neutral(j.name)}\tjoin\towns {j.pc}\tencounter {j.encounter}\t"
+              f"since {j.asked_at}\tuntil {j.expires_at}\n")
 
 
 @token_app.command("approve")
 def approve(ctx: typer.Context, name: str = typer.Argument(..., help="The name a player gave on the join page.")) -> None:
     """Let a player in: their join request becomes a player token for the PC
-    they picked, on the phone that asked (`combat token list` shows requests
-    as role join; `combat token revoke NAME` denies one).
+    they picked, on the phone that asked, and other requests for that PC end
+    (`combat token list` shows waiting requests as role join; `combat token
+    revoke NAME` denies one).
 
     Example: combat token approve ana
     """
@@ -110,16 +119,14 @@ def approve(ctx: typer.Context, name: str = typer.Argument(..., help="The name a
 
 @token_app.command("revoke")
 def revoke(ctx: typer.Context, name: str = typer.Argument(..., help="The token's name.")) -> None:
-    """End a token at once: its pages and streams are refused from now on.
+    """End a token at once: its pages and streams are refused from now on (a
+    waiting join request of that name is denied).
 
     Example: combat token revoke ana
     """
-    from eventlog.errors import LedgerError
     from eventlog.text import neutral
-    from projections.access import named
-    store = session(ctx).store
-    found = named(store.tokens(), name)  # (case-blind, as names are unique)
-    if found is None or not store.revoke_token(found.name):
-        raise LedgerError(f"no token named {neutral(name)!r}: `combat token list` shows them")
+    from projections.joining import revoke as end
+    name, kind = end(session(ctx).store, name)  # (case-blind, as names are unique)
     from cli.output import write
-    write(f"revoked {neutral(found.name)}\n")
+    write(f"revoked {neutral(name)}\n" if kind == "token" else
+          f"denied {neutral(name)}'s join request\n")

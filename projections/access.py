@@ -107,8 +107,7 @@ def console_token(store) -> tuple[str, Token]:
             if t.name.casefold() != CONSOLE:
                 continue
             if t.role != "gm":
-                kind = "a join request" if t.role == "join" else f"a {t.role} token"
-                raise Refusal(f"the name {neutral(t.name)!r} is taken by {kind}: the console "
+                raise Refusal(f"the name {neutral(t.name)!r} is taken by a {t.role} token: the console "
                               f"link needs it; `combat token revoke {neutral(t.name)}` first, "
                               "or open the console with a GM link of your own")
             store.revoke_token(t.name)
@@ -138,10 +137,27 @@ def identify(store, secret: str | None) -> Token:
     wanted = digest(secret)
     found = store.token(wanted)
     if found is None or not same(found.digest, wanted):
+        asked = store.join(wanted)  # a join request is no token until approved
+        if asked is not None and same(asked.digest, wanted):
+            raise Unauthorized(why_shut(asked))
         raise Unauthorized("unknown or revoked token: ask the GM for a new link")
-    if found.role not in ROLES:  # a join request is no token until approved
+    if found.role not in ROLES:  # (a store not migrated yet: its requests' old rows)
         raise Unauthorized(f"waiting for the GM to let {neutral(found.name)} in")
     return found
+
+
+def why_shut(join) -> str:
+    """What the phone holding a join request's secret is told while it is no
+    token (the request's states: projections/joining.py)."""
+    from eventlog.codec import utc_now
+    name = neutral(join.name)
+    if join.state == "given":
+        return f"{neutral(join.seat)} was given to {neutral(join.said)}: pick another PC"
+    if join.state == "denied":
+        return f"the GM did not let {name} in: pick again or ask them"
+    if utc_now() >= join.expires_at:
+        return f"{name}'s request expired: ask again on the join page"
+    return f"waiting for the GM to let {name} in"
 
 
 def reaches(token: Token, encounter: str) -> bool:

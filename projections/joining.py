@@ -1,50 +1,80 @@
-"""The encounter on the table and joining by the join page (the docs,
-"Table server"), kept in the store so that every server over it agrees.
+"""The encounter on the table and joining it by the join page (the docs,
+"Table server", "Joining"), kept in the store so that every server over it
+agrees, and decided here, each decision in one `store.deciding()`.
 
-Both live beside the tokens, as rows a token check never accepts:
-- the table: one row of role `table` naming the encounter the GM put there;
-- a join request: a row of role `join`, holding the digest of the secret
-  the phone was given and the PC it asks for. It is no token: it opens
-  nothing until the GM approves it, and then the same row becomes a player
-  token for that PC and encounter, so the phone that waited holds a token
-  without anyone typing it. Denying it (`combat token revoke NAME`) removes
-  the row.
+- The table: the encounter the GM put there, in the life it had then (the
+  hash of its first event): a delete and a `new` of the same id is another
+  encounter, and not on the table.
+- A join request: the PC a phone asks for, under the name its player gave,
+  with the digest of the secret the phone keeps. It claims nothing: several
+  phones may wait for one PC, and a waiting request never blocks another.
+  It expires after its minutes (`combat serve --join-minutes`), and waiting
+  requests are bounded per address and in total.
+- The GM's approval is one decision that re-checks everything: the request
+  still waiting, the seat free, the encounter live and the same life. It
+  makes the phone's secret a player token for that PC, and every other
+  request for that PC is ended ("given"). A denial ends the request;
+  approve, deny and revoke of one request are decided one after the other,
+  so exactly one of them finds it waiting.
 """
 from __future__ import annotations
 
-import hashlib
 import secrets as random
+from datetime import datetime, timedelta
 
 from eventlog.codec import utc_now
-from eventlog.errors import LedgerError, Refusal
-from eventlog.stores.contract import Token
+from eventlog.errors import LedgerError, Refusal, UnknownEncounter
+from eventlog.stores.records import JoinRequest, TableChoice, Token
 from eventlog.text import neutral
 
-TABLE = "table"  # the role of the table's row
-JOIN = "join"    # the role of a join request
-TABLE_ROW = "(the table)"  # its name: no token name can read so (check_actor)
-MAX_PENDING = 12  # join requests waiting at once, in the whole store
+MINUTES = 10.0  # how long a request waits for the GM's answer, by default
+PER_ADDRESS = 3  # requests waiting at once from one client address
+WAITING = 40  # requests waiting at once in the whole store
+KEPT_H = 1  # an answered or expired request is kept this long, to tell its phone why
+WAITS, DENIED, GIVEN = "waiting", "denied", "given"
 
+
+class TooMany(Refusal):
+    """Too many requests waiting, from one address or in all (429)."""
+
+
+def check_minutes(minutes: float) -> None:
+    """How long a request may wait (`serve --join-minutes`): a minute's
+    fraction to a day."""
+    import math
+    if not (math.isfinite(minutes) and 0.1 <= minutes <= 24 * 60):
+        raise LedgerError(f"--join-minutes is how long a join request waits for the GM: "
+                          f"from 0.1 to 1440 minutes, not {minutes:g}")
+
+
+def later(at: str, minutes: float) -> str:
+    """The UTC timestamp `minutes` after `at` (both as the store writes them)."""
+    then = datetime.fromisoformat(at[:-1]) + timedelta(minutes=minutes)
+    return then.strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+# -- the table ------------------------------------------------------------
 
 def on_table(store) -> str | None:
-    """The encounter the GM put on the table, if any (and it still exists)."""
-    row = next((t for t in store.tokens() if t.role == TABLE), None)
-    if row is None or row.encounter is None:
+    """The encounter the GM put on the table, if it is still there, in the
+    same life."""
+    choice = store.table_choice()
+    if choice is None or store.life(choice.encounter) != choice.life:
         return None
-    return row.encounter if row.encounter in {e.id for e in store.encounters()} else None
+    return choice.encounter
 
 
 def put_on_table(store, encounter: str) -> None:
     """The GM's choice of the encounter every page follows."""
-    if encounter not in {e.id for e in store.encounters()}:
-        raise LedgerError(f"no encounter {neutral(encounter)!r} to put on the table "
-                          "(`combat list` shows them)")
-    if store.is_archived(encounter):  # out of the pages (the docs, `archive`)
-        raise LedgerError(f"{neutral(encounter)} is archived: `combat unarchive "
-                          f"{neutral(encounter)}` first, then put it on the table")
-    store.revoke_token(TABLE_ROW)
-    digest = hashlib.sha256(random.token_bytes(32)).hexdigest()  # (matches no secret)
-    store.add_token(Token(TABLE_ROW, TABLE, (), encounter, digest, utc_now()))
+    with store.deciding():
+        life = store.life(encounter)
+        if life is None or encounter not in {e.id for e in store.encounters()}:
+            raise LedgerError(f"no encounter {neutral(encounter)!r} to put on the table "
+                              "(`combat list` shows them)")
+        if store.is_archived(encounter):  # out of the pages (the docs, `archive`)
+            raise LedgerError(f"{neutral(encounter)} is archived: `combat unarchive "
+                              f"{neutral(encounter)}` first, then put it on the table")
+        store.choose_table(TableChoice(encounter, life))
 
 
 def current_to_table(store, current: str | None) -> str | None:
@@ -62,25 +92,47 @@ def current_to_table(store, current: str | None) -> str | None:
     return current
 
 
-def pending(store) -> list[Token]:
-    return [t for t in store.tokens() if t.role == JOIN]
+# -- requests -------------------------------------------------------------
+
+def expired(join: JoinRequest, now: str) -> bool:
+    return join.state == WAITS and now >= join.expires_at
+
+
+def pending(store, now: str | None = None) -> list[JoinRequest]:
+    """The requests waiting for the GM's answer (not expired), by name."""
+    now = now or utc_now()
+    return [j for j in store.joins() if j.state == WAITS and not expired(j, now)]
 
 
 def open_seats(store, state) -> list[dict]:
     """The PCs of the encounter on the table a player may ask for: visible
-    ones, each with whether a token owns it or a request waits for it."""
+    ones, each with whether a player token owns it (a request claims none)."""
     claimed = {cid for t in store.tokens() if t.encounter == state.encounter
-               and t.role in ("player", JOIN) for cid in t.owns}
+               and t.role == "player" for cid in t.owns}
     return [{"id": c.id, "name": c.name, "claimed": c.id in claimed}
             for c in state.combatants.values()
             if c.side == "pc" and c.active and c.id not in state.hidden]
 
 
-def request(store, state, name: str, cid: str) -> str:
-    """A join request for PC `cid` of the encounter on the table, under the
-    name the player gives; the secret the phone keeps (a token once approved)."""
+def _tidy(store, now: str) -> None:
+    """Forget the requests answered or expired over KEPT_H ago."""
+    for j in store.joins():
+        if (j.state != WAITS or expired(j, now)) and now >= later(j.expires_at, KEPT_H * 60):
+            store.drop_join(j.name)
+
+
+def _owner(store, encounter: str, pc: str) -> Token | None:
+    return next((t for t in store.tokens() if t.role == "player" and t.encounter == encounter
+                 and pc in t.owns), None)
+
+
+def request(store, state, name: str, cid: str, address: str,
+            minutes: float = MINUTES) -> str:
+    """A join request for PC `cid` of `state`'s encounter (the one on the
+    table), under the name the player gives, from client `address`; the
+    secret the phone keeps (a token once approved)."""
     from eventlog.text import check_actor
-    from projections.access import check_unlike, digest
+    from projections.access import digest
     check_actor(name)
     if name.strip().lower() == "gm":
         raise Refusal("the name gm is the GM's: give your own name")
@@ -88,24 +140,146 @@ def request(store, state, name: str, cid: str) -> str:
     if cid not in seats:
         raise Refusal(f"{neutral(cid)!r} is no PC of {state.encounter}: pick one of "
                       f"{', '.join(seats) or 'none yet'}")
-    if seats[cid]["claimed"]:
-        raise Refusal(f"{seats[cid]['name']} is taken already: pick another PC")
-    if len(pending(store)) >= MAX_PENDING:
-        raise Refusal("too many requests are waiting: ask the GM to answer them first")
-    check_unlike(name, [t.name for t in store.tokens()])
     secret = random.token_urlsafe(32)
-    store.add_token(Token(name, JOIN, (cid,), state.encounter, digest(secret), utc_now()))
+    with store.deciding():
+        now = utc_now()
+        _tidy(store, now)
+        if _owner(store, state.encounter, cid) is not None:
+            raise Refusal(f"{seats[cid]['name']} is taken already: pick another PC")
+        waiting = pending(store, now)
+        if sum(j.address == address for j in waiting) >= PER_ADDRESS:
+            raise TooMany(f"{PER_ADDRESS} requests from this device are waiting already: "
+                          "wait for the GM's answer")
+        if len(waiting) >= WAITING:
+            raise TooMany(f"{WAITING} requests are waiting: the GM answers them first")
+        _check_name_free(store, name)
+        life = store.life(state.encounter)
+        if life is None:
+            raise UnknownEncounter(f"{state.encounter} is no longer on the table")
+        store.add_join(JoinRequest(name, cid, seats[cid]["name"], state.encounter, life,
+                                   digest(secret), address, now, later(now, minutes)))
     return secret
 
 
-def approve(store, name: str) -> Token:
-    """The request `name` becomes a player token for its PC and encounter."""
+def _check_name_free(store, name: str) -> None:
+    """A request's name is unique among tokens and requests, case-blind and
+    by how it reads; an answered or expired request gives its name back."""
+    from projections.access import check_unlike
+    now, wanted = utc_now(), name.casefold()
+    for j in store.joins():
+        if j.name.casefold() == wanted and (j.state != WAITS or expired(j, now)):
+            store.drop_join(j.name)
+    kept = [t.name for t in store.tokens()] + [j.name for j in store.joins()]
+    taken = next((n for n in kept if n.casefold() == wanted), None)
+    if taken is not None:
+        raise Refusal(f"the name {neutral(taken)!r} is taken: give another name")
+    check_unlike(name, kept)
+
+
+# -- the GM's answers -----------------------------------------------------
+
+def _ended(join: JoinRequest, now: str) -> str | None:
+    """Why `join` can no longer be answered, said to the GM; None: waiting."""
+    name = neutral(join.name)
+    if join.state == GIVEN:
+        return f"{neutral(join.seat)} was given to {neutral(join.said)}: {name}'s request has ended"
+    if join.state == DENIED:
+        return f"{name} was turned away already"
+    if expired(join, now):
+        return f"{name}'s request expired: the phone asks again on the join page"
+    return None
+
+
+def _find(store, name: str) -> JoinRequest:
+    """The request called `name` (case-blind), or a refusal saying what it
+    is instead: a player let in already, or nothing."""
     from projections.access import named
-    found = named(pending(store), name)
-    if found is None:
-        waiting = ", ".join(neutral(t.name) for t in pending(store)) or "none"
-        raise LedgerError(f"no join request named {neutral(name)!r} (waiting: {waiting})")
-    token = found._replace(role="player", created_at=utc_now())
-    store.revoke_token(found.name)
-    store.add_token(token)
+    found = named(store.joins(), name)
+    if found is not None:
+        return found
+    token = named(store.tokens(), name, ("player",))
+    if token is not None:
+        raise Refusal(f"{neutral(token.name)} was let in already (plays "
+                      f"{', '.join(token.owns)}): `combat token revoke {neutral(token.name)}` "
+                      "shuts the phone out")
+    shown = ", ".join(neutral(j.name) for j in pending(store)) or "none"
+    raise LedgerError(f"no join request named {neutral(name)!r} (waiting: {shown})")
+
+
+def approve(store, name: str) -> Token:
+    """The request `name` becomes a player token for its PC and encounter,
+    and every other request for that PC is ended; a Refusal saying what
+    happened when it is no longer waiting, the seat is taken, or the
+    encounter is archived, deleted or another one."""
+    refused: Refusal | None = None
+    with store.deciding():
+        now = utc_now()
+        found = _find(store, name)
+        why = _ended(found, now)
+        if why:
+            raise Refusal(why)
+        who, where = neutral(found.name), neutral(found.encounter)
+        life = store.life(found.encounter)
+        if life != found.life:
+            store.drop_join(found.name)
+            raise Refusal(f"{who} asked to play in another {where}, deleted since: "
+                          "the phone asks again on the join page" if life is not None else
+                          f"{where} was deleted: {who}'s request has ended")
+        if store.is_archived(found.encounter):
+            raise Refusal(f"{where} is archived: `combat unarchive {where}` first, "
+                          f"then approve {who}")
+        owner = _owner(store, found.encounter, found.pc)
+        if owner is not None:
+            store.answer_join(found.name, GIVEN, owner.name)
+            refused = Refusal(f"{neutral(found.seat)} is taken ({neutral(owner.name)}'s token): "
+                              f"{who}'s request has ended")
+        elif (taken := _named_token(store, found.name)) is not None:
+            store.answer_join(found.name, DENIED)
+            refused = Refusal(f"the name {who} is a token's now ({neutral(taken)}): "
+                              f"{who}'s request has ended; the phone asks again under another")
+        else:
+            token = Token(found.name, "player", (found.pc,), found.encounter, found.digest, now)
+            store.drop_join(found.name)
+            store.add_token(token)
+            for other in pending(store, now):
+                if (other.encounter, other.life, other.pc) == (found.encounter, found.life,
+                                                               found.pc):
+                    store.answer_join(other.name, GIVEN, found.name)
+    if refused is not None:  # (after the request's end is kept)
+        raise refused
     return token
+
+
+def _named_token(store, name: str) -> str | None:
+    """A token's name that is `name` or reads as it (made since the request)."""
+    from eventlog.names import skeleton
+    reads = skeleton(name).casefold()
+    return next((t.name for t in store.tokens() if skeleton(t.name).casefold() == reads), None)
+
+
+def deny(store, name: str) -> JoinRequest:
+    """The GM turns the request `name` away: its phone is told so."""
+    with store.deciding():
+        found = _find(store, name)
+        why = _ended(found, utc_now())
+        if why:
+            raise Refusal(why)
+        store.answer_join(found.name, DENIED)
+    return found
+
+
+def revoke(store, name: str) -> tuple[str, str]:
+    """`combat token revoke NAME`: a waiting request is denied, a token ended
+    at once; its name and what it was ("token", "join request")."""
+    from projections.access import named
+    with store.deciding():
+        found = named(store.joins(), name)
+        if found is not None and found.state == WAITS:
+            deny(store, found.name)
+            return found.name, "join request"
+        token = named(store.tokens(), name)
+        if token is not None and store.revoke_token(token.name):
+            return token.name, "token"
+        if found is not None:
+            raise Refusal(_ended(found, utc_now()) or "")
+    raise LedgerError(f"no token named {neutral(name)!r}: `combat token list` shows them")

@@ -147,3 +147,26 @@ def test_a_page_says_why_its_stream_ended_and_does_not_reconnect(tmp_path):
         expect(phone.locator("#live")).to_have_text("offline")
         phone.wait_for_timeout(3500)  # (a page that reconnected would be "live" or say 404)
         expect(phone.locator("#live")).to_have_text("offline")
+
+
+@pytest.mark.parametrize("changes", ["poll", "notify"])
+def test_a_stream_on_another_server_ends_when_one_server_archives(monkeypatch, changes):
+    """Two servers on one PostgreSQL store: the archive made through A reaches
+    B by the store's change hint, not by B's slow look at every encounter
+    (pushed out of this test's reach), and B's stream ends with why."""
+    from helpers import pg_server
+    from serverkit import served
+
+    import cli.server.hub as hub
+    monkeypatch.setattr(hub, "FULL_S", 3600.0)
+    monkeypatch.setenv("COMBAT_PG_CHANGES", changes)
+    db = pg_server().fresh_url()
+    table(db)
+    gm, ash = token(db, "gm", "gm"), token(db, "ana", "player", "ash")
+    events: list = []
+    with served(db) as a, served(db) as b, client(b, ash) as phone, client(a, gm) as http:
+        listener = listening(phone, events)
+        assert http.post(f"/api/encounters/{E}/archive", json={"archived": True}).status_code == 200
+        listener.join(15)
+        assert not listener.is_alive(), events
+    assert events[-1][0] == "closed" and json.loads(events[-1][1])["reason"] == "archived"

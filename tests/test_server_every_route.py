@@ -15,6 +15,8 @@ answer to any token but the GM's, body or headers, refusals included,
 has a trace of them (docs/server.md, "What the players see")."""
 from __future__ import annotations
 
+import re
+
 import json
 import socket
 import time
@@ -87,7 +89,8 @@ def routes() -> list[tuple[str, str]]:
             out.append(("GET", f"{route.path}/{MOUNTED[route.path]}"))
             continue
         assert isinstance(route, Route), route
-        path = route.path.format(**{name: PARAMS[name] for name in route.param_convertors})
+        bare = re.sub(r"{(\w+):\w+}", r"{\1}", route.path)  # ({name:path}: its name)
+        path = bare.format(**{name: PARAMS[name] for name in route.param_convertors})
         for method in sorted(route.methods or {"GET"}):
             out.append((method, path))
     return out

@@ -44,8 +44,9 @@ ROUTES = [  # (tried in order: the declarations first, the table's busiest reque
     Route("/api/table", table.table, methods=["GET", "PUT"]),
     Route("/api/join", table.join, methods=["GET", "POST"]),
     Route("/api/joins", table.joins),
-    Route("/api/joins/{name}", table.answer, methods=["POST"]),
-    Route("/api/players/{name}/revoke", table.revoke, methods=["POST"]),
+    # (a name may hold `/`: the page sends it percent-encoded, the path has it decoded)
+    Route("/api/joins/{name:path}", table.answer, methods=["POST"]),
+    Route("/api/players/{name:path}/revoke", table.revoke, methods=["POST"]),
     Route("/join", table.join_page),
     Route("/join/qr.svg", table.qr),
     Route("/manifest.webmanifest", reads.manifest),
@@ -69,8 +70,9 @@ async def not_here(request: Request, exc: HTTPException):
                 status_code=exc.status_code, headers=exc.headers)
 
 
-def build(open_store) -> Starlette:
-    """The app over the store `open_store()` opens (once per worker thread)."""
+def build(open_store, join_minutes: float | None = None) -> Starlette:
+    """The app over the store `open_store()` opens (once per worker thread);
+    a join request waits `join_minutes` for the GM's answer."""
     handles = Handles(open_store)
     hub = Hub(handles)
     hooks = Deliverer(handles)
@@ -91,4 +93,7 @@ def build(open_store) -> Starlette:
                                         Exception: unexpected})
     app.state.hub, app.state.handles = hub, handles
     app.state.metrics = Metrics(hub)
+    from projections.joining import MINUTES
+    app.state.join_minutes = MINUTES if join_minutes is None else join_minutes
+    app.state.asked = table.Asked()
     return app

@@ -171,7 +171,10 @@ class Hub:
         self.owners = {e: frozenset(ids) for e, ids in owners.items()}
         self.seen_tokens = frozenset(tokens)
         self.digests = frozenset(t.digest for t in tokens)
-        table = next((t.encounter for t in tokens if t.role == "table"), None)
+
+    def _table(self, choice) -> None:
+        """The table's choice as the store has it now (projections/joining.py)."""
+        table = choice.encounter if choice is not None else None
         if table is not None and table != self.table:  # (None: a choice being replaced)
             self.table = table
             self._announce_table(table)
@@ -275,6 +278,7 @@ class Hub:
         ledger = self.handles.ledger()  # (the heads before any request)
         self.published = {e.id: e.events for e in ledger.store.encounters()}
         self._tokens(ledger.store.tokens())
+        self._table(ledger.store.table_choice())
         self.thread = threading.Thread(target=self._watch, name="combat-hub", daemon=True)
         self.thread.start()
 
@@ -328,7 +332,13 @@ class Hub:
                 for e in encounters - {e for e, _ in heads}:  # (deleted meanwhile)
                     if self.listeners.get(e):
                         self.ended(e, "deleted")
+                for e, _ in heads:  # (archived by another server or the terminal)
+                    if self.listeners.get(e) and store.is_archived(e):
+                        self.ended(e, "archived")
             tokens = store.tokens() if tokens_changed else None
+            choice = store.table_choice() if tokens_changed else None
+        if tokens_changed:
+            self._table(choice)
         if tokens is not None and frozenset(tokens) != self.seen_tokens:  # (an approval keeps its digest)
             gone = self.digests - frozenset(t.digest for t in tokens)
             self._tokens(tokens)

@@ -13,6 +13,7 @@ from eventlog.errors import (
     Conflict, LedgerError, Refusal, StoreError, Unconfirmed, UnknownEncounter,
 )
 from projections import access
+from projections.joining import TooMany
 from projections.portraits import NoPortrait
 
 MAX_BODY = 64 * 1024  # one command is a few hundred bytes; a roster a few KiB
@@ -41,7 +42,7 @@ class TooSlow(LedgerError):
 
 CODES = ((access.Unauthorized, 401), (access.Forbidden, 403), (UnknownEncounter, 404),
          (NoPortrait, 404),
-         (TooSlow, 408), (TooLarge, 413), (Slow, 429), (TooBusy, 429), (BadInput, 422),
+         (TooSlow, 408), (TooLarge, 413), (Slow, 429), (TooBusy, 429), (TooMany, 429), (BadInput, 422),
          (Refusal, 409), (Conflict, 409),
          (StoreError, 503), (LedgerError, 409))
 # A store's own failure (a driver's message, a lock, a lost connection) names

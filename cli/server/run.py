@@ -45,18 +45,20 @@ def server_for(app, root_path: str = "", forwarded_allow_ips: str | None = None)
     return uvicorn.Server(config)
 
 
-def table_app(open_store):
+def table_app(open_store, join_minutes: float | None = None):
     from cli.server.app import build
-    return build(open_store)
+    return build(open_store, join_minutes)
 
 
-def serve(open_store, host: str, port: int, announce, **proxy) -> None:
+def serve(open_store, host: str, port: int, announce, join_minutes: float | None = None,
+          **proxy) -> None:
     """Serve until interrupted; `announce(url)` once it listens. `proxy`:
-    root_path and forwarded_allow_ips (server_for)."""
+    root_path and forwarded_allow_ips (server_for); a join request waits
+    `join_minutes` for the GM."""
     sock = bind(host, port)
     from cli.server.metrics import log_to_stderr
     log_to_stderr()
-    server = server_for(table_app(open_store), **proxy)
+    server = server_for(table_app(open_store, join_minutes), **proxy)
     announce(address(sock))
     server.run(sockets=[sock])
 

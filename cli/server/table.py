@@ -21,8 +21,6 @@ from cli.server.replies import (JSON, BadInput, Slow, body_of, check_unarchived,
                                 run)
 
 ASKS, PER_S = 5, 60.0  # join requests one address may send in PER_S seconds
-_asked: dict[str, deque] = {}
-_asked_lock = threading.Lock()
 
 
 def check_gm(token) -> None:
@@ -75,15 +73,24 @@ def _seats(request: Request) -> dict:
             "seats": joining.open_seats(lg.store, state)}
 
 
-def _slow_down(host: str) -> None:
-    now = time.monotonic()
-    with _asked_lock:
-        times = _asked.setdefault(host, deque())
-        while times and now - times[0] > PER_S:
-            times.popleft()
-        if len(times) >= ASKS:
-            raise Slow("too many join requests from this device: wait a minute")
-        times.append(now)
+class Asked:
+    """When each address last sent join requests (this server's own count)."""
+
+    def __init__(self) -> None:
+        self.times: dict[str, deque] = {}
+        self.lock = threading.Lock()
+
+    def slow_down(self, host: str) -> None:
+        now = time.monotonic()
+        with self.lock:
+            for gone in [h for h, t in self.times.items() if not t or now - t[-1] > PER_S]:
+                del self.times[gone]  # (a crowd of one-time addresses is forgotten)
+            times = self.times.setdefault(host, deque())
+            while times and now - times[0] > PER_S:
+                times.popleft()
+            if len(times) >= ASKS:
+                raise Slow("too many join requests from this device: wait a minute")
+            times.append(now)
 
 
 @guarded
@@ -91,13 +98,15 @@ async def join(request: Request):
     """GET: the PCs of the encounter on the table; POST: ask for one."""
     if request.method == "GET":
         return JSON(await run(_seats, request))
-    _slow_down(request.client.host if request.client else "?")
+    address = request.client.host if request.client else "?"
+    request.app.state.asked.slow_down(address)
     ask = _body(await body_of(request), Ask)
 
     def asked():
         lg = ledger(request)
         encounter = _seats(request)["encounter"]
-        return joining.request(lg.store, lg.state(encounter), ask.name.strip(), ask.pc)
+        return joining.request(lg.store, lg.state(encounter), ask.name.strip(), ask.pc,
+                               address, request.app.state.join_minutes)
     secret = await run(asked)
     return JSON({"name": ask.name.strip(), "token": secret})
 
@@ -106,13 +115,16 @@ async def join(request: Request):
 async def joins(request: Request):
     """The GM's list of waiting requests, and of the players' tokens (joined)."""
     check_gm(await token_of(request))
-    tokens = await run(lambda: ledger(request).store.tokens())
-    kinds = {"waiting": joining.JOIN, "joined": "player"}
-    if request.query_params.get("kind", "waiting") not in kinds:
+    kind = request.query_params.get("kind", "waiting")
+    if kind not in ("waiting", "joined"):
         raise BadInput("?kind= is waiting or joined")
-    role = kinds[request.query_params.get("kind", "waiting")]
+    if kind == "waiting":
+        waiting = await run(lambda: joining.pending(ledger(request).store))
+        return JSON([{"name": j.name, "owns": [j.pc], "encounter": j.encounter,
+                      "since": j.asked_at, "until": j.expires_at} for j in waiting])
+    tokens = await run(lambda: ledger(request).store.tokens())
     return JSON([{"name": t.name, "owns": list(t.owns), "encounter": t.encounter,
-                  "since": t.created_at} for t in tokens if t.role == role])
+                  "since": t.created_at} for t in tokens if t.role == "player"])
 
 
 @guarded
@@ -133,20 +145,15 @@ async def revoke(request: Request):
 
 @guarded
 async def answer(request: Request):
-    """The GM approves (a player token) or denies (removed) a request."""
+    """The GM approves (a player token) or denies a request: one decision in
+    the store (projections/joining.py); a request no longer waiting is 409."""
     check_gm(await token_of(request))
     name = request.path_params["name"]
     said = _body(await body_of(request), Answer)
 
     def answered():
         store = ledger(request).store
-        if said.approve:
-            return joining.approve(store, name).name
-        found = access.named(joining.pending(store), name)  # (case-blind)
-        if found is None:
-            raise LedgerError(f"no join request named {name!r}")
-        store.revoke_token(found.name)
-        return found.name
+        return (joining.approve if said.approve else joining.deny)(store, name).name
     return JSON({"name": await run(answered), "approved": said.approve})
 
 

@@ -22,7 +22,8 @@ from typing import TYPE_CHECKING, Protocol, TypeVar
 from eventlog.codec import Envelope
 from eventlog.events import EncounterCreated, Payload
 from eventlog.stores.records import (  # noqa: F401  (the contract's records, named here too)
-    EncounterInfo, FoldRow, Hook, Portrait, Snapshot, SnapshotMaker, StoredEvent, Token,
+    EncounterInfo, FoldRow, Hook, JoinRequest, Portrait, Snapshot, SnapshotMaker, StoredEvent,
+    TableChoice, Token,
 )
 
 if TYPE_CHECKING:
@@ -139,6 +140,39 @@ class EventStore(Protocol):
     def revoke_token(self, name: str) -> bool:
         """Forget the token named `name` at once; False if there is none."""
 
+    # -- the table's seats: join requests and the encounter on the table ---
+    def deciding(self) -> AbstractContextManager[None]:
+        """One write transaction for everything read and written inside,
+        serialized with every other `deciding()` and token write of the
+        store, from any process; an exception inside undoes all of it. An
+        approval, a denial or a request is decided in one (re-entrant)."""
+
+    def life(self, encounter: str) -> str | None:
+        """The hash of the encounter's first event: which life of its id
+        this is (a delete and a `new` of the same id make another); None
+        when there is no such encounter."""
+
+    def joins(self) -> list[JoinRequest]:
+        """Every join request kept, by name (answered ones too, until dropped)."""
+
+    def join(self, digest: str) -> JoinRequest | None:
+        """The request whose secret has this SHA-256 hex digest."""
+
+    def add_join(self, join: JoinRequest) -> None:
+        """Keep `join`; LedgerError if a request of its name is kept."""
+
+    def answer_join(self, name: str, state: str, said: str = "") -> bool:
+        """Set the request's state (and what was said); False if there is none."""
+
+    def drop_join(self, name: str) -> bool:
+        """Forget the request named `name`; False if there is none."""
+
+    def table_choice(self) -> TableChoice | None:
+        """The encounter the GM put on the table, as chosen (it may be gone since)."""
+
+    def choose_table(self, choice: TableChoice | None) -> None:
+        """Put `choice` on the table (None: nothing)."""
+
     # -- portraits (content-addressed images) ------------------------------
     def portrait(self, digest: str) -> Portrait | None:
         """The portrait whose bytes hash to `digest` (SHA-256 hex), if kept."""
@@ -205,6 +239,6 @@ class EventStore(Protocol):
 
     def delete(self, encounter: str) -> None:
         """Remove a whole encounter: its events, snapshot and archive mark,
-        and the tokens (join requests, the table's row) that reach it alone
-        (the only deletion; never part of a log)."""
+        the tokens that reach it alone, its join requests and its place on
+        the table (the only deletion; never part of a log)."""
         ...

@@ -29,6 +29,7 @@ from eventlog.codec import GENESIS, Envelope, decode_data, encode_data
 from eventlog.errors import Conflict, Refusal, UnknownEncounter
 from eventlog.events import Amended, EncounterCreated, NoteAdded, Redone, Undone
 from eventlog.stores.contract_portraits import PortraitsContract
+from eventlog.stores.contract_seats import SeatsContract
 from eventlog.stores.memory import MemoryStore
 
 E = "fight"
@@ -54,7 +55,7 @@ def _envelope(row) -> Envelope:
                     prev_hash, digest)
 
 
-class StoreContract(PortraitsContract):
+class StoreContract(PortraitsContract, SeatsContract):
     """Every promise of the EventStore contract, one test each. A subclass
     gives the `store` fixture (a fresh, empty store, closed after the test)
     and, for a store other programs reach at once, `another_handle` (the
@@ -319,14 +320,13 @@ class StoreContract(PortraitsContract):
             store.delete("nowhere")
 
     def test_contract_a_deleted_encounter_takes_its_tokens_with_it(self, store):
-        """Its tokens, join requests and place on the table belong to this
-        encounter's life: a new one under the same id is reached by none."""
+        """Its tokens belong to this encounter's life: a new one under the
+        same id is reached by none (its requests and place on the table:
+        contract_seats.py)."""
         _created(store, "a")
         _created(store, "b")
         for name, role, owns, encounter in (("ana", "player", ("rook",), "a"),
                                             ("tv", "view", (), "a"),
-                                            ("ben", "join", ("vex",), "a"),
-                                            ("(the table)", "table", (), "a"),
                                             ("cat", "player", ("mara",), "b"),
                                             ("gm", "gm", (), None)):
             store.add_token(_token(name, role, owns, encounter))

@@ -12,12 +12,13 @@ from typing import TypeVar
 from collections.abc import Callable, Iterable, Iterator, Sequence
 
 from eventlog.codec import GENESIS, Envelope, encode_data, event_hash, utc_now
+from eventlog.stores.memseats import SeatsMixin
 from eventlog.stores.shared import DerivedFoldReads, count_commit, judged_head
 from eventlog.stores.contract import (
     EncounterInfo, Hook, Portrait, Snapshot, SnapshotMaker, StoredEvent, Token)
 from eventlog.errors import Conflict, Refusal, UnknownEncounter
 from eventlog.events import CORRECTIONS, EncounterCreated, Payload
-from eventlog.stores.records import PARTY_STREAM
+from eventlog.stores.records import PARTY_STREAM, JoinRequest, TableChoice
 
 T = TypeVar("T")
 
@@ -34,7 +35,7 @@ class _Log:
         return (last.seq, last.hash) if last else (0, GENESIS)
 
 
-class MemoryStore(DerivedFoldReads):
+class MemoryStore(SeatsMixin, DerivedFoldReads):
     path = None  # no file: nothing an export could overwrite
 
     def __init__(self, name: str = "memory") -> None:
@@ -43,6 +44,8 @@ class MemoryStore(DerivedFoldReads):
         self._lock = threading.RLock()
         self._local = threading.local()  # the heads a reading() pinned
         self._tokens: dict[str, Token] = {}
+        self._joins: dict[str, JoinRequest] = {}
+        self._table: TableChoice | None = None
         self._hooks: dict[str, Hook] = {}
         self._marks: dict[tuple[str, str], int] = {}
         self._changed = threading.Condition(self._lock)
@@ -220,6 +223,9 @@ class MemoryStore(DerivedFoldReads):
             del self._logs[encounter]
             self._archived.discard(encounter)
             self._tokens = {n: t for n, t in self._tokens.items() if t.encounter != encounter}
+            self._joins = {n: j for n, j in self._joins.items() if j.encounter != encounter}
+            if self._table is not None and self._table.encounter == encounter:
+                self._table = None
             self._imported.pop(encounter, None)
             self._marks = {k: v for k, v in self._marks.items() if k[1] != encounter}
             self._wrote()

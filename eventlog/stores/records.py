@@ -50,6 +50,29 @@ class Token(NamedTuple):
     created_at: str
 
 
+class JoinRequest(NamedTuple):
+    """A phone's request to play a PC (the join page). It opens nothing: the
+    GM's approval makes a player token of it (projections/joining.py). Only
+    the digest of the secret the phone keeps is stored."""
+    name: str          # the name the player gave; unique case-blind with the tokens'
+    pc: str            # the PC asked for
+    seat: str          # its name, as the join page showed it
+    encounter: str
+    life: str          # the hash of the encounter's first event: this life of its id
+    digest: str        # hex SHA-256 of the phone's secret
+    address: str       # the client address that asked (requests are bounded per address)
+    asked_at: str
+    expires_at: str
+    state: str = "waiting"  # "waiting", "denied", or "given" (the seat went to `said`)
+    said: str = ""
+
+
+class TableChoice(NamedTuple):
+    """The encounter the GM put on the table, in the life it had then."""
+    encounter: str
+    life: str
+
+
 class Hook(NamedTuple):
     """A webhook of the table server (`combat hook add`): every batch of every
     encounter is POSTed to `url`, signed with `secret` (HMAC-SHA256), or, for
@@ -82,5 +105,6 @@ SnapshotMaker = Callable[[int, str], bytes]
 
 # What `wait_changes` names among the encounters when the tokens changed (a
 # token added or revoked, a join request, the table's choice): no encounter
-# id can be it (ids are slugs), and a server re-reads its tokens on it.
+# id can be it (ids are slugs), and a server re-reads its tokens, requests
+# and the table's choice on it.
 TOKENS_CHANGED = "(tokens)"

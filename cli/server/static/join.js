@@ -17,7 +17,7 @@ function call(path, init) {
   }, () => { const e = new Error("offline: the server cannot be reached"); e.status = 0; throw e; });
 }
 
-function seats() {
+function seats(told) {
   call("./api/join").then((table) => {
     $("title").textContent = "Join " + (table.title || table.encounter);
     const free = table.seats.filter((s) => !s.claimed);
@@ -30,7 +30,7 @@ function seats() {
       return box;
     }));
     $("ask").hidden = false;
-    say(free.length ? "" : "every PC is taken: ask the GM");
+    say(told || (free.length ? "" : "every PC is taken: ask the GM"));
   }, (err) => say(err.message));
 }
 
@@ -43,11 +43,11 @@ function wait(secret, name) {
     localStorage.setItem("combat-token", secret);
     location.replace("/?token=" + encodeURIComponent(secret));
   }, (err) => {
-    if (err.status === 401 && !/waiting/.test(err.message)) {
+    if (err.status === 401 && !/^waiting for the GM/.test(err.message)) {
+      // turned away, the PC given to another phone, or expired: the server says which
       localStorage.removeItem(KEY);
       $("waiting").hidden = true;
-      say("The GM did not let " + name + " in. Pick again or ask them.");
-      seats();
+      seats(err.message.charAt(0).toUpperCase() + err.message.slice(1) + ".");
       return;
     }
     setTimeout(look, 1500);

@@ -89,6 +89,26 @@ CREATE TABLE hook_private (hook text PRIMARY KEY);
     (9, """
 CREATE TABLE portraits (digest text PRIMARY KEY, media text NOT NULL, data bytea NOT NULL);
 """),
+    # Join requests and the encounter on the table, each bound to one life
+    # of its encounter (the hash of its first event). They were rows of
+    # `tokens` (roles `join` and `table`) before: moved here, a request as
+    # expired.
+    (10, """
+CREATE TABLE joins (
+    name text PRIMARY KEY, pc text NOT NULL, seat text NOT NULL, encounter text NOT NULL,
+    life text NOT NULL,
+    digest text NOT NULL UNIQUE, address text NOT NULL, asked_at text NOT NULL,
+    expires_at text NOT NULL, state text NOT NULL, said text NOT NULL);
+CREATE TABLE on_table (encounter text NOT NULL, life text NOT NULL);
+INSERT INTO joins SELECT t.name, coalesce(t.owns[1], ''), coalesce(t.owns[1], ''), t.encounter,
+    coalesce((SELECT e.hash FROM events e WHERE e.encounter = t.encounter AND e.seq = 1), ''),
+    t.digest, '', t.created_at, t.created_at, 'waiting', ''
+    FROM tokens t WHERE t.role = 'join' AND t.encounter IS NOT NULL;
+INSERT INTO on_table SELECT t.encounter,
+    coalesce((SELECT e.hash FROM events e WHERE e.encounter = t.encounter AND e.seq = 1), '')
+    FROM tokens t WHERE t.role = 'table' AND t.encounter IS NOT NULL;
+DELETE FROM tokens WHERE role IN ('join', 'table');
+"""),
 ]
 SCHEMA_VERSION = MIGRATIONS[-1][0]
 _VERSION_TABLE = ("CREATE TABLE schema_version (app text NOT NULL, version integer NOT NULL, "
@@ -191,6 +211,17 @@ _MADE = {
     ("relation", "portraits_pkey"):
         "i: CREATE UNIQUE INDEX portraits_pkey ON portraits USING btree (digest)",
     ("constraint", "portraits_pkey"): "PRIMARY KEY (digest)",
+    ("relation", "joins"):  # (schema 10)
+        "r: name text not null, pc text not null, seat text not null, encounter text not null, "
+        "life text not null, digest text not null, address text not null, "
+        "asked_at text not null, expires_at text not null, state text not null, "
+        "said text not null",
+    ("relation", "joins_pkey"): "i: CREATE UNIQUE INDEX joins_pkey ON joins USING btree (name)",
+    ("relation", "joins_digest_key"):
+        "i: CREATE UNIQUE INDEX joins_digest_key ON joins USING btree (digest)",
+    ("constraint", "joins_pkey"): "PRIMARY KEY (name)",
+    ("constraint", "joins_digest_key"): "UNIQUE (digest)",
+    ("relation", "on_table"): "r: encounter text not null, life text not null",
 }
 # An encounter's change mark: the transaction appending to it (its head row
 # locked already, so the mark adds no wait of its own).

@@ -34,6 +34,7 @@ from eventlog.stores.postgres.connection import CONNECT_TIMEOUT_S
 from eventlog.stores.postgres.hooks import HooksMixin
 from eventlog.stores.postgres.imports import ImportMixin
 from eventlog.stores.postgres.portraits import PortraitsMixin
+from eventlog.stores.postgres.seats import SeatsMixin
 from eventlog.stores.postgres.snapshots import SnapshotsMixin
 from eventlog.stores.postgres.statements import APPEND, BATCH_ROWS, MARK, NOTIFY, SNAPSHOT
 from eventlog.stores.postgres.statements import ROW as _ROW
@@ -50,8 +51,8 @@ PAGE = 10_000  # rows fetched per query when a read streams
 _MARKERS = "('Undone', 'Redone', 'Amended')"
 
 
-class PostgresStore(SnapshotsMixin, ImportMixin, TokensMixin, ChangesMixin, TidyMixin,
-                    HooksMixin, PortraitsMixin, DerivedFoldReads):
+class PostgresStore(SnapshotsMixin, ImportMixin, TokensMixin, SeatsMixin, ChangesMixin,
+                    TidyMixin, HooksMixin, PortraitsMixin, DerivedFoldReads):
     """One schema of one PostgreSQL database (the EventStore contract)."""
 
     path = None  # no file: nothing an export could overwrite

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from eventlog.stores.postgres.schema import MARK
+from eventlog.stores.postgres.seats import SEATS_LOCK
 
 if TYPE_CHECKING:
     from eventlog.stores.hosts import PgHost as _Host
@@ -23,7 +24,19 @@ class TidyMixin(_Host):
         self.head(encounter)  # an unknown encounter is refused
         sql = ("INSERT INTO archived VALUES (%s) ON CONFLICT DO NOTHING" if archived
                else "DELETE FROM archived WHERE encounter = %s")
-        self._write(lambda db: db.execute(sql, (encounter,)))
+        def work(db):
+            db.execute(SEATS_LOCK)  # (an approval under way decides before, or sees it)
+            db.execute(sql, (encounter,))
+            self._encounter_changed(db, encounter)  # (every server ends its streams now)
+        self._write(work)
+
+    def _encounter_changed(self, db, encounter: str) -> None:
+        """Tell every server, in this transaction, that `encounter` changed
+        without an append (changes.py: its mark, or a NOTIFY)."""
+        if self.notify:
+            db.execute("SELECT pg_notify(%s, %s)", (self.channel, f"{encounter}:0"))
+        else:
+            db.execute(MARK, {"e": encounter})
 
     def retitle(self, encounter: str, title: str) -> None:
         self.head(encounter)
@@ -33,14 +46,16 @@ class TidyMixin(_Host):
     def delete(self, encounter: str) -> None:
         self.head(encounter)
         def work(db):
+            db.execute(SEATS_LOCK)  # (an approval under way decides before, or sees it gone)
             for table, column in (("events", "encounter"), ("snapshots", "encounter"),
                                   ("archived", "encounter"), ("hook_marks", "encounter"),
                                   ("imported", "encounter"),
                                   # (its tokens, join requests and place on the
                                   # table belong to this encounter's life)
-                                  ("tokens", "encounter"), ("encounters", "id")):
+                                  ("tokens", "encounter"), ("joins", "encounter"),
+                                  ("on_table", "encounter"), ("encounters", "id")):
                 db.execute(f"DELETE FROM {table} WHERE {column} = %s", (encounter,))
-            db.execute(MARK, {"e": encounter})  # (servers end its streams at once)
+            self._encounter_changed(db, encounter)  # (servers end its streams at once)
             self._tokens_changed(db)  # (and re-read the tokens it took along)
         self._write(work)
         self._heads.pop(encounter, None)

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 from eventlog.errors import Refusal
 from eventlog.stores.contract import Token
 from eventlog.stores.postgres.schema import MARK
+from eventlog.stores.postgres.seats import SEATS_LOCK
 from eventlog.stores.records import TOKENS_CHANGED
 
 if TYPE_CHECKING:
@@ -33,6 +34,7 @@ class TokensMixin(_Host):
 
     def add_token(self, token: Token) -> None:
         def work(db):
+            db.execute(SEATS_LOCK)  # (an approval's check of a seat sees it, or it waits)
             done = db.execute(
                 "INSERT INTO tokens VALUES (%s, %s, %s, %s, %s, %s) ON CONFLICT DO NOTHING",
                 (token.name, token.role, list(token.owns), token.encounter, token.digest,
@@ -45,6 +47,7 @@ class TokensMixin(_Host):
 
     def revoke_token(self, name: str) -> bool:
         def work(db):
+            db.execute(SEATS_LOCK)
             gone = db.execute("DELETE FROM tokens WHERE name = %s", (name,)).rowcount > 0
             if gone:
                 self._tokens_changed(db)

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import sqlite3
 
-SCHEMA_VERSION = 5  # 2: the table server's tokens, 3: its webhooks, 4: the hooks
-# the GM let send to a private address, 5: portraits (MIGRATIONS below)
+SCHEMA_VERSION = 6  # 2: the table server's tokens, 3: its webhooks, 4: the hooks
+# the GM let send to a private address, 5: portraits, 6: join requests and the
+# table's choice in tables of their own (MIGRATIONS below)
 SCHEMA = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE encounters (
@@ -44,8 +45,26 @@ HOOK_PRIVATE_TABLE = "CREATE TABLE hook_private (hook TEXT PRIMARY KEY)"
 # Images kept under their SHA-256 (an event names one by digest; never removed).
 PORTRAITS_TABLE = ("CREATE TABLE portraits (digest TEXT PRIMARY KEY, media TEXT NOT NULL, "
                    "data BLOB NOT NULL)")
+# Join requests and the encounter on the table, each bound to one life of
+# its encounter (the hash of its first event). They were rows of `tokens`
+# (roles `join` and `table`) before: moved here, a request as expired.
+_FIRST = "coalesce((SELECT hash FROM events e WHERE e.encounter = t.encounter AND e.seq = 1), '')"
+SEATS_TABLES = (
+    "CREATE TABLE joins (name TEXT PRIMARY KEY, pc TEXT NOT NULL, seat TEXT NOT NULL, "
+    "encounter TEXT NOT NULL, "
+    "life TEXT NOT NULL, digest TEXT NOT NULL UNIQUE, address TEXT NOT NULL, "
+    "asked_at TEXT NOT NULL, expires_at TEXT NOT NULL, state TEXT NOT NULL, said TEXT NOT NULL)",
+    "CREATE TABLE on_table (encounter TEXT NOT NULL, life TEXT NOT NULL)",
+    f"INSERT INTO joins SELECT t.name, t.owns, t.owns, t.encounter, {_FIRST}, t.digest, '', "
+    "t.created_at, t.created_at, 'waiting', '' FROM tokens t "
+    "WHERE t.role = 'join' AND t.encounter IS NOT NULL",
+    f"INSERT INTO on_table SELECT t.encounter, {_FIRST} FROM tokens t "
+    "WHERE t.role = 'table' AND t.encounter IS NOT NULL",
+    "DELETE FROM tokens WHERE role IN ('join', 'table')",
+)
 MIGRATIONS: dict[int, tuple[str, ...]] = {2: (TOKENS_TABLE,), 3: HOOKS_TABLES,
-                                          4: (HOOK_PRIVATE_TABLE,), 5: (PORTRAITS_TABLE,)}
+                                          4: (HOOK_PRIVATE_TABLE,), 5: (PORTRAITS_TABLE,),
+                                          6: SEATS_TABLES}
 
 APPLICATION_ID = 0x436C6467  # "Cldg": combat-ledger, in the database header
 # The columns of a store's tables, as version 1 wrote them.

@@ -30,12 +30,13 @@ from eventlog.stores.sqlite.schema import (
 from eventlog.stores.sqlite.portraits import PortraitsMixin
 from eventlog.stores.sqlite.snapshots import SnapshotsMixin
 from eventlog.stores.sqlite.tidy import TidyMixin
+from eventlog.stores.sqlite.seats import SeatsMixin
 from eventlog.stores.sqlite.tokens import TokensMixin
 from eventlog.text import check_actor, check_payload
 
 DISK_FULL_BELOW = 1 << 20  # bytes free: an I/O error with less than this is a full disk
 
-class Store(SnapshotsMixin, ImportMixin, TokensMixin, ChangesMixin, TidyMixin, HooksMixin,
+class Store(SnapshotsMixin, ImportMixin, TokensMixin, SeatsMixin, ChangesMixin, TidyMixin, HooksMixin,
             FoldReadsMixin, PortraitsMixin):
     """One ledger file (the EventStore contract, eventlog/contract.py). Every
     method is one short transaction, or part of the one `reading()` holds."""
@@ -246,6 +247,8 @@ class Store(SnapshotsMixin, ImportMixin, TokensMixin, ChangesMixin, TidyMixin, H
     # -- writing ---------------------------------------------------------
 
     def _write(self, work, count: bool = True):
+        if self._deciding:  # (inside one: its transaction is this write's)
+            return work()
         try:
             self.db.execute("BEGIN IMMEDIATE")
         except sqlite3.DatabaseError as exc:

@@ -44,6 +44,9 @@ class TidyMixin(_Host):
                         "DELETE FROM tokens WHERE encounter = ?",
                         "DELETE FROM encounters WHERE id = ?"):
                 self.db.execute(sql, (encounter,))
+            if self._has_seats():
+                self.db.execute("DELETE FROM joins WHERE encounter = ?", (encounter,))
+                self.db.execute("DELETE FROM on_table WHERE encounter = ?", (encounter,))
             for mark in ("archived", "imported"):
                 self.db.execute("DELETE FROM meta WHERE key = ?", (f"{mark}:{encounter}",))
         self._write(work)
