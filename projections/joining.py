@@ -134,8 +134,7 @@ def request(store, state, name: str, cid: str, address: str,
     from eventlog.text import check_actor
     from projections.access import digest
     check_actor(name)
-    if name.strip().lower() == "gm":
-        raise Refusal("the name gm is the GM's: give your own name")
+    _check_not_the_gms(name)
     seats = {s["id"]: s for s in open_seats(store, state)}
     if cid not in seats:
         raise Refusal(f"{neutral(cid)!r} is no PC of {state.encounter}: pick one of "
@@ -159,6 +158,15 @@ def request(store, state, name: str, cid: str, address: str,
         store.add_join(JoinRequest(name, cid, seats[cid]["name"], state.encounter, life,
                                    digest(secret), address, now, later(now, minutes)))
     return secret
+
+
+def _check_not_the_gms(name: str) -> None:
+    """`gm` and the console's token name are the GM's, however they are written
+    (a request under one would be ended when `serve --lan` next makes it)."""
+    from eventlog.names import skeleton
+    from projections.access import CONSOLE
+    if skeleton(name).casefold() in (skeleton("gm").casefold(), skeleton(CONSOLE).casefold()):
+        raise Refusal(f"the name {neutral(name)!r} is the GM's: give your own name")
 
 
 def _check_name_free(store, name: str) -> None:

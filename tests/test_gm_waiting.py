@@ -41,7 +41,13 @@ def test_phones_waiting_to_join_are_said_on_the_first_screen(tmp_path, width, he
         expect(notice).to_contain_text("2 phones are waiting to join: ben, eve")
         gm.screenshot(path=str(tmp_path / f"waiting-{width}.png"))
         notice.get_by_role("link").click()
-        expect(gm.locator('#joins [data-join="ben"]')).to_be_in_viewport()
+        row = gm.locator('#joins [data-join="ben"]')
+        expect(row).to_be_in_viewport()
+        # the row says until when the request waits, in the room's clock
+        until = gm_http.get("/api/joins").json()[0]["until"]
+        shown_until = gm.evaluate("iso => new Date(iso).toLocaleTimeString([], "
+                                  "{hour: '2-digit', minute: '2-digit'})", until)
+        expect(row).to_contain_text(f"expires {shown_until}")
         for name in ("ben", "eve"):
             assert gm_http.post(f"/api/joins/{name}", json={"approve": name == "ben"}).status_code == 200
         expect(notice).to_be_hidden()

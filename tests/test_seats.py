@@ -303,6 +303,18 @@ def test_join_names_are_one_name_in_any_case(db):
         assert answer(gm, "ROOK", False).json() == {"name": "Rook", "approved": False}
 
 
+@pytest.mark.parametrize("name", ["gm-console", "Gm-Console"])
+def test_the_gms_names_are_no_join_names(db, name):
+    """`serve --lan` makes its console token `gm-console` at every start: a
+    phone waiting under it would be turned away then, so it cannot ask so."""
+    with served(db) as running:
+        asked = from_address(running, 2).post("/api/join", json={"name": name, "pc": "bo"})
+        assert asked.status_code == 409, asked.text
+        assert asked.json()["error"] == f"the name {name!r} is the GM's: give your own name"
+        gm = client(running, token(db, "gm", "gm"))
+        assert gm.get("/api/joins").json() == []
+
+
 def test_the_gm_page_answers_any_name_it_shows_and_a_phone_hears_why(tmp_path):
     """In Chromium: the GM page approves `a/b` and denies `what? #1 100%`;
     a phone whose PC went to another hears so on the join page."""

@@ -226,10 +226,16 @@ function joins() {
         () => { say((approve ? "✓ " + w.name + " plays " : "✓ turned away: " + w.name + " for ") + w.owns.join(", "), "ok"); joins(); },
         (err) => say(err.message, "error"));
       return el("li", { data: { join: w.name } }, w.name + " asks to play " + w.owns.join(", ") + " in " + w.encounter + " ",
+        el("small", { data: { until: w.until } }, "(asked " + clock(w.since) + ", expires " + clock(w.until) + ") "),
         el("button", { type: "button", on: { click: () => answer(true) } }, "Approve " + w.name),
         el("button", { type: "button", on: { click: () => answer(false) } }, "Deny"));
     }));
   }, () => {});
+}
+
+function clock(iso) {
+  // the GM reads the request's times in the room's own clock, to the minute
+  return new Date(iso).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
 }
 
 function waitingNotice(waiting) {
