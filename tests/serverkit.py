@@ -72,6 +72,18 @@ def served_table(db: Path, players: dict[str, tuple[str, str]] | None = None):
         yield running
 
 
+ROLLS = (("ash", 9), ("bo", 5), ("boss", 3), ("gangers", 2))  # Ash, Bo, Boss, the gangers
+
+
+def rolled(http: httpx.Client, start: bool = True) -> None:
+    """`table()`'s slots rolled through the server in the order ROLLS names
+    (each roll refused is a failed test), and round 1 started unless not."""
+    for slot, die in ROLLS:
+        assert post(http, {"command": "roll", "slots": [slot], "die": die}).status_code == 200
+    if start:
+        assert post(http, {"command": "round"}).status_code == 200
+
+
 def client(running: Running, secret: str | None, **kw) -> httpx.Client:
     headers = {"Authorization": f"Bearer {secret}"} if secret else {}
     return httpx.Client(base_url=running.url, headers=headers, timeout=10, **kw)

@@ -85,14 +85,12 @@ def test_dry_run_round_on_the_command_line_exits_0_and_appends_nothing(combat):
 
 
 def test_dry_run_through_the_table_server_previews_and_appends_nothing(tmp_path):
-    from serverkit import E as SE, client, log, post, served, table, token
+    from serverkit import E as SE, client, log, post, rolled, served, table, token
     db = tmp_path / "table.db"
     table(db)
     gm_secret = token(db, "gm", "gm")
     with served(db) as running, client(running, gm_secret) as gm:
-        for slot, die in (("ash", 9), ("bo", 5), ("boss", 3), ("gangers", 2)):
-            post(gm, {"command": "roll", "slots": [slot], "die": die})
-        post(gm, {"command": "round"})
+        rolled(gm)
         before = log(db, SE)
         answer = post(gm, {"command": "round", "dry_run": True})
         assert answer.status_code == 200

@@ -15,7 +15,7 @@ import pytest
 
 from accessibility import AXE, violations
 from browser import CHROMIUM, chromium
-from serverkit import E, client, log, post, served, table, token
+from serverkit import E, client, log, post, rolled, served, table, token
 
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no chromium installed (.ci/run installs it)")
 
@@ -262,10 +262,7 @@ def test_the_panel_keeps_what_is_typed_and_the_keys_keep_the_focus(tmp_path):
     table(db)
     secret = token(db, "gm", "gm")
     with served(db) as running, chromium() as browser, client(running, secret) as http:
-        for slot, die in (("ash", 9), ("bo", 5), ("boss", 3), ("gangers", 2)):
-            assert http.post(f"/api/encounters/{E}/commands",
-                             json={"command": "roll", "slots": [slot], "die": die}).status_code == 200
-        http.post(f"/api/encounters/{E}/commands", json={"command": "round"})
+        rolled(http)
         gm = opened_gm(browser, f"{running.url}/?token={secret}")
         expect(gm.locator("#panel h2")).to_contain_text("Ash")
         gm.fill("#act-label", "dives for cover")
@@ -370,9 +367,7 @@ def test_r21_end_turn_of_a_turn_with_nothing_spent_asks_before_it_ends_it(tmp_pa
     table(db)
     secret = token(db, "gm", "gm")
     with served(db) as running, chromium() as browser, client(running, secret) as http:
-        for slot, die in (("ash", 9), ("bo", 5), ("boss", 3), ("gangers", 2)):
-            assert post(http, {"command": "roll", "slots": [slot], "die": die}).status_code == 200
-        assert post(http, {"command": "round"}).status_code == 200
+        rolled(http)
         before = len(log(db))
         refused = post(http, {"command": "end-turn", "careful": True})
         assert refused.status_code == 409

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from browser import CHROMIUM, chromium
-from serverkit import client, log, post, served, table, token
+from serverkit import client, log, rolled, served, table, token
 from test_gm_console import choose, done, opened_gm, panel
 
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no chromium installed (.ci/run installs it)")
@@ -28,9 +28,7 @@ def test_after_hide_on_the_boss_major_goes_to_the_acting_one(tmp_path):
     table(db)
     secret = token(db, "gm", "gm")
     with served(db) as running, chromium() as browser, client(running, secret) as http:
-        for slot, die in (("ash", 9), ("bo", 5), ("boss", 3), ("gangers", 2)):
-            assert post(http, {"command": "roll", "slots": [slot], "die": die}).status_code == 200
-        assert post(http, {"command": "round"}).status_code == 200
+        rolled(http)
         gm = opened_gm(browser, f"{running.url}/?token={secret}")
         back_on(gm, "ash")
         choose(gm, "boss")

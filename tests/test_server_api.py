@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from serverkit import E, client, log, post, served, served_table, table, token
+from serverkit import E, client, log, post, rolled, served, served_table, table, token
 
 pytestmark = pytest.mark.sqlite
 
@@ -36,9 +36,7 @@ def as_(server, who):
 def started(server):
     """Initiative rolled (Ash 9+2, Bo 5+2, Boss 3+1, gangers 2), round 1 begun: Ash is up."""
     with as_(server, "gm") as gm:
-        for slot, die in (("ash", 9), ("bo", 5), ("boss", 3), ("gangers", 2)):
-            assert post(gm, {"command": "roll", "slots": [slot], "die": die}).status_code == 200
-        assert post(gm, {"command": "round"}).status_code == 200
+        rolled(gm)
 
 
 def test_api_status_and_log_are_exactly_the_cli_json(server):

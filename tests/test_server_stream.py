@@ -18,7 +18,7 @@ from httpx_sse import connect_sse
 from eventlog.stores import open_store
 from projections.ledger import Ledger
 from projections.reports.views import status as status_view
-from serverkit import E, client, log, messages, post, served, table, token
+from serverkit import E, client, log, messages, post, rolled, served, table, token
 
 STREAM = f"/api/encounters/{E}/stream"
 
@@ -92,9 +92,7 @@ def test_each_batch_is_one_message_with_its_status_in_order(server):
         listener.start()
         listener.join(10)
         with client(server, server.secrets["gm"]) as gm:
-            for slot, die in (("ash", 9), ("bo", 5), ("boss", 3), ("gangers", 2)):
-                post(gm, {"command": "roll", "slots": [slot], "die": die})
-            post(gm, {"command": "round"})
+            rolled(gm)
         got = read(http, 11, headers={"Last-Event-ID": "6"})
     assert [seq for seq, _ in got] == [7, 8, 9, 10, 11] == batch_ends(server.db)[-5:]
     assert all(view == status_at(server.db, seq) for seq, view in got)
