@@ -167,6 +167,12 @@ def pg_server():
     return _server
 
 
+def fresh_db(kind: str, folder: Path, name: str = "table.db"):
+    """Where a fresh store of `kind` is: a SQLite file `name` in `folder`, or
+    on PostgreSQL ("postgres" or "pg") the URL of a schema of its own."""
+    return pg_server().fresh_url() if kind in ("postgres", "pg") else folder / name
+
+
 def make_store(kind: str, folder: Path):
     """A fresh, empty store of `kind` (the file lives in `folder`; on
     PostgreSQL, a schema of its own)."""

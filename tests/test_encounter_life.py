@@ -17,6 +17,7 @@ import httpx
 import pytest
 from httpx_sse import connect_sse
 
+from helpers import fresh_db
 from serverkit import E, client, messages, served, table, token
 
 STREAM = f"/api/encounters/{E}/stream"
@@ -24,11 +25,7 @@ STREAM = f"/api/encounters/{E}/stream"
 
 @pytest.fixture(params=["sqlite", "postgres"])
 def server(request, tmp_path):
-    if request.param == "postgres":
-        from helpers import pg_server
-        db = pg_server().fresh_url()
-    else:
-        db = tmp_path / "table.db"
+    db = fresh_db(request.param, tmp_path)
     table(db)
     secrets = {"gm": token(db, "gm", "gm"), "ash": token(db, "ana", "player", "ash"),
                "tv": token(db, "tv", "view")}
@@ -154,10 +151,9 @@ def test_a_stream_on_another_server_ends_when_one_server_archives(monkeypatch, c
     """Two servers on one PostgreSQL store: the archive made through A reaches
     B by the store's change hint, not by B's slow look at every encounter
     (pushed out of this test's reach), and B's stream ends with why."""
+    import cli.server.hub as hub
     from helpers import pg_server
     from serverkit import served
-
-    import cli.server.hub as hub
     monkeypatch.setattr(hub, "FULL_S", 3600.0)
     monkeypatch.setenv("COMBAT_PG_CHANGES", changes)
     db = pg_server().fresh_url()

@@ -13,8 +13,9 @@ import httpx
 import pytest
 from httpx_sse import connect_sse
 
-from projections import access
 from eventlog.stores import open_store
+from helpers import fresh_db
+from projections import access
 from projections.domain import commands as c
 from projections.ledger import Ledger
 from serverkit import E, client, messages, post, served, table, token
@@ -41,11 +42,7 @@ def twins(db) -> dict[str, str]:
 
 @pytest.fixture(params=["sqlite", "postgres"])
 def server(request, tmp_path):
-    if request.param == "postgres":
-        from helpers import pg_server
-        db = pg_server().fresh_url()
-    else:
-        db = tmp_path / "table.db"
+    db = fresh_db(request.param, tmp_path)
     secrets = twins(db)
     with served(db) as running:
         running.db, running.secrets = db, secrets
@@ -116,9 +113,9 @@ def test_a_gm_still_reaches_a_hidden_combatant_by_prefix(server):
 
 def test_permit_gives_back_the_command_as_the_player_reads_it():
     """The core resolves a player's prefix among what the player sees."""
-    from helpers import given, npc, pc
     from eventlog.events import CombatantHidden
     from eventlog.stores.contract import Token
+    from helpers import given, npc, pc
     state = given(pc("ash"), npc("boss"), npc("bosco"), CombatantHidden(combatant="bosco"))
     ana = Token("ana", "player", ("ash",), E, "d", "2026-01-01T00:00:00Z")
     permit = access.permit_for(ana)

@@ -16,17 +16,14 @@ from urllib.parse import quote
 import httpx
 import pytest
 
+from helpers import fresh_db
 from serverkit import E, client, served, token
 from test_players import with_three_pcs
 
 
 @pytest.fixture(params=["sqlite", "postgres"])
 def db(request, tmp_path):
-    if request.param == "postgres":
-        from helpers import pg_server
-        where = pg_server().fresh_url()
-    else:
-        where = tmp_path / "table.db"
+    where = fresh_db(request.param, tmp_path)
     with_three_pcs(where)
     return where
 

@@ -20,6 +20,7 @@ from cli.server.bounded import PER_SERVER, PER_TOKEN
 from cli.server.catchup import PAGE_BATCHES, PAGE_SPAN
 from eventlog.events import NoteAdded
 from eventlog.stores import open_store
+from helpers import fresh_db
 from projections.domain import commands as c
 from projections.ledger import Ledger
 from projections.reports.views import status as status_view
@@ -91,11 +92,7 @@ def _batch_ends(db) -> list[int]:
 
 @pytest.mark.parametrize("kind", ["sqlite", "postgres"])
 def test_a_catch_up_of_many_pages_sends_every_batch_once_in_order(tmp_path, kind):
-    if kind == "postgres":
-        from helpers import pg_server
-        db = pg_server().fresh_url()
-    else:
-        db = tmp_path / "ledger.db"
+    db = fresh_db(kind, tmp_path, "ledger.db")
     _long_table(db, PAGE_BATCHES * 2)
     ledger = Ledger(open_store(db))
     ledger.execute(E, c.Add(name="Drone", count=3), "gm")  # one batch of three

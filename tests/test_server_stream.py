@@ -16,6 +16,7 @@ import pytest
 from httpx_sse import connect_sse
 
 from eventlog.stores import open_store
+from helpers import fresh_db
 from projections.ledger import Ledger
 from projections.reports.views import status as status_view
 from serverkit import E, client, log, messages, post, rolled, served, table, token
@@ -27,11 +28,7 @@ STREAM = f"/api/encounters/{E}/stream"
 def server(request, tmp_path):
     """A served table on either store: on PostgreSQL another process's
     declarations reach the stream by LISTEN/NOTIFY, on SQLite by polling."""
-    if request.param == "postgres":
-        from helpers import pg_server
-        db = pg_server().fresh_url()
-    else:
-        db = tmp_path / "table.db"
+    db = fresh_db(request.param, tmp_path)
     table(db)
     secrets = {"gm": token(db, "gm", "gm"), "ash": token(db, "ana", "player", "ash")}
     with served(db) as running:

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from serverkit import E, client, log, post, served, token, table as raid
+from helpers import fresh_db
+from serverkit import E, client, log, post, served, token
+from serverkit import table as raid
 from test_play import CTRL_Z, SETUP, SETUP_SEQ, events, lines
 from test_play import table as table  # noqa: F401  (play mode's fixture)
 
@@ -40,10 +42,7 @@ def test_play_mode_refusal_names_the_target_and_appends_nothing(table):
 
 @pytest.fixture(params=["sqlite", "postgres"])
 def db(request, tmp_path):
-    if request.param == "postgres":
-        from helpers import pg_server
-        return pg_server().fresh_url()
-    return tmp_path / "table.db"
+    return fresh_db(request.param, tmp_path)
 
 
 def test_api_track_of_several_targets_is_one_batch_undone_in_one_step(db):

@@ -12,9 +12,9 @@ from typer.testing import CliRunner
 from cli.app import app
 from eventlog.errors import Refusal
 from eventlog.stores import open_store
+from helpers import fresh_db
 from projections.domain import commands as c
 from projections.ledger import Ledger
-
 from serverkit import E, client, log, post, served_table
 
 CLEAN_ENV = {"COMBAT_ENCOUNTER": None, "COMBAT_ACTOR": None, "COMBAT_DB": None}
@@ -84,10 +84,7 @@ def test_r26_undo_expect_on_the_command_line_and_dry_run(tmp_path):
 
 
 def _db(kind: str, tmp_path):
-    if kind == "postgres":
-        from helpers import pg_server
-        return pg_server().fresh_url()
-    return tmp_path / "ledger.db"
+    return fresh_db(kind, tmp_path, "ledger.db")
 
 
 def _latest(db) -> int:
