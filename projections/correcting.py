@@ -65,7 +65,9 @@ class Casualties(Refusal):
 
 
 def _count(lost: list[Casualty]) -> str:
-    return f"{len(lost)} later declaration{'s' if len(lost) != 1 else ''} illegal"
+    from eventlog.language import n_
+    return n_("{n} later declaration illegal", "{n} later declarations illegal",
+              len(lost)).format(n=len(lost))
 
 
 class Trial(NamedTuple):

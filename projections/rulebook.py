@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from eventlog.errors import LedgerError
+from eventlog.language import _
 
 HERE = Path(__file__).resolve().parent
 PLACES = (HERE / "docs" / "rules.md", HERE.parent / "docs" / "rules.md")
@@ -42,8 +43,8 @@ def source() -> str:
     for place in PLACES:
         if place.is_file():
             return place.read_text(encoding="utf-8")
-    raise LedgerError("the rules reference is missing from this installation "
-                      "(docs/rules.md): reinstall combat-ledger")
+    raise LedgerError(_("the rules reference is missing from this installation "
+                        "(docs/rules.md): reinstall combat-ledger"))
 
 
 @cache
@@ -58,7 +59,7 @@ def rules() -> dict[str, Rule]:
         rid = RULE_ID.match(title)
         if not rid:
             continue
-        end = next((i for i, lv, _ in heads[n + 1:] if lv <= level), len(lines))
+        end = next((i for i, lv, _title in heads[n + 1:] if lv <= level), len(lines))
         found[rid.group(1)] = Rule(rid.group(1), title, "\n".join(lines[at + 1:end]).strip())
     return found
 
@@ -68,7 +69,8 @@ def known() -> str:
     ids = list(rules())
     whole = [r for r in ids if r[-1].isdigit()]
     subs = [r for r in ids if not r[-1].isdigit()]
-    return f"{whole[0]} to {whole[-1]}" + (f" (and {', '.join(subs)})" if subs else "")
+    ranged = _("{first} to {last}").format(first=whole[0], last=whole[-1])
+    return ranged + (_(" (and {rules})").format(rules=", ".join(subs)) if subs else "")
 
 
 def rule(rid: str) -> Rule:
@@ -78,7 +80,8 @@ def rule(rid: str) -> Rule:
     found = rules().get(wanted)
     if found is None:
         shown = rid if rid.isprintable() and len(rid) <= 20 else "that"
-        raise UnknownRule(f"there is no rule {shown}: the rules are {known()}")
+        raise UnknownRule(_("there is no rule {rule}: the rules are {known}").format(
+            rule=shown, known=known()))
     return found
 
 

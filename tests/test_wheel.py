@@ -83,3 +83,17 @@ def test_the_installed_wheel_serves_the_pages_and_static_files(installed, tmp_pa
             server.wait()
         server.stdout.close()
         server.stderr.close()
+
+
+def test_the_installed_wheel_carries_its_message_catalogues(installed, tmp_path):
+    """The compiled catalogues ship inside the wheel: a reader spoken to in
+    German gets the German message."""
+    python = installed.parent / "python"
+    said = run(str(python), "-c",
+               "from eventlog.language import speaking\n"
+               "from projections.rulebook import rule\n"
+               "with speaking('de'):\n"
+               "    try: rule('R99')\n"
+               "    except Exception as refused: print(refused)\n",
+               env=user_env(tmp_path), cwd=tmp_path).stdout
+    assert said.startswith("Eine Regel R99 gibt es nicht: die Regeln sind R1 bis R")
