@@ -4,7 +4,8 @@ Imports nothing of typer or rich: every client of the rules can use it.
 
 The page ships inside the wheel as projections/docs/rules.md (pyproject.toml,
 force-include); a source checkout reads docs/rules.md itself. The terminal,
-play mode and the table server all read it here."""
+play mode and the table server all read it here. Each language has its own
+page with the same ids (docs/de/rules.md): the reader's is read."""
 from __future__ import annotations
 
 import re
@@ -13,10 +14,17 @@ from pathlib import Path
 from typing import NamedTuple
 
 from eventlog.errors import LedgerError
-from eventlog.language import _
+from eventlog.language import SOURCE, _, current
 
 HERE = Path(__file__).resolve().parent
-PLACES = (HERE / "docs" / "rules.md", HERE.parent / "docs" / "rules.md")
+PLACES = (HERE / "docs" / "rules.md", HERE.parent / "docs" / "rules.md")  # (English's)
+
+
+def places(language: str) -> tuple[Path, ...]:
+    """Where the reference in `language` is: in the wheel, then in a checkout."""
+    if language == SOURCE:
+        return PLACES
+    return tuple(place.parent / language / place.name for place in PLACES)
 HEADING = re.compile(r"^(#{1,6}) +(.*?)(?: *\{#[^}]*\})? *$")
 RULE_ID = re.compile(r"^(R\d+[a-z]?)\b")
 ANY_ID = re.compile(r"^[Rr]\d+[A-Za-z]?$")
@@ -37,21 +45,30 @@ def looks_like_rule(word: str) -> bool:
     return bool(ANY_ID.match(word))
 
 
-@cache
 def source() -> str:
-    """The reference's markdown, from the wheel or from a source checkout."""
-    for place in PLACES:
+    """The reference's markdown in the reader's language, from the wheel or
+    from a source checkout."""
+    return _source(current())
+
+
+@cache
+def _source(language: str) -> str:
+    for place in places(language):
         if place.is_file():
             return place.read_text(encoding="utf-8")
     raise LedgerError(_("the rules reference is missing from this installation "
                         "(docs/rules.md): reinstall combat-ledger"))
 
 
-@cache
 def rules() -> dict[str, Rule]:
     """Every rule by its id, each with the text up to the next heading of its
-    level or above (so R28 holds R28a-R28c)."""
-    lines = source().splitlines()
+    level or above (so R28 holds R28a-R28c), in the reader's language."""
+    return _rules(current())
+
+
+@cache
+def _rules(language: str) -> dict[str, Rule]:
+    lines = _source(language).splitlines()
     heads = [(i, len(m.group(1)), m.group(2)) for i, line in enumerate(lines)
              if (m := HEADING.match(line))]
     found = {}

@@ -91,3 +91,42 @@ def test_the_server_serves_one_rule_as_a_page(tmp_path):
         assert missing.status_code == 404 and "R1 to R31" in missing.text
         hostile = http.get("/rules/%3Cscript%3E")
         assert hostile.status_code == 404 and "<script>" not in hostile.text
+
+
+def test_each_language_has_every_rule_under_the_same_id_and_level():
+    """The German reference is the English one's translation: the same ids,
+    each at the same heading level with the same anchor, each with its
+    example, in the same order."""
+    from eventlog.language import LANGUAGES, SOURCE, speaking
+
+    def outline() -> list[tuple[int, str, str, bool]]:
+        lines = rulebook.source().splitlines()
+        heads = [(len(m.group(1)), line) for line in lines if (m := rulebook.HEADING.match(line))]
+        found = rulebook.rules()
+        return [(level, rid, line[line.index("{"):] if "{" in line else "",
+                 "*Example.*" in found[rid].text or "*Beispiel.*" in found[rid].text)
+                for level, line in heads
+                if (rid := (rulebook.RULE_ID.match(line.lstrip("# ")) or [None, None])[1])]
+    english = outline()
+    assert len(english) > 30 and all(example for *_, example in english)
+    for language in LANGUAGES:
+        if language != SOURCE:
+            with speaking(language):
+                assert outline() == english, language
+
+
+def test_a_rule_is_read_in_the_readers_language():
+    from eventlog.language import speaking
+    with speaking("de"):
+        found = rulebook.rule("r19")
+        everything = rulebook.source()
+    assert found.title == "R19 — Unterbrechungen"
+    assert "*Beispiel.*" in found.text and "Unterbrechung" in found.text
+    assert everything.startswith("# Regelteil\n")
+    assert rulebook.rule("R19").title == "R19 — Interrupts"  # (English again outside)
+
+
+def test_the_wheel_ships_every_languages_reference():
+    text = (ROOT / "pyproject.toml").read_text()
+    assert '"docs/de/rules.md" = "projections/docs/de/rules.md"' in text
+    assert rulebook.places("de")[0] == ROOT / "projections" / "docs" / "de" / "rules.md"

@@ -86,14 +86,16 @@ def test_the_installed_wheel_serves_the_pages_and_static_files(installed, tmp_pa
 
 
 def test_the_installed_wheel_carries_its_message_catalogues(installed, tmp_path):
-    """The compiled catalogues ship inside the wheel: a reader spoken to in
-    German gets the German message."""
+    """The compiled catalogues and each language's rules reference ship
+    inside the wheel: a reader spoken to in German reads German."""
     python = installed.parent / "python"
     said = run(str(python), "-c",
                "from eventlog.language import speaking\n"
                "from projections.rulebook import rule\n"
                "with speaking('de'):\n"
+               "    print(rule('R19').title)\n"
                "    try: rule('R99')\n"
                "    except Exception as refused: print(refused)\n",
-               env=user_env(tmp_path), cwd=tmp_path).stdout
-    assert said.startswith("Eine Regel R99 gibt es nicht: die Regeln sind R1 bis R")
+               env=user_env(tmp_path), cwd=tmp_path).stdout.splitlines()
+    assert said[0] == "R19 — Unterbrechungen"  # (the German reference ships too)
+    assert said[1].startswith("Eine Regel R99 gibt es nicht: die Regeln sind R1 bis R")
