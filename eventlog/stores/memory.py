@@ -13,10 +13,12 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 
 from eventlog.codec import GENESIS, Envelope, encode_data, event_hash, utc_now
 from eventlog.stores.memseats import SeatsMixin
-from eventlog.stores.shared import DerivedFoldReads, count_commit, judged_head
+from eventlog.stores.shared import (
+    DerivedFoldReads, count_commit, encounter_taken, hook_taken, import_mark, judged_head,
+    token_taken)
 from eventlog.stores.contract import (
     EncounterInfo, Hook, Portrait, Snapshot, SnapshotMaker, StoredEvent, Token)
-from eventlog.errors import Conflict, Refusal, UnknownEncounter
+from eventlog.errors import Conflict, UnknownEncounter
 from eventlog.events import CORRECTIONS, EncounterCreated, Payload
 from eventlog.stores.records import PARTY_STREAM, JoinRequest, TableChoice
 
@@ -168,8 +170,7 @@ class MemoryStore(SeatsMixin, DerivedFoldReads):
     def add_token(self, token: Token) -> None:
         with self._lock:
             if token.name in self._tokens:
-                raise Refusal(f"a token named {token.name!r} exists already: "
-                              "revoke it first or choose another name")
+                raise token_taken(token.name)
             self._tokens[token.name] = token._replace(owns=tuple(token.owns))
         self._wrote()
 
@@ -233,7 +234,7 @@ class MemoryStore(SeatsMixin, DerivedFoldReads):
     def create(self, encounter: str, created: EncounterCreated, actor: str) -> Envelope:
         with self._lock:
             if encounter in self._logs:
-                raise Refusal(f"encounter {encounter!r} already exists")
+                raise encounter_taken(encounter)
             at = utc_now()
             log = self._logs[encounter] = _Log(created.title, at)
             return self._insert(log, [created], actor, at)[0]
@@ -279,7 +280,7 @@ class MemoryStore(SeatsMixin, DerivedFoldReads):
     def add_hook(self, hook: Hook) -> None:
         with self._lock:
             if hook.id in self._hooks:
-                raise Refusal(f"a hook to that URL is there already ({hook.id})")
+                raise hook_taken(hook.id)
             self._hooks[hook.id] = hook
 
     def remove_hook(self, hook_id: str) -> bool:
@@ -303,7 +304,7 @@ class MemoryStore(SeatsMixin, DerivedFoldReads):
                    then: Callable[[Iterator[tuple[int, int, str, bytes]]], T],
                    imported: bool | int = True) -> T:
         if encounter in self._logs:
-            raise Refusal(f"encounter {encounter!r} already exists")
+            raise encounter_taken(encounter)
         staged: list[StoredEvent] = []
         events = iter(envelopes)
         while chunk := list(islice(events, 1000)):
@@ -312,10 +313,10 @@ class MemoryStore(SeatsMixin, DerivedFoldReads):
         result = then(iter([(e.seq, e.batch, e.type, e.data) for e in staged]))
         with self._lock:
             if encounter in self._logs:
-                raise Refusal(f"encounter {encounter!r} already exists")
+                raise encounter_taken(encounter)
             log = self._logs[encounter] = _Log(title, utc_now())
             log.events = staged
-            upto = (staged[-1].seq if staged else 0) if imported is True else int(imported)
+            upto = import_mark(imported, staged[-1].seq if staged else 0)
             if upto > 0:
                 self._imported[encounter] = upto
             self._wrote()

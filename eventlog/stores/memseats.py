@@ -8,8 +8,8 @@ import threading
 from contextlib import contextmanager
 from typing import Any
 
-from eventlog.errors import Refusal
 from eventlog.stores.records import JoinRequest, TableChoice, Token
+from eventlog.stores.shared import join_taken
 
 
 class SeatsMixin:
@@ -47,8 +47,7 @@ class SeatsMixin:
     def add_join(self, join: JoinRequest) -> None:
         with self._lock:
             if join.name in self._joins:
-                raise Refusal(f"a join request named {join.name!r} is waiting already: "
-                              "choose another name")
+                raise join_taken(join.name)
             self._joins[join.name] = join
         self._wrote()
 

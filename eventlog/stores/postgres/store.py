@@ -26,7 +26,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 import psycopg
 
 from eventlog.codec import GENESIS, Envelope, encode_data, event_hash, utc_now
-from eventlog.errors import LedgerError, Refusal, StoreError, UnknownEncounter
+from eventlog.errors import LedgerError, StoreError, UnknownEncounter
 from eventlog.events import EncounterCreated, Payload
 from eventlog.stores.postgres import connection, schema
 from eventlog.stores.postgres.changes import ChangesMixin, notifying
@@ -43,6 +43,7 @@ from eventlog.stores.postgres.tokens import TokensMixin
 from eventlog.stores.contract import EncounterInfo, SnapshotMaker, StoredEvent
 from eventlog.stores.records import PARTY_STREAM
 from eventlog.stores.shared import (
+    encounter_taken,
     DerivedFoldReads, busy_timeout, conflict, count_commit, judged_head, not_text)
 from eventlog.text import check_actor, check_payload
 
@@ -271,7 +272,7 @@ class PostgresStore(SnapshotsMixin, ImportMixin, TokensMixin, SeatsMixin, Change
             done = db.execute("INSERT INTO encounters VALUES (%s, %s, %s, 0, %s) "
                               "ON CONFLICT DO NOTHING", (encounter, created.title, at, GENESIS))
             if done.rowcount != 1:
-                raise Refusal(f"encounter {encounter!r} already exists")
+                raise encounter_taken(encounter)
             envelopes = self._envelopes(0, GENESIS, [[created]], actor, at)
             with db.pipeline():
                 self._queue(db, encounter, envelopes)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from eventlog.errors import Refusal
+from eventlog.stores.shared import hook_taken
 from eventlog.stores.records import Hook
 
 if TYPE_CHECKING:
@@ -37,7 +37,7 @@ class HooksMixin(_Host):
         def work():
             if self.db.execute("SELECT 1 FROM hooks WHERE id = ? OR url = ?",
                                (hook.id, hook.url)).fetchone():
-                raise Refusal(f"a hook to that URL is there already ({hook.id})")
+                raise hook_taken(hook.id)
             self.db.execute(f"INSERT INTO hooks ({_HOOK}) VALUES (?, ?, ?, ?, ?)",
                             (hook.id, hook.url, int(hook.discord), hook.secret, hook.created_at))
             if hook.allow_private:

@@ -8,9 +8,8 @@ import sqlite3
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
-from eventlog.errors import Refusal
 from eventlog.stores.records import JoinRequest, TableChoice
-from eventlog.stores.shared import count_commit
+from eventlog.stores.shared import count_commit, join_taken
 
 if TYPE_CHECKING:
     from eventlog.stores.hosts import SqliteHost as _Host
@@ -78,8 +77,7 @@ class SeatsMixin(_Host):
     def add_join(self, join: JoinRequest) -> None:
         def work():
             if self.db.execute("SELECT 1 FROM joins WHERE name = ?", (join.name,)).fetchone():
-                raise Refusal(f"a join request named {join.name!r} is waiting already: "
-                              "choose another name")
+                raise join_taken(join.name)
             self.db.execute(f"INSERT INTO joins ({_JOIN}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                             tuple(join))
         self._write(work)

@@ -14,9 +14,10 @@ from collections.abc import Iterator, Sequence
 
 from eventlog.codec import GENESIS, Envelope, encode_data, event_hash, utc_now
 from eventlog.stores.shared import (
+    encounter_taken,
     EVENT_VERSION, busy_timeout, count_commit, judged_head, not_text)
 from eventlog.stores.records import PARTY_STREAM, EncounterInfo, SnapshotMaker, StoredEvent
-from eventlog.errors import Refusal, StoreError, UnknownEncounter
+from eventlog.errors import StoreError, UnknownEncounter
 from eventlog.events import EncounterCreated, Payload
 from eventlog.stores.sqlite.changes import ChangesMixin
 from eventlog.stores.sqlite.connection import (
@@ -275,7 +276,7 @@ class Store(SnapshotsMixin, ImportMixin, TokensMixin, SeatsMixin, ChangesMixin, 
         def work():
             if self.db.execute("SELECT 1 FROM encounters WHERE id = ?",
                                (encounter,)).fetchone():
-                raise Refusal(f"encounter {encounter!r} already exists")
+                raise encounter_taken(encounter)
             at = utc_now()
             self.db.execute("INSERT INTO encounters VALUES (?, ?, ?, 0, ?)",
                             (encounter, created.title, at, GENESIS))

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from eventlog.errors import Refusal
 from eventlog.stores.records import Token
+from eventlog.stores.shared import token_taken
 
 if TYPE_CHECKING:
     from eventlog.stores.hosts import SqliteHost as _Host
@@ -48,8 +48,7 @@ class TokensMixin(_Host):
     def add_token(self, token: Token) -> None:
         def work():
             if self.db.execute("SELECT 1 FROM tokens WHERE name = ?", (token.name,)).fetchone():
-                raise Refusal(f"a token named {token.name!r} exists already: "
-                              "revoke it first or choose another name")
+                raise token_taken(token.name)
             self.db.execute(f"INSERT INTO tokens ({_TOKEN}) VALUES (?, ?, ?, ?, ?, ?)",
                             (token.name, token.role, ",".join(token.owns), token.encounter,
                              token.digest, token.created_at))
