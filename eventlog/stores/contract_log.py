@@ -89,6 +89,17 @@ class LogContract(PortraitsContract):
         with pytest.raises(UnknownEncounter):
             store.append("nowhere", 0, _notes("x"), "gm")
 
+    def test_contract_an_actor_that_is_no_name_is_refused_and_nothing_is_stored(self, store):
+        """R29: who declares is a name of printable characters, checked by
+        the store itself before anything is written."""
+        with pytest.raises(Refusal, match="not a valid actor"):
+            store.create(E, EncounterCreated(encounter=E, title="Fight"), "g\x1bm")
+        assert store.encounters() == [] and store.life(E) is None
+        _created(store)
+        with pytest.raises(Refusal, match="not a valid actor"):
+            store.append(E, 1, _notes("fine", "also fine"), " gm")
+        assert [r.seq for r in store.rows(E)] == [1]
+
     def test_contract_an_encounter_is_created_once(self, store):
         _created(store)
         with pytest.raises(Refusal):

@@ -11,14 +11,13 @@ from itertools import islice
 from typing import TypeVar
 from collections.abc import Callable, Iterable, Iterator, Sequence
 
-from eventlog.codec import GENESIS, Envelope, encode_data, event_hash, utc_now
+from eventlog.codec import GENESIS, Envelope, encode_data, utc_now
 from eventlog.stores.memseats import SeatsMixin
 from eventlog.stores.shared import (
-    DerivedFoldReads, count_commit, encounter_taken, hook_taken, import_mark, judged_head,
-    token_taken)
+    DerivedFoldReads, chained, count_commit, encounter_taken, hook_taken, import_mark,
+    judged_head, moved, token_taken, unknown)
 from eventlog.stores.contract import (
     EncounterInfo, Hook, Portrait, Snapshot, SnapshotMaker, StoredEvent, Token)
-from eventlog.errors import Conflict, UnknownEncounter
 from eventlog.events import CORRECTIONS, EncounterCreated, Payload
 from eventlog.stores.records import PARTY_STREAM, JoinRequest, TableChoice
 
@@ -78,7 +77,7 @@ class MemoryStore(SeatsMixin, DerivedFoldReads):
         log = self._logs.get(encounter)
         pinned = getattr(self._local, "pinned", None)
         if log is None or (pinned is not None and encounter not in pinned):
-            raise UnknownEncounter(f"no encounter {encounter!r} in {self.identity}")
+            raise unknown(encounter, self.identity)
         return log
 
     def _visible(self, encounter: str) -> list[StoredEvent]:
@@ -236,8 +235,10 @@ class MemoryStore(SeatsMixin, DerivedFoldReads):
             if encounter in self._logs:
                 raise encounter_taken(encounter)
             at = utc_now()
-            log = self._logs[encounter] = _Log(created.title, at)
-            return self._insert(log, [created], actor, at)[0]
+            log = _Log(created.title, at)
+            first = self._insert(log, [created], actor, at)[0]  # (checked before it is kept)
+            self._logs[encounter] = log
+            return first
 
     def append(self, encounter: str, expected_seq: int, payloads: list[Payload],
                actor: str, snapshot: tuple[str, SnapshotMaker] | None = None) -> list[Envelope]:
@@ -333,7 +334,7 @@ class MemoryStore(SeatsMixin, DerivedFoldReads):
         with self._lock:
             log = self._judged_against(encounter, head[0])
             if log.head != tuple(head):
-                raise Conflict(f"the head of {encounter} moved while it was copied")
+                raise moved(encounter)
             log.events.extend(staged)
             self._wrote()
 
@@ -344,14 +345,7 @@ class MemoryStore(SeatsMixin, DerivedFoldReads):
         return log
 
     def _insert(self, log: _Log, payloads: list[Payload], actor: str, at: str) -> list[Envelope]:
-        seq, prev = log.head
-        batch = seq + 1
-        envs = []
-        for offset, payload in enumerate(payloads):
-            name = type(payload).__name__
-            digest = event_hash(batch + offset, batch, name, at, actor, payload, prev)
-            envs.append(Envelope(batch + offset, batch, name, at, actor, payload, prev, digest))
-            prev = digest
+        envs = chained(*log.head, [payloads], actor, at)
         log.events.extend(StoredEvent(e.seq, e.batch, e.type, e.at, e.actor,
                                       encode_data(e.data), e.prev_hash, e.hash) for e in envs)
         self._wrote()

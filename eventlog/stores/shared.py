@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING, Protocol
 from eventlog.errors import Conflict, Refusal, UnknownEncounter
 
 if TYPE_CHECKING:
+    from eventlog.codec import Envelope
+    from eventlog.events import Payload
     from eventlog.stores.records import StoredEvent
 
 BUSY_TIMEOUT_S = 5.0  # how long a write waits for another writer's lock
@@ -62,7 +64,7 @@ def judged_head(row, encounter: str, where, expected_seq: int) -> tuple[int, str
     """The head (seq, hash) read inside a write, if it is still the one the
     declaration was judged against; else Conflict (optimistic concurrency)."""
     if row is None:
-        raise UnknownEncounter(f"no encounter {encounter!r} in {where}")
+        raise unknown(encounter, where)
     if row[0] != expected_seq:
         raise conflict(row[0], expected_seq)
     return row
@@ -70,6 +72,40 @@ def judged_head(row, encounter: str, where, expected_seq: int) -> tuple[int, str
 
 def conflict(now: int, expected: int) -> Conflict:
     return Conflict(f"another declaration was appended first (seq {now}, expected {expected})")
+
+
+def moved(encounter: str) -> Conflict:
+    """A copy's head that another writer moved meanwhile (`extend_log`)."""
+    return Conflict(f"the head of {encounter} moved while it was copied")
+
+
+def unknown(encounter: str, where: object) -> UnknownEncounter:
+    return UnknownEncounter(f"no encounter {encounter!r} in {where}")
+
+
+def chained(head_seq: int, head_hash: str, batches: list[list[Payload]], actor: str,
+            at: str) -> list[Envelope]:
+    """The batches as events chained on from the head (seq, hash), each
+    batch numbered by its first seq; the actor and every payload checked
+    first (the one door every declaration goes through, R29), so a refusal
+    comes before anything is written."""
+    from eventlog.codec import Envelope, event_hash
+    from eventlog.text import check_actor, check_payload
+    check_actor(actor)
+    for payloads in batches:
+        for payload in payloads:
+            check_payload(payload)
+    envelopes: list[Envelope] = []
+    seq, prev = head_seq, head_hash
+    for payloads in batches:
+        batch = seq + 1
+        for payload in payloads:
+            seq += 1
+            name = type(payload).__name__
+            digest = event_hash(seq, batch, name, at, actor, payload, prev)
+            envelopes.append(Envelope(seq, batch, name, at, actor, payload, prev, digest))
+            prev = digest
+    return envelopes
 
 
 # -- the refusals of a name or id taken (the same words from every store) --

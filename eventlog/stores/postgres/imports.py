@@ -12,10 +12,9 @@ from collections.abc import Callable, Iterable, Iterator
 import psycopg
 
 from eventlog.codec import GENESIS, Envelope, encode_data, utc_now
-from eventlog.errors import Conflict
 from eventlog.stores.postgres.statements import MARK
 from eventlog.stores.postgres.statements import ROW as _ROW
-from eventlog.stores.shared import EVENT_VERSION, encounter_taken, import_mark, not_text
+from eventlog.stores.shared import EVENT_VERSION, encounter_taken, moved, import_mark, not_text
 
 if TYPE_CHECKING:
     from eventlog.stores.hosts import PgHost as _Host
@@ -105,7 +104,7 @@ class ImportMixin(_Host):
         def work(db):
             row = self._head_as_judged(db, encounter, head[0])
             if tuple(row) != tuple(head):
-                raise Conflict(f"the head of {encounter} moved while it was copied")
+                raise moved(encounter)
             last = None
             events = iter(envelopes)
             while chunk := list(islice(events, IMPORT_CHUNK)):

@@ -9,8 +9,7 @@ from itertools import islice
 from typing import TYPE_CHECKING, TypeVar
 
 from eventlog.codec import GENESIS, Envelope, encode_data, utc_now
-from eventlog.errors import Conflict
-from eventlog.stores.shared import EVENT_VERSION, encounter_taken, import_mark, read_mark
+from eventlog.stores.shared import EVENT_VERSION, encounter_taken, moved, import_mark, read_mark
 
 if TYPE_CHECKING:
     from eventlog.stores.hosts import SqliteHost as _Host
@@ -90,7 +89,7 @@ class ImportMixin(_Host):
         def work():
             row = self._head_as_judged(encounter, head[0])
             if tuple(row) != tuple(head):
-                raise Conflict(f"the head of {encounter} moved while it was copied")
+                raise moved(encounter)
             events = iter(envelopes)
             while chunk := list(islice(events, IMPORT_CHUNK)):
                 self._insert_envelopes(encounter, chunk)

@@ -12,12 +12,13 @@ from contextlib import contextmanager
 import sqlite3
 from collections.abc import Iterator, Sequence
 
-from eventlog.codec import GENESIS, Envelope, encode_data, event_hash, utc_now
+from eventlog.codec import GENESIS, Envelope, encode_data, utc_now
 from eventlog.stores.shared import (
+    chained, unknown,
     encounter_taken,
     EVENT_VERSION, busy_timeout, count_commit, judged_head, not_text)
 from eventlog.stores.records import PARTY_STREAM, EncounterInfo, SnapshotMaker, StoredEvent
-from eventlog.errors import StoreError, UnknownEncounter
+from eventlog.errors import StoreError
 from eventlog.events import EncounterCreated, Payload
 from eventlog.stores.sqlite.changes import ChangesMixin
 from eventlog.stores.sqlite.connection import (
@@ -33,7 +34,6 @@ from eventlog.stores.sqlite.snapshots import SnapshotsMixin
 from eventlog.stores.sqlite.tidy import TidyMixin
 from eventlog.stores.sqlite.seats import SeatsMixin
 from eventlog.stores.sqlite.tokens import TokensMixin
-from eventlog.text import check_actor, check_payload
 
 DISK_FULL_BELOW = 1 << 20  # bytes free: an I/O error with less than this is a full disk
 
@@ -211,7 +211,7 @@ class Store(SnapshotsMixin, ImportMixin, TokensMixin, SeatsMixin, ChangesMixin, 
         row = self._query("SELECT head_seq, head_hash FROM encounters WHERE id = ?",
                           (encounter,))
         if not row:
-            raise UnknownEncounter(f"no encounter {encounter!r} in {self.path}")
+            raise unknown(encounter, self.path)
         return row[0]
 
     def rows(self, encounter: str, after: int = 0, upto: int | None = None) -> Iterator[StoredEvent]:
@@ -319,18 +319,7 @@ class Store(SnapshotsMixin, ImportMixin, TokensMixin, SeatsMixin, ChangesMixin, 
         return self._write(work)
 
     def _insert(self, encounter, head_seq, head_hash, payloads, actor, at):
-        check_actor(actor)  # the one door every declaration goes through
-        for payload in payloads:
-            check_payload(payload)
-        batch = head_seq + 1
-        prev = head_hash
-        envelopes = []
-        for offset, payload in enumerate(payloads):
-            seq = batch + offset
-            name = type(payload).__name__
-            digest = event_hash(seq, batch, name, at, actor, payload, prev)
-            envelopes.append(Envelope(seq, batch, name, at, actor, payload, prev, digest))
-            prev = digest
+        envelopes = chained(head_seq, head_hash, [payloads], actor, at)
         self._insert_envelopes(encounter, envelopes)
         return envelopes
 
