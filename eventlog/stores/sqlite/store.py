@@ -39,7 +39,7 @@ DISK_FULL_BELOW = 1 << 20  # bytes free: an I/O error with less than this is a f
 
 class Store(SnapshotsMixin, ImportMixin, TokensMixin, SeatsMixin, ChangesMixin, TidyMixin, HooksMixin,
             FoldReadsMixin, PortraitsMixin):
-    """One ledger file (the EventStore contract, eventlog/contract.py). Every
+    """One ledger file (the EventStore contract, eventlog/stores/contract.py). Every
     method is one short transaction, or part of the one `reading()` holds."""
 
 
