@@ -1,7 +1,8 @@
 """An event store in memory: the store contract with nothing on disk, for
 fast tests and for scripts that need no record. One lock makes each append
 atomic and each `reading()` one snapshot (the log only grows, so a reader
-that remembers the heads it saw sees exactly that)."""
+that remembers the heads it saw sees exactly that). This module is the
+event log; the table's records are memrecords.py's mixin."""
 from __future__ import annotations
 
 import threading
@@ -12,10 +13,10 @@ from typing import TypeVar
 from collections.abc import Callable, Iterable, Iterator, Sequence
 
 from eventlog.codec import GENESIS, Envelope, encode_data, utc_now
-from eventlog.stores.memseats import SeatsMixin
+from eventlog.stores.memrecords import RecordsMixin
 from eventlog.stores.shared import (
-    DerivedFoldReads, chained, count_commit, encounter_taken, hook_taken, import_mark,
-    judged_head, moved, token_taken, unknown)
+    DerivedFoldReads, chained, count_commit, encounter_taken, import_mark,
+    judged_head, moved, unknown)
 from eventlog.stores.contract import (
     EncounterInfo, Hook, Portrait, Snapshot, SnapshotMaker, StoredEvent, Token)
 from eventlog.events import CORRECTIONS, EncounterCreated, Payload
@@ -36,7 +37,7 @@ class _Log:
         return (last.seq, last.hash) if last else (0, GENESIS)
 
 
-class MemoryStore(SeatsMixin, DerivedFoldReads):
+class MemoryStore(RecordsMixin, DerivedFoldReads):
     path = None  # no file: nothing an export could overwrite
 
     def __init__(self, name: str = "memory") -> None:
@@ -120,6 +121,11 @@ class MemoryStore(SeatsMixin, DerivedFoldReads):
                 after: int = 0) -> list[StoredEvent]:
         return [e for e in self.rows(encounter, after, upto) if e.type in CORRECTIONS]
 
+    def life(self, encounter: str) -> str | None:
+        with self._lock:
+            log = self._logs.get(encounter)
+            return log.events[0].hash if log is not None and log.events else None
+
     def batch_end(self, encounter: str, seq: int) -> int:
         events = self._visible(encounter)
         end = seq
@@ -155,29 +161,6 @@ class MemoryStore(SeatsMixin, DerivedFoldReads):
         with self._changed:
             self._version += 1
             self._changed.notify_all()
-
-    # -- tokens of the table server ----------------------------------------
-
-    def tokens(self) -> list[Token]:
-        with self._lock:
-            return sorted(self._tokens.values())
-
-    def token(self, digest: str) -> Token | None:
-        with self._lock:
-            return next((t for t in self._tokens.values() if t.digest == digest), None)
-
-    def add_token(self, token: Token) -> None:
-        with self._lock:
-            if token.name in self._tokens:
-                raise token_taken(token.name)
-            self._tokens[token.name] = token._replace(owns=tuple(token.owns))
-        self._wrote()
-
-    def revoke_token(self, name: str) -> bool:
-        with self._lock:
-            found = self._tokens.pop(name, None) is not None
-        self._wrote()
-        return found
 
     # -- portraits -------------------------------------------------------
 
@@ -271,35 +254,6 @@ class MemoryStore(SeatsMixin, DerivedFoldReads):
     def drop_snapshot(self, encounter: str) -> None:
         with self._lock:
             self._log(encounter).snapshot = None
-
-    # -- webhooks ----------------------------------------------------------
-
-    def hooks(self) -> list[Hook]:
-        with self._lock:
-            return sorted(self._hooks.values())
-
-    def add_hook(self, hook: Hook) -> None:
-        with self._lock:
-            if hook.id in self._hooks:
-                raise hook_taken(hook.id)
-            self._hooks[hook.id] = hook
-
-    def remove_hook(self, hook_id: str) -> bool:
-        with self._lock:
-            self._marks = {k: v for k, v in self._marks.items() if k[0] != hook_id}
-            return self._hooks.pop(hook_id, None) is not None
-
-    def hook_marks(self, hook_id: str) -> dict[str, int]:
-        with self._lock:
-            return {e: seq for (h, e), seq in self._marks.items() if h == hook_id}
-
-    def mark_hook(self, hook_id: str, encounter: str, seq: int) -> None:
-        with self._lock:
-            key = (hook_id, encounter)
-            self._marks[key] = max(seq, self._marks.get(key, seq))
-
-    def claim_hooks(self) -> bool:
-        return True
 
     def import_log(self, encounter: str, title: str, envelopes: Iterable[Envelope],
                    then: Callable[[Iterator[tuple[int, int, str, bytes]]], T],
