@@ -43,11 +43,6 @@ class SeatsMixin(_Host):
                 self._local.deciding, self._local.depth = False, depth
         count_commit()
 
-    def life(self, encounter: str) -> str | None:
-        rows = self._query("SELECT hash FROM events WHERE encounter = %s AND seq = 1",
-                           (encounter,))
-        return rows[0][0] if rows else None
-
     def joins(self) -> list[JoinRequest]:
         return [JoinRequest._make(r) for r in self._query(
             f'SELECT {_JOIN} FROM joins ORDER BY name COLLATE "C"')]

@@ -57,11 +57,6 @@ class SeatsMixin(_Host):
             self._deciding = False
         count_commit()
 
-    def life(self, encounter: str) -> str | None:
-        rows = self._query("SELECT hash FROM events WHERE encounter = ? AND seq = 1",
-                           (encounter,))
-        return rows[0][0] if rows else None
-
     def joins(self) -> list[JoinRequest]:
         if not self._has_seats():
             return []

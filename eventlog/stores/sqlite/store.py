@@ -245,6 +245,12 @@ class Store(SnapshotsMixin, ImportMixin, TokensMixin, SeatsMixin, ChangesMixin, 
             "SELECT seq, type FROM events WHERE encounter = ? AND seq = batch "
             "ORDER BY seq", (encounter,))
 
+    def life(self, encounter: str) -> str | None:
+        """The hash of the encounter's first event: this life of its id."""
+        rows = self._query("SELECT hash FROM events WHERE encounter = ? AND seq = 1",
+                           (encounter,))
+        return rows[0][0] if rows else None
+
     # -- writing ---------------------------------------------------------
 
     def _write(self, work, count: bool = True):
