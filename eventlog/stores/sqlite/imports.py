@@ -75,7 +75,7 @@ class ImportMixin(_Host):
 
     def imported(self, encounter: str) -> int:
         """The seq up to which the encounter's log came from a file (0: none)."""
-        if self._has_marks():
+        if self._has("archived"):
             row = self._query("SELECT upto FROM imported WHERE encounter = ?", (encounter,))
         else:  # (a store read without schema step 7: its marks are in `meta`)
             row = self._query("SELECT value FROM meta WHERE key = ?", (f"imported:{encounter}",))

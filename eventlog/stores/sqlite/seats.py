@@ -24,13 +24,6 @@ class SeatsMixin(_Host):
 
     _deciding = False
 
-    def _has_seats(self) -> bool:
-        """(A store read without its migration has none; once there, it stays.)"""
-        if not self.__dict__.get("_seats_table"):
-            self._seats_table = bool(self._query(
-                "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'joins'"))
-        return self._seats_table
-
     @contextmanager
     def deciding(self):
         """BEGIN IMMEDIATE: SQLite's one writer at a time, whatever the process."""
@@ -58,13 +51,13 @@ class SeatsMixin(_Host):
         count_commit()
 
     def joins(self) -> list[JoinRequest]:
-        if not self._has_seats():
+        if not self._has("joins"):
             return []
         return [JoinRequest._make(r) for r in self._query(
             f"SELECT {_JOIN} FROM joins ORDER BY name")]
 
     def join(self, digest: str) -> JoinRequest | None:
-        if not self._has_seats():
+        if not self._has("joins"):
             return None
         rows = self._query(f"SELECT {_JOIN} FROM joins WHERE digest = ?", (digest,))
         return JoinRequest._make(rows[0]) if rows else None
@@ -83,13 +76,13 @@ class SeatsMixin(_Host):
             (state, said, name)).rowcount > 0)
 
     def drop_join(self, name: str) -> bool:
-        if not self._has_seats():
+        if not self._has("joins"):
             return False
         return self._write(lambda: self.db.execute(
             "DELETE FROM joins WHERE name = ?", (name,)).rowcount > 0)
 
     def table_choice(self) -> TableChoice | None:
-        if not self._has_seats():
+        if not self._has("joins"):
             return None
         rows = self._query("SELECT encounter, life FROM on_table")
         return TableChoice._make(rows[0]) if rows else None

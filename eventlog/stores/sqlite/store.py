@@ -177,6 +177,16 @@ class Store(SnapshotsMixin, ImportMixin, TokensMixin, SeatsMixin, ChangesMixin, 
 
     # -- reading ---------------------------------------------------------
 
+    def _has(self, table: str) -> bool:
+        """Whether the store holds `table`: one read without the migration
+        that makes it (a read-only file) has none of its records; once
+        there, it stays."""
+        known = self.__dict__.setdefault("_tables", set())
+        if table not in known and self._query(
+                "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (table,)):
+            known.add(table)
+        return table in known
+
     def _query(self, sql: str, args: Sequence = ()) -> list:
         try:
             return self.db.execute(sql, args).fetchall()

@@ -18,21 +18,14 @@ _OLD_MARK = "archived:"  # (the key prefix of a mark in `meta`, before schema 7)
 
 
 class TidyMixin(_Host):
-    def _has_marks(self) -> bool:
-        """(A store read without its migration has its marks in `meta`.)"""
-        if not self.__dict__.get("_marks_table"):
-            self._marks_table = bool(self._query(
-                "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'archived'"))
-        return self._marks_table
-
     def archived(self) -> set[str]:
-        if not self._has_marks():
+        if not self._has("archived"):
             return {r[0][len(_OLD_MARK):] for r in self._query(
                 "SELECT key FROM meta WHERE key LIKE 'archived:%'")}
         return {r[0] for r in self._query("SELECT encounter FROM archived")}
 
     def is_archived(self, encounter: str) -> bool:
-        if not self._has_marks():
+        if not self._has("archived"):
             return bool(self._query("SELECT 1 FROM meta WHERE key = ?",
                                     (_OLD_MARK + encounter,)))
         return bool(self._query("SELECT 1 FROM archived WHERE encounter = ?", (encounter,)))

@@ -25,22 +25,15 @@ def _token(row) -> Token:
 class TokensMixin(_Host):
     """Tokens, on top of the store's connection."""
 
-    def _has_tokens(self) -> bool:
-        """(A store read without its migration has none; once there, it stays.)"""
-        if not self.__dict__.get("_tokens_table"):
-            self._tokens_table = bool(self._query(
-                "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'tokens'"))
-        return self._tokens_table
-
     # -- tokens ----------------------------------------------------------
 
     def tokens(self) -> list[Token]:
-        if not self._has_tokens():
+        if not self._has("tokens"):
             return []
         return [_token(r) for r in self._query(f"SELECT {_TOKEN} FROM tokens ORDER BY name")]
 
     def token(self, digest: str) -> Token | None:
-        if not self._has_tokens():
+        if not self._has("tokens"):
             return None
         rows = self._query(f"SELECT {_TOKEN} FROM tokens WHERE digest = ?", (digest,))
         return _token(rows[0]) if rows else None
@@ -55,7 +48,7 @@ class TokensMixin(_Host):
         self._write(work)
 
     def revoke_token(self, name: str) -> bool:
-        if not self._has_tokens():
+        if not self._has("tokens"):
             return False
         return self._write(lambda: self.db.execute(
             "DELETE FROM tokens WHERE name = ?", (name,)).rowcount > 0)
