@@ -4,7 +4,6 @@ approval or a request is decided in. A mixin of the store (its connection,
 `_query`, `_write`). Their tables are schema step 6 (schema.MIGRATIONS)."""
 from __future__ import annotations
 
-import sqlite3
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
@@ -30,22 +29,10 @@ class SeatsMixin(_Host):
         if self._deciding:
             yield
             return
-        try:
-            self.db.execute("BEGIN IMMEDIATE")
-        except sqlite3.DatabaseError as exc:
-            raise self._wrap(exc) from None
         self._deciding = True
         try:
-            yield
-            self.db.execute("COMMIT")
-        except BaseException as exc:
-            try:
-                self.db.execute("ROLLBACK")
-            except sqlite3.DatabaseError:
-                pass
-            if isinstance(exc, sqlite3.DatabaseError):
-                raise self._wrap(exc) from None
-            raise
+            with self._immediate():
+                yield
         finally:
             self._deciding = False
         count_commit()

@@ -266,16 +266,24 @@ class Store(SnapshotsMixin, ImportMixin, TokensMixin, SeatsMixin, ChangesMixin, 
     def _write(self, work, count: bool = True):
         if self._deciding:  # (inside one: its transaction is this write's)
             return work()
+        with self._immediate():
+            result = work()
+        if count:
+            count_commit()
+        return result
+
+    @contextmanager
+    def _immediate(self):
+        """One write transaction, BEGIN IMMEDIATE (SQLite's one writer at a
+        time, whatever the process): committed when the block ends, rolled
+        back when it raises, a database's error said in one line."""
         try:
             self.db.execute("BEGIN IMMEDIATE")
         except sqlite3.DatabaseError as exc:
             raise self._wrap(exc) from None
         try:
-            result = work()
+            yield
             self.db.execute("COMMIT")
-            if count:
-                count_commit()
-            return result
         except BaseException as exc:
             try:
                 self.db.execute("ROLLBACK")
