@@ -10,7 +10,7 @@ import pytest
 
 from eventlog.stores.contract_log import LogContract
 from eventlog.stores.contract_records import RecordsContract
-from eventlog.stores.contract_suite import WholeStoreContract
+from eventlog.stores.contract_suite import StoreContract, WholeStoreContract
 
 from helpers import STORES, another_handle, make_store
 
@@ -79,8 +79,19 @@ class TestEventLogAlone(LogContract):
         made.close()
 
 
+class TestStoreContractAsImported(StoreContract):
+    """The whole suite as a store kept elsewhere imports it, in one class
+    (on the memory store: the parts above prove every store)."""
+
+    @pytest.fixture
+    def store(self):
+        from eventlog.stores.memory import MemoryStore
+        made = MemoryStore()
+        yield made
+        made.close()
+
+
 def test_the_whole_suite_is_the_three_parts():
-    from eventlog.stores.contract_suite import StoreContract
     tests = {name for name in dir(StoreContract) if name.startswith("test_")}
     parts = [{name for name in dir(part) if name.startswith("test_")}
              for part in (LogContract, RecordsContract, WholeStoreContract)]

@@ -3,21 +3,8 @@ any store that keeps both parts can run: the event log's suite
 (contract_log.py), the table's records' (contract_records.py), and what
 only a whole store promises (`WholeStoreContract`): a deleted encounter
 takes along the records of its life, and a record written wakes the
-log's `wait_changes`. A store of your own passes it when a test module of
-yours says:
-
-    import pytest
-    from eventlog.stores.contract_suite import StoreContract
-
-    class TestMyStore(StoreContract):
-        @pytest.fixture
-        def store(self, tmp_path):
-            made = MyStore(tmp_path / "ledger")
-            yield made
-            made.close()
-
-        def another_handle(self, store):
-            return MyStore(store.path)  # the same store, as another program reaches it
+log's `wait_changes`. A store of your own runs it as contract_log.py
+shows, with `StoreContract` (from this module) in place of `LogContract`.
 
 combat-ledger's own stores run each part in tests/test_store_contract.py.
 It needs pytest (a dev dependency); the program never imports this module.
@@ -100,8 +87,3 @@ class StoreContract(LogContract, RecordsContract, WholeStoreContract):
     gives the `store` fixture (a fresh, empty store, closed after the test)
     and, for a store other programs reach at once, `another_handle` (the
     same store through a connection of its own)."""
-
-    def another_handle(self, store):
-        """The same store as another program would reach it; a store only
-        one process holds is its own handle."""
-        return store
