@@ -83,6 +83,13 @@ class RecordsContract(SeatsContract):
         assert store.remove_hook(hook.id) and not store.remove_hook(hook.id)
         assert store.hooks() == [] and store.hook_marks(hook.id) == {}
 
+    def test_contract_a_hook_to_a_url_kept_already_is_refused_whatever_its_id(self, store):
+        hook = Hook("a1b2c3d4", "http://127.0.0.1:9/in", False, "s", "2026-01-01T00:00:00Z")
+        store.add_hook(hook)
+        with pytest.raises(Refusal, match="a hook to that URL is there already"):
+            store.add_hook(hook._replace(id="ffff0000"))
+        assert store.hooks() == [hook]
+
     def test_contract_a_hook_keeps_whether_it_may_send_to_a_private_address(self, store):
         lan = Hook("e5f6a7b8", "http://192.168.1.20:8080/in", True, "s", "2026-01-01T00:00:00Z",
                    True)

@@ -101,7 +101,7 @@ class RecordsMixin:
 
     def add_hook(self, hook: Hook) -> None:
         with self._lock:
-            if hook.id in self._hooks:
+            if hook.id in self._hooks or any(h.url == hook.url for h in self._hooks.values()):
                 raise hook_taken(hook.id)
             self._hooks[hook.id] = hook
 
