@@ -11,6 +11,9 @@ import pytest
 from eventlog.stores.contract_log import LogContract
 from eventlog.stores.contract_records import RecordsContract
 from eventlog.stores.contract_suite import StoreContract, WholeStoreContract
+from eventlog.stores.log import EventLog
+from eventlog.stores.memory import MemoryStore
+from eventlog.stores.tablerecords import TableRecords
 
 from helpers import STORES, another_handle, make_store
 
@@ -54,29 +57,25 @@ class _Only:
         return getattr(self._store, name)
 
 
+def _alone(part):
+    """The `store` fixture of a memory store seen through `part` alone."""
+    @pytest.fixture
+    def store(self):
+        made = _Only(MemoryStore(), part)
+        yield made
+        made.close()
+    return store
+
+
 class TestTableRecordsAlone(RecordsContract):
     """The records' suite needs nothing of the log: a back end of records
     alone can pass it."""
-
-    @pytest.fixture
-    def store(self):
-        from eventlog.stores.memory import MemoryStore
-        from eventlog.stores.tablerecords import TableRecords
-        made = _Only(MemoryStore(), TableRecords)
-        yield made
-        made.close()
+    store = _alone(TableRecords)
 
 
 class TestEventLogAlone(LogContract):
     """The log's suite needs nothing of the records."""
-
-    @pytest.fixture
-    def store(self):
-        from eventlog.stores.log import EventLog
-        from eventlog.stores.memory import MemoryStore
-        made = _Only(MemoryStore(), EventLog)
-        yield made
-        made.close()
+    store = _alone(EventLog)
 
 
 class TestStoreContractAsImported(StoreContract):
@@ -85,7 +84,6 @@ class TestStoreContractAsImported(StoreContract):
 
     @pytest.fixture
     def store(self):
-        from eventlog.stores.memory import MemoryStore
         made = MemoryStore()
         yield made
         made.close()
