@@ -190,6 +190,8 @@ class Effect(Command, frozen=True, tag="effect"):
     until_round_end: bool = False
     effect: str | None = None  # the effect's own id (CLI: --id)
     until_ended: bool = False
+    until_rest: bool = False  # a party character's condition that outlasts the fight
+    fights: int | None = None  # ... for N fights, this one included
 
 
 class Track(Command, frozen=True, tag="track"):

@@ -7,14 +7,16 @@ from typing import TYPE_CHECKING, Any
 
 from eventlog.errors import Refusal
 from eventlog.events import (
-    CarriedCharacter, CombatantJoined, FightStarted, PartyCarried, PartyTrack, Payload,
-    TrackChanged)
+    CarriedCharacter, CombatantJoined, EffectApplied, FightStarted, PartyCarried,
+    PartyCondition, PartyTrack, Payload, TrackChanged)
+from projections.domain.phrases import slugify
 from projections.party.book import PartyBook
 from projections.party.declare import running
 from projections.party.state import Party, judge
 
 if TYPE_CHECKING:
     from projections.domain import commands as c
+    from projections.domain.state import Effect, State
 
 # (the ledger calls in here at `new --party` and `end`: it is passed in, never
 # imported, so the party stays below the ledger)
@@ -36,15 +38,53 @@ def members(party: Party, word: str) -> list[str]:
 
 
 def joining(party: Party, ids: list[str]) -> list[Payload]:
-    """The fight's declarations that bring characters `ids` in as they are."""
+    """The fight's declarations that bring characters `ids` in as they are:
+    their lasting conditions as the fight's effects, each with its own id."""
     out: list[Payload] = []
+    taken: set[str] = set()
     for cid in ids:
         ch = party.characters[cid]
         out.append(CombatantJoined(id=cid, name=ch.name, side="pc", bonus=ch.bonus,
-                                   max_ap=ch.max_ap, grit=ch.grit, portrait=ch.portrait))
+                                   max_ap=ch.max_ap, grit=ch.grit, portrait=ch.portrait,
+                                   party=True))
         out += [TrackChanged(combatant=cid, track=t.track, value=t.value, max=t.max,
                              reason="from the party") for t in ch.tracks.values()]
+        for x in ch.conditions:
+            base = slugify(x.name) or "condition"
+            chosen, n = base, 1
+            while chosen in taken:
+                n += 1
+                chosen = f"{base}-{n}"
+            taken.add(chosen)
+            out.append(EffectApplied(effect=chosen, combatant=cid, name=x.name, max_ap=0,
+                                     until_ended=not x.until_rest and x.fights is None,
+                                     until_rest=x.until_rest, fights=x.fights))
     return out
+
+
+def _lasting(state: State, cid: str) -> dict[str, Effect]:
+    """The conditions of `cid` in force in the fight that outlast it, by name."""
+    return {e.name: e for e in state.effects.values()
+            if e.combatant == cid and e.lasting and not e.ended}
+
+
+def conditions(held: list[PartyCondition], was: dict[str, Effect], now: dict[str, Effect],
+               first: bool) -> list[PartyCondition]:
+    """A character's lasting conditions after a carry: those the fight ended
+    since `was` (its start, or its last carry) are gone; those it gave since
+    (all it holds, at its first carry) are taken in, a fight counted down,
+    gone at 0; the party's others stay as they are."""
+    out = {x.name: x for x in held}
+    for name in was.keys() - now.keys():
+        out.pop(name, None)
+    for name, e in now.items():
+        if first or name not in was:
+            left = None if e.fights is None else e.fights - 1
+            if left == 0:
+                out.pop(name, None)
+            else:
+                out[name] = PartyCondition(name, until_rest=e.until_rest, fights=left)
+    return list(out.values())
 
 
 def start(ledger: Ledger, command: c.New, actor: str) -> Outcome:
@@ -93,9 +133,10 @@ def carrying(ledger: Ledger, encounter: str, party: Party) -> PartyCarried | Non
             value = min(value, t.max) if t.max is not None else value
             if name not in ch.tracks or ch.tracks[name] != PartyTrack(name, value, t.max):
                 tracks.append(PartyTrack(name, value, t.max))
-        if grit != ch.grit or tracks:
-            left.append(CarriedCharacter(id=cid, grit=grit, tracks=tracks,
-                                         conditions=list(ch.conditions)))
+        kept = conditions(ch.conditions, _lasting(since, cid), _lasting(now, cid),
+                          encounter not in party.carried)
+        if grit != ch.grit or tracks or kept != ch.conditions:
+            left.append(CarriedCharacter(id=cid, grit=grit, tracks=tracks, conditions=kept))
     if not left and not missing and encounter in party.carried:
         return None
     return PartyCarried(encounter=encounter, seq=now.seq, characters=left, missing=missing)

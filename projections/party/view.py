@@ -22,8 +22,7 @@ def party_lines(p: Party) -> list[str]:
     for ch in p.characters.values():
         tracks = "  ".join(f"{t.track} {t.value}" + (f"/{t.max}" if t.max is not None else "")
                            for t in ch.tracks.values())
-        conditions = ", ".join(x.name + (" (until rest)" if x.until_rest else "")
-                               for x in ch.conditions)
+        conditions = ", ".join(condition(x) for x in ch.conditions)
         held = p.holder(ch.id)
         line = (f"  {ch.id:<{width}}  {shown(ch.name)}  bonus {ch.bonus:+d}  AP {ch.max_ap}  "
                 f"Grit {ch.grit}" + (f"  {tracks}" if tracks else "")
@@ -34,6 +33,15 @@ def party_lines(p: Party) -> list[str]:
         out.append(f"Session {p.session.id} is open" +
                    (f": {shown(p.session.title)}" if p.session.title else ""))
     return out
+
+
+def condition(x) -> str:
+    """A lasting condition as the party shows it: `poisoned (until rest)`."""
+    if x.until_rest:
+        return f"{shown(x.name)} (until rest)"
+    if x.fights is not None:
+        return f"{shown(x.name)} ({x.fights} more fight{'s' if x.fights != 1 else ''})"
+    return shown(x.name)
 
 
 def sessions_json(p: Party) -> dict:
@@ -58,7 +66,9 @@ def carry_lines(carried, seq: int) -> list[str]:
     for ch in carried.characters:
         tracks = "  ".join(f"{t.track} {t.value}" + (f"/{t.max}" if t.max is not None else "")
                            for t in ch.tracks)
-        out.append(f"  {ch.id}  Grit {ch.grit}" + (f"  {tracks}" if tracks else ""))
+        conditions = ", ".join(condition(x) for x in ch.conditions)
+        out.append(f"  {ch.id}  Grit {ch.grit}" + (f"  {tracks}" if tracks else "")
+                   + (f"  [{conditions}]" if conditions else ""))
     if not carried.characters:
         out.append("  (no changes)")
     out += [f"  {cid} is no longer in the party: not carried" for cid in carried.missing]
