@@ -207,13 +207,18 @@ def _said(envs, what: str) -> None:
 
 @party_app.command("carry")
 def carry(ctx: typer.Context,
-          encounter: str = typer.Argument(..., help="The fight (started with --party).")) -> None:
+          encounter: str = typer.Argument(..., help="The fight (started with --party)."),
+          reason: str = typer.Option("", "--reason", help="Why.")) -> None:
     """Carry into the party what a fight left its characters and the party
-    does not hold yet (after a correction to the fight, or `end --no-carry`)."""
+    does not hold yet (after a correction to the fight, or `end --no-carry`).
+
+    \b
+    Example: combat party carry bridge --reason "the hit was retracted"
+    """
     from cli.output import write
     from projections.party.fights import carry as carrying
     from projections.party.view import carry_lines
     s = session(ctx)
-    carried = carrying(s.ledger, encounter, s.actor)
+    carried = carrying(s.ledger, encounter, s.actor, reason)
     from projections.party.book import PartyBook
     write("".join(line + "\n" for line in carry_lines(carried, PartyBook(s.store).head())))

@@ -30,6 +30,7 @@ ADDED_FIELDS: dict[str, frozenset[str]] = {
     "Undone": frozenset({"kept"}),
     "EffectApplied": frozenset({"until_ended", "until_rest", "fights"}),
     "EncounterCreated": frozenset({"fork"}),
+    "PartyCarried": frozenset({"reason"}),
     "TrackChanged": frozenset({"asked"}),
 }
 

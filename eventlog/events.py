@@ -301,11 +301,12 @@ class CarriedCharacter(msgspec.Struct, frozen=True, forbid_unknown_fields=True, 
 class PartyCarried(Payload, frozen=True):
     """What fight `encounter` left its party characters, as of its `seq`
     (`end`, `party carry`); `missing`: characters of the fight no longer in
-    the party, left out."""
+    the party, left out; `reason`: why it is carried later (`party carry`)."""
     encounter: str
     seq: int
     characters: list[CarriedCharacter] = []
     missing: list[str] = []
+    reason: str = ""
 
 
 class FightStarted(Payload, frozen=True):

@@ -310,7 +310,7 @@ class Ledger:
                 continue
             after = self.state(encounter)
             self.keep_snapshot(encounter, after)
-            return Outcome(after, envs, touched, state)
+            return Outcome(after, envs, touched, state, carried=_offer(self, encounter, after))
         raise self._too_fast(encounter)
 
     def _dry_correction(self, encounter: str, book: UndoBook, head: int, marker: Payload,
@@ -343,6 +343,15 @@ class Ledger:
                 reason: str = "") -> tuple[State, list[int]]:
         out = self.execute(encounter, c.Retract(seq=seq, cascade=cascade, reason=reason), actor)
         return out.state, list(cast(Undone, out.events[0].data).batches)
+
+
+def _offer(ledger: Ledger, encounter: str, after: State) -> list[str] | None:
+    """A correction to an ended fight of party characters offers to carry
+    what it changed for them (projections/party/fights.py)."""
+    if not (after.ended and after.party):
+        return None
+    from projections.party.fights import offered
+    return offered(ledger, encounter)
 
 
 def _not_party(encounter: str) -> None:

@@ -23,7 +23,9 @@ class Outcome(NamedTuple):
     touched: list[Envelope]
     before: State | None = None
     preview: list[str] | None = None  # `--dry-run`: what it would change; nothing appended
-    carried: list[str] | None = None  # `end` of a fight from the party: what it carried
+    # `end` of a fight from the party: what it carried; a correction to one
+    # that ended: what the party would now differ by, and how to carry it
+    carried: list[str] | None = None
 
 
 def apply(state: State, payloads: Iterable[Payload]) -> State:

@@ -178,3 +178,53 @@ def test_party_log_is_no_encounter(combat, args):
     before = contents(combat.db)
     assert "no encounter '~party'" in combat(*args, code=1).stderr
     assert contents(combat.db) == before
+
+
+def test_party_correction_to_an_ended_fight_offers_the_carry(combat):
+    combat("new", "alley", "--party")
+    combat("track", "rook", "hp", "-5")
+    shot = json.loads(combat("status", "--json").stdout)["seq"]
+    combat("effect", "rook", "poisoned", "--until-rest")
+    combat("end")
+    out = combat("retract", str(shot), "--reason", "the shot missed").stdout
+    assert "the party would now differ by what alley left" in out
+    assert "  rook  hp 15/20 -> 20/20\n" in out
+    assert "`combat party carry alley` carries it into the party" in out
+    combat("party", "carry", "alley", "--reason", "the shot missed")
+    assert hp(party(combat)["rook"]) == 20
+    events = contents(combat.db)[0]
+    assert any("PartyCarried" in row and '"reason":"the shot missed"' in str(row)
+               for row in events)
+
+
+def test_party_correction_to_a_fight_not_from_the_party_offers_nothing(combat):
+    combat("new", "alley")
+    combat("add", "Ganger")
+    combat("end")
+    assert "party" not in combat("undo").stdout
+
+
+def test_party_lasting_condition_carried_shown_and_brought_back(combat):
+    combat("new", "alley", "--party", "rook")
+    out = combat("effect", "rook", "poisoned", "--until-rest").stdout
+    assert "rook is poisoned until the party rests" in out
+    assert "poisoned (until rest)" in combat("status").stdout
+    assert "[poisoned (until rest)]" in combat("end").stdout
+    assert party(combat)["rook"]["conditions"] == [
+        {"name": "poisoned", "until_rest": True, "fights": None}]
+    combat("new", "docks", "--party", "rook")
+    rook = json.loads(combat("status", "--json").stdout)["combatants"][0]
+    assert [(e["id"], e["until_rest"]) for e in rook["effects"]] == [("poisoned", True)]
+    combat("end")
+    combat("party", "rest")
+    assert party(combat)["rook"]["conditions"] == []
+
+
+def test_party_lasting_condition_on_an_npc_is_refused_by_name(combat):
+    combat("new", "alley", "--party", "rook")
+    combat("add", "Ganger")
+    before = contents(combat.db)
+    out = combat("effect", "ganger", "poisoned", "--until-rest", code=1)
+    assert out.stderr.startswith("error: ganger is not one of the party's characters in "
+                                 "this fight")
+    assert contents(combat.db) == before

@@ -106,7 +106,8 @@ def start(ledger: Ledger, command: c.New, actor: str) -> Outcome:
     return out._replace(state=state, events=[*out.events, *envs])
 
 
-def carrying(ledger: Ledger, encounter: str, party: Party) -> PartyCarried | None:
+def carrying(ledger: Ledger, encounter: str, party: Party,
+             reason: str = "") -> PartyCarried | None:
     """What fight `encounter` left its party characters that the party does
     not hold yet: the change since it started (or since its last carry),
     applied to the party as it stands. None: nothing to carry."""
@@ -139,17 +140,19 @@ def carrying(ledger: Ledger, encounter: str, party: Party) -> PartyCarried | Non
             left.append(CarriedCharacter(id=cid, grit=grit, tracks=tracks, conditions=kept))
     if not left and not missing and encounter in party.carried:
         return None
-    return PartyCarried(encounter=encounter, seq=now.seq, characters=left, missing=missing)
+    return PartyCarried(encounter=encounter, seq=now.seq, characters=left, missing=missing,
+                        reason=reason)
 
 
-def carry(ledger: Ledger, encounter: str, actor: str) -> PartyCarried | None:
+def carry(ledger: Ledger, encounter: str, actor: str,
+          reason: str = "") -> PartyCarried | None:
     """Carry what fight `encounter` left into the party (`end`, `party
-    carry ID`); None when there was nothing to carry."""
+    carry ID [--reason R]`); None when there was nothing to carry."""
     book = PartyBook(ledger.store)
     said: list[PartyCarried] = []
 
     def decide(party: Party) -> list[Payload]:
-        said[:] = [x for x in [carrying(ledger, encounter, party)] if x is not None]
+        said[:] = [x for x in [carrying(ledger, encounter, party, reason)] if x is not None]
         return list(said)
     book.declare(decide, actor, running(ledger.store))
     return said[0] if said else None
@@ -196,3 +199,19 @@ def waiting(ledger: Ledger, party: Party) -> list[str]:
             out.append(f"{fight} left the party more than it holds: "
                        f"`combat party carry {fight}` carries it")
     return out
+
+
+def offered(ledger: Ledger, encounter: str) -> list[str] | None:
+    """After a correction to fight `encounter` once it has ended: what the
+    party would now differ by, character by character, and the command
+    that carries it (None: a fight not from the party, or nothing to carry)."""
+    from projections.party.view import difference_lines
+    party = PartyBook(ledger.store).state(running=running(ledger.store))
+    if encounter not in party.started or encounter in party.fights:
+        return None
+    due = carrying(ledger, encounter, party)
+    if due is None or (not due.characters and encounter in party.carried):
+        return None
+    return [f"the party would now differ by what {encounter} left (as of seq {due.seq}):",
+            *difference_lines(party, due),
+            f"`combat party carry {encounter}` carries it into the party"]

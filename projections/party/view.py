@@ -57,6 +57,26 @@ def session_lines(p: Party) -> list[str]:
             f"{', '.join(x.fights) or 'none'}" for x in p.sessions]
 
 
+def difference_lines(p: Party, carried) -> list[str]:
+    """What a carry would change, one line per character: `rook  hp 15/20
+    -> 12/20  poisoned ends`."""
+    out = []
+    for left in carried.characters:
+        ch = p.characters[left.id]
+        said = [f"Grit {ch.grit} -> {left.grit}"] if left.grit != ch.grit else []
+        for t in left.tracks:
+            was = ch.tracks.get(t.track)
+            most = f"/{t.max}" if t.max is not None else ""
+            said.append(f"{t.track} " + (f"{was.value}{'' if was.max is None else f'/{was.max}'}"
+                                         if was else "none") + f" -> {t.value}{most}")
+        now = {x.name: x for x in left.conditions}
+        said += [f"{shown(x.name)} ends" for x in ch.conditions if x.name not in now]
+        said += [condition(x) for x in left.conditions if x not in ch.conditions]
+        out.append(f"  {left.id}  " + "  ".join(said or ["(no change)"]))
+    out += [f"  {cid} is no longer in the party: not carried" for cid in carried.missing]
+    return out
+
+
 def carry_lines(carried, seq: int) -> list[str]:
     """What a carry took into the party, one line per character."""
     if carried is None:
