@@ -171,6 +171,8 @@ class Ledger:
         refuse it (the table server: which combatants a token declares for,
         `decide.who`). `gm` says whether the actor is the GM (a token's role);
         by default the actor named gm is (R3c)."""
+        if isinstance(command, c.PARTY):
+            return self._party(encounter, command, actor)
         if isinstance(command, c.New):
             if command.party is not None:  # (projections/party/fights.py)
                 from projections.party.fights import start
@@ -200,6 +202,16 @@ class Ledger:
             from projections.party.fights import ended
             return Outcome(after, envs, [], state, carried=ended(self, encounter, command, actor))
         return Outcome(after, envs, [], state)
+
+    def _party(self, encounter: str | None, command: c.Command, actor: str) -> Outcome:
+        """A declaration on the party's log (projections/party/commands.py)."""
+        from projections.party.commands import declared
+        said, envs = declared(self, command, actor)
+        try:
+            state = self.state(encounter) if encounter is not None else State()
+        except UnknownEncounter:
+            state = State()
+        return Outcome(state, envs, [], state, party=said)
 
     def _dry(self, encounter: str, command: c.Command, dice, deciding: str,
              permit) -> Outcome:

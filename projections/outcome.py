@@ -26,6 +26,9 @@ class Outcome(NamedTuple):
     # `end` of a fight from the party: what it carried; a correction to one
     # that ended: what the party would now differ by, and how to carry it
     carried: list[str] | None = None
+    # a declaration of the party's (`party rest`, `session start`): what it did,
+    # in words; `events` are then the party's, `state` the encounter's as it was
+    party: list[str] | None = None
 
 
 def apply(state: State, payloads: Iterable[Payload]) -> State:

@@ -228,3 +228,31 @@ def test_party_lasting_condition_on_an_npc_is_refused_by_name(combat):
     assert out.stderr.startswith("error: ganger is not one of the party's characters in "
                                  "this fight")
     assert contents(combat.db) == before
+
+
+def test_party_shell_commands_take_the_grammars_options():
+    """The shell's `party ...` and `session ...` subcommands and the grammar
+    the GM's command box and play mode read take the same options."""
+    import typer
+
+    from cli.app import app
+    from cli.grammar import PARTY_BY_NAME
+    tree = typer.main.get_command(app)
+    for name, spec in PARTY_BY_NAME.items():
+        group, sub = name.split()
+        command = tree.commands[group].commands[sub]
+        flags = {o for p in command.params for o in getattr(p, "opts", ()) if o.startswith("--")}
+        assert flags - {"--help"} == set(spec.options), name
+        assert [p.name for p in command.params if not getattr(p, "opts", ["--"])[0]
+                .startswith("--")] == [a.field for a in spec.args], name
+
+
+@pytest.mark.parametrize("text", [
+    "party add Rook --bonus 5 --track hp=20/20 --track stun=0/5 --reason joins",
+    "party set rook --grit 2 --track hp=12", "party remove vex --reason retired",
+    "party rest --full", "party carry alley --reason fixed", "party undo", "party redo",
+    'session start "Night two"', "session end"])
+def test_party_line_reads_as_the_shell_declares(text):
+    from cli.grammar import parse_line
+    command = parse_line(text).command
+    assert command.__struct_config__.tag == "-".join(text.split()[:2])

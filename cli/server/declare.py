@@ -33,6 +33,7 @@ class Declared(msgspec.Struct, omit_defaults=True):
     events: list
     status: msgspec.Raw
     preview: list[str] | None = None  # `dry_run`: what it would change; nothing appended
+    party: list[str] | None = None  # a party's declaration (`party rest`): what it did
 
 
 def read_command(raw: bytes, _state: Callable[[], State]) -> c.Command:
@@ -82,6 +83,9 @@ def declare(request: Request, raw: bytes, read, typed: bool) -> bytes:
         encounter = command.id
     out = lg.execute(None if isinstance(command, c.New) else encounter, command,
                      token.name, permit=access.permit_for(token), gm=token.role == "gm")
+    if out.party is not None:  # (the party's log: nothing of this encounter's changed)
+        return msgspec.json.encode(Declared(out.state.seq, [], msgspec.Raw(
+            encode(status_for(out.state, token, lg)).encode()), party=out.party))
     if isinstance(command, c.Fork):  # (what it appended is the fork's, not its source's)
         encounter = command.id
     committed = time.perf_counter()

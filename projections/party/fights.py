@@ -148,14 +148,20 @@ def carry(ledger: Ledger, encounter: str, actor: str,
           reason: str = "") -> PartyCarried | None:
     """Carry what fight `encounter` left into the party (`end`, `party
     carry ID [--reason R]`); None when there was nothing to carry."""
+    return carried(ledger, encounter, actor, reason)[0]
+
+
+def carried(ledger: Ledger, encounter: str, actor: str,
+            reason: str = "") -> tuple[PartyCarried | None, list]:
+    """`carry`, and the party's events it appended."""
     book = PartyBook(ledger.store)
     said: list[PartyCarried] = []
 
     def decide(party: Party) -> list[Payload]:
         said[:] = [x for x in [carrying(ledger, encounter, party, reason)] if x is not None]
         return list(said)
-    book.declare(decide, actor, running(ledger.store))
-    return said[0] if said else None
+    _, envs = book.declare(decide, actor, running(ledger.store))
+    return (said[0] if said else None), envs
 
 
 def from_party(ledger: Ledger, encounter: str) -> bool:
