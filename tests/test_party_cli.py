@@ -256,3 +256,14 @@ def test_party_line_reads_as_the_shell_declares(text):
     from cli.grammar import parse_line
     command = parse_line(text).command
     assert command.__struct_config__.tag == "-".join(text.split()[:2])
+
+
+def test_party_carry_at_end_names_the_conditions_it_ended(combat):
+    combat("new", "alley", "--party", "rook")
+    combat("effect", "rook", "poisoned", "--until-rest")
+    combat("effect", "rook", "cursed", "--fights", "2")
+    combat("end")
+    combat("new", "docks", "--party", "rook")
+    combat("end-effect", "poisoned", "--reason", "antidote")
+    out = combat("end").stdout
+    assert "  rook  Grit 1  no longer poisoned, cursed\n" in out

@@ -63,8 +63,10 @@ def _carried(ledger: Ledger, command: c.PartyCarry,
              actor: str) -> tuple[list[str], list[Envelope]]:
     from projections.party.fights import carried
     from projections.party.view import carry_lines
+    book = PartyBook(ledger.store)
+    before = book.state()
     said, envs = carried(ledger, command.encounter, actor, command.reason)
-    return carry_lines(said, PartyBook(ledger.store).head()), envs
+    return carry_lines(said, book.head(), before), envs
 
 
 def _rested(before, after) -> list[str]:

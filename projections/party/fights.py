@@ -183,7 +183,8 @@ def ended(ledger: Ledger, encounter: str, command: c.End, actor: str) -> list[st
                      actor)
         return [f"the party is left as it was (--no-carry): `combat party carry {encounter}` "
                 "carries it later"]
-    return carry_lines(carry(ledger, encounter, actor), book.head())
+    before = book.state()
+    return carry_lines(carry(ledger, encounter, actor), book.head(), before)
 
 
 def waiting(ledger: Ledger, party: Party) -> list[str]:

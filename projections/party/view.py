@@ -77,8 +77,9 @@ def difference_lines(p: Party, carried) -> list[str]:
     return out
 
 
-def carry_lines(carried, seq: int) -> list[str]:
-    """What a carry took into the party, one line per character."""
+def carry_lines(carried, seq: int, before: Party | None = None) -> list[str]:
+    """What a carry took into the party, one line per character; with the
+    party `before` it, the lasting conditions it ended too."""
     if carried is None:
         return ["nothing new to carry into the party"]
     out = [f"carried into the party (party seq {seq}, from {carried.encounter} "
@@ -87,8 +88,12 @@ def carry_lines(carried, seq: int) -> list[str]:
         tracks = "  ".join(f"{t.track} {t.value}" + (f"/{t.max}" if t.max is not None else "")
                            for t in ch.tracks)
         conditions = ", ".join(condition(x) for x in ch.conditions)
+        held = before.characters.get(ch.id) if before is not None else None
+        kept = {x.name for x in ch.conditions}
+        gone = [shown(x.name) for x in (held.conditions if held else []) if x.name not in kept]
         out.append(f"  {ch.id}  Grit {ch.grit}" + (f"  {tracks}" if tracks else "")
-                   + (f"  [{conditions}]" if conditions else ""))
+                   + (f"  [{conditions}]" if conditions else "")
+                   + (f"  no longer {', '.join(gone)}" if gone else ""))
     if not carried.characters:
         out.append("  (no changes)")
     out += [f"  {cid} is no longer in the party: not carried" for cid in carried.missing]
