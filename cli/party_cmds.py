@@ -71,6 +71,9 @@ def add(ctx: typer.Context,
     Example: combat party add Rook --bonus 5 --grit 1 --track hp=20/20
     """
     from projections.domain.commands import PartyAdd
+    from projections.party.declare import track_of
+    for t in track:  # (a mistyped track makes no store for it)
+        track_of(t)
     session(ctx).run(PartyAdd(name=name, id=id, bonus=bonus, ap=ap, grit=grit, tracks=track,
                               reason=reason))
 

@@ -267,3 +267,10 @@ def test_party_carry_at_end_names_the_conditions_it_ended(combat):
     combat("end-effect", "poisoned", "--reason", "antidote")
     out = combat("end").stdout
     assert "  rook  Grit 1  no longer poisoned, cursed\n" in out
+
+
+def test_party_add_with_a_mistyped_track_makes_no_store(tmp_path):
+    combat = in_process(cli_env(tmp_path / "new.db"))
+    out = combat("party", "add", "Rook", "--track", "hp:20", code=1)
+    assert "is not NAME=VALUE or NAME=VALUE/MAX" in out.stderr
+    assert not (tmp_path / "new.db").exists()
