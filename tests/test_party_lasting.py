@@ -213,3 +213,54 @@ def play(store, fights, counter) -> None:
             model = {cid: {n: v for n, v in conds.items() if not v[0]}
                      for cid, conds in model.items()}
             assert held(store) == model
+
+
+# -- a property: a correction after the carry, then the carry it offers --------
+
+hits = st.lists(st.one_of(
+    st.tuples(st.just("hp"), st.sampled_from(NAMES), st.integers(-8, 8)),
+    st.tuples(st.just("until-rest"), st.sampled_from(NAMES), st.sampled_from(CONDITIONS)),
+    st.tuples(st.just("fights"), st.sampled_from(NAMES), st.integers(1, 3))), max_size=6)
+
+
+@pytest.mark.parametrize("kind", STORES)
+def test_the_offered_carry_leaves_the_party_as_the_corrected_fight_left_it(kind, tmp_path):
+    @settings(max_examples=10, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(steps=hits, which=st.integers(0, 10))
+    def played(steps, which):
+        store = make_store(kind, tmp_path)
+        try:
+            corrected(store, steps, which)
+        finally:
+            store.close()
+    played()
+
+
+def corrected(store, steps, which) -> None:
+    from projections.party.fights import offered
+    ledger = party_of(store, *NAMES)
+    ledger.execute(None, c.New(id="f1", party=""), "gm")
+    seqs = []
+    for kind, cid, what in steps:
+        command = (c.Track(id=cid, name="hp", delta=what) if kind == "hp" else
+                   c.Effect(id=cid, name=what, until_rest=True) if kind == "until-rest" else
+                   c.Effect(id=cid, name=f"hexed-{what}", fights=what))
+        try:
+            seqs.append(ledger.execute("f1", command, "gm").events[0].seq)
+        except Refusal:  # (a change that changes nothing, a name in force already)
+            pass
+    ledger.execute("f1", c.End(), "gm")
+    if seqs:
+        ledger.execute("f1", c.Retract(seq=seqs[which % len(seqs)], cascade=True), "gm")
+    offer = offered(ledger, "f1")
+    if offer is not None:
+        assert offer[-1] == "`combat party carry f1` carries it into the party"
+        ledger.execute(None, c.PartyCarry(encounter="f1", reason="corrected"), "gm")
+    assert offered(ledger, "f1") is None
+    now = ledger.state("f1")
+    party = PartyBook(store).state().characters
+    for cid in NAMES:
+        assert party[cid].tracks["hp"].value == now.tracks[cid]["hp"].value
+        left = {n: (r, None if f is None else f - 1) for n, (r, f) in effects(now, cid).items()
+                if f != 1}
+        assert held(store)[cid] == left
