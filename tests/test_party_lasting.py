@@ -264,3 +264,11 @@ def corrected(store, steps, which) -> None:
         left = {n: (r, None if f is None else f - 1) for n, (r, f) in effects(now, cid).items()
                 if f != 1}
         assert held(store)[cid] == left
+
+
+def test_party_carry_of_a_hostile_fight_name_is_one_line(store):
+    ledger = party_of(store, "rook")
+    with pytest.raises(Refusal) as refused:
+        ledger.execute(None, c.PartyCarry(encounter="a\nb" * 500), "gm")
+    assert "\n" not in str(refused.value) and len(str(refused.value)) < 300
+    assert PartyBook(store).head() == 2

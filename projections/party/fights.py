@@ -113,7 +113,9 @@ def carrying(ledger: Ledger, encounter: str, party: Party,
     applied to the party as it stands. None: nothing to carry."""
     started = party.started.get(encounter)
     if started is None:
-        raise Refusal(f"{encounter} was not started from the party (`new ID --party`)")
+        from eventlog.names import shown
+        raise Refusal(f"{shown(encounter[:64])} was not started from the party "
+                      "(`new ID --party`)")
     now = ledger.state(encounter)
     since = ledger.state(encounter, party.carried.get(encounter, started.seq))
     left, missing = [], []
