@@ -65,3 +65,23 @@ def test_party_line_refused_to_a_token_that_may_not_change_it(tmp_path, who):
                            json={"command": "party-rest"})
         assert answer.status_code == 403, answer.text
     assert party_of(db).seq == 0
+
+
+def test_gm_box_end_and_a_correction_answer_with_the_carry(db):
+    table(db)
+    secret = token(db, "gm", "gm")
+    with served(db) as running, client(running, secret) as http:
+        line(http, "party add Rook --track hp=20/20")
+        assert line(http, "new bridge --party").status_code == 200
+        shot = http.post("/api/encounters/bridge/line", json={"line": "track rook hp -5"})
+        ended = http.post("/api/encounters/bridge/line", json={"line": "end"}).json()
+        assert ended["carried"][0].startswith("carried into the party (party seq 4, from "
+                                              "bridge at seq 5)")
+        fixed = http.post("/api/encounters/bridge/line", json={
+            "line": f"retract {shot.json()['seq']} --reason missed"}).json()
+        assert fixed["carried"] == [
+            "the party would now differ by what bridge left (as of seq 6):",
+            "  rook  hp 15/20 -> 20/20",
+            "`combat party carry bridge` carries it into the party"]
+        carried = line(http, "party carry bridge --reason missed").json()["party"]
+        assert carried[1] == "  rook  Grit 0  hp 20/20"

@@ -34,6 +34,9 @@ class Declared(msgspec.Struct, omit_defaults=True):
     status: msgspec.Raw
     preview: list[str] | None = None  # `dry_run`: what it would change; nothing appended
     party: list[str] | None = None  # a party's declaration (`party rest`): what it did
+    # `end` of a fight from the party: what it carried; a correction to one that
+    # ended: what the party would now differ by, and how to carry it (the GM's)
+    carried: list[str] | None = None
 
 
 def read_command(raw: bytes, _state: Callable[[], State]) -> c.Command:
@@ -118,7 +121,8 @@ def declare(request: Request, raw: bytes, read, typed: bool) -> bytes:
         else:
             seq = players_seq(lg, encounter, shown)
     return msgspec.json.encode(Declared(seq, events, msgspec.Raw(view.encode()),
-                                        out.preview))
+                                        out.preview,
+                                        carried=out.carried if sees_all(token) else None))
 
 
 @guarded
