@@ -88,7 +88,7 @@ def test_party_correction_after_the_carry_carries_the_difference(combat):
     combat("retract", str(shot), "--reason", "the shot missed")
     assert "`combat party carry alley` carries it" in combat("party").stdout
     out = combat("party", "carry", "alley").stdout
-    assert "rook  Grit 1  hp 15/20" in out  # the 5 hp the fight gave back, on top of 10
+    assert "  rook  hp 10/20 -> 15/20\n" in out  # the 5 hp the fight gave back, on top of 10
     assert hp(party(combat)["rook"]) == 15
     assert "nothing new to carry" in combat("party", "carry", "alley").stdout
 
@@ -209,7 +209,7 @@ def test_party_lasting_condition_carried_shown_and_brought_back(combat):
     out = combat("effect", "rook", "poisoned", "--until-rest").stdout
     assert "rook is poisoned until the party rests" in out
     assert "poisoned (until rest)" in combat("status").stdout
-    assert "[poisoned (until rest)]" in combat("end").stdout
+    assert "  rook  now poisoned (until rest)\n" in combat("end").stdout
     assert party(combat)["rook"]["conditions"] == [
         {"name": "poisoned", "until_rest": True, "fights": None}]
     combat("new", "docks", "--party", "rook")
@@ -266,7 +266,7 @@ def test_party_carry_at_end_names_the_conditions_it_ended(combat):
     combat("new", "docks", "--party", "rook")
     combat("end-effect", "poisoned", "--reason", "antidote")
     out = combat("end").stdout
-    assert "  rook  Grit 1  no longer poisoned, cursed\n" in out
+    assert "  rook  poisoned ends  cursed ends\n" in out
 
 
 def test_party_add_with_a_mistyped_track_makes_no_store(tmp_path):

@@ -571,6 +571,6 @@ def test_play_mode_declares_the_party_and_sessions(table):
     assert party.characters["rook"].tracks["hp"].value == 16
     assert party.characters["rook"].conditions == []
     assert [s.title for s in party.sessions] == ["Night two"]
-    assert "[poisoned (until rest)]" in played.out
+    assert "now poisoned (until rest)" in played.out
     assert "rook: no longer poisoned (until rest)" in played.out
     assert "Night two" in played.out

@@ -84,4 +84,4 @@ def test_gm_box_end_and_a_correction_answer_with_the_carry(db):
             "  rook  hp 15/20 -> 20/20",
             "`combat party carry bridge` carries it into the party"]
         carried = line(http, "party carry bridge --reason missed").json()["party"]
-        assert carried[1] == "  rook  Grit 0  hp 20/20"
+        assert carried[1] == "  rook  hp 15/20 -> 20/20"

@@ -205,7 +205,7 @@ def waiting(ledger: Ledger, party: Party) -> list[str]:
         except UnknownEncounter:
             continue
         if due is not None and (due.characters or fight not in party.carried):
-            out.append(f"{fight} left the party more than it holds: "
+            out.append(f"what {fight} left is not in the party yet: "
                        f"`combat party carry {fight}` carries it")
     return out
 

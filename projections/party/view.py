@@ -19,12 +19,13 @@ def party_lines(p: Party) -> list[str]:
                 "`combat party add NAME`."]
     out = [f"The party (seq {p.seq})"]
     width = max(len(x) for x in p.characters)
+    names = max(len(shown(ch.name)) for ch in p.characters.values())
     for ch in p.characters.values():
         tracks = "  ".join(f"{t.track} {t.value}" + (f"/{t.max}" if t.max is not None else "")
                            for t in ch.tracks.values())
         conditions = ", ".join(condition(x) for x in ch.conditions)
         held = p.holder(ch.id)
-        line = (f"  {ch.id:<{width}}  {shown(ch.name)}  bonus {ch.bonus:+d}  AP {ch.max_ap}  "
+        line = (f"  {ch.id:<{width}}  {shown(ch.name):<{names}}  bonus {ch.bonus:+d}  AP {ch.max_ap}  "
                 f"Grit {ch.grit}" + (f"  {tracks}" if tracks else "")
                 + (f"  [{conditions}]" if conditions else "")
                 + (f"  (in fight {held})" if held else ""))
@@ -71,7 +72,7 @@ def difference_lines(p: Party, carried) -> list[str]:
                                          if was else "none") + f" -> {t.value}{most}")
         now = {x.name: x for x in left.conditions}
         said += [f"{shown(x.name)} ends" for x in ch.conditions if x.name not in now]
-        said += [condition(x) for x in left.conditions if x not in ch.conditions]
+        said += [f"now {condition(x)}" for x in left.conditions if x not in ch.conditions]
         out.append(f"  {left.id}  " + "  ".join(said or ["(no change)"]))
     out += [f"  {cid} is no longer in the party: not carried" for cid in carried.missing]
     return out
@@ -79,22 +80,21 @@ def difference_lines(p: Party, carried) -> list[str]:
 
 def carry_lines(carried, seq: int, before: Party | None = None) -> list[str]:
     """What a carry took into the party, one line per character; with the
-    party `before` it, the lasting conditions it ended too."""
+    party `before` it, as what each value was and is now (`hp 12/12 -> 9/12`)
+    and the lasting conditions it ended."""
     if carried is None:
         return ["nothing new to carry into the party"]
     out = [f"carried into the party (party seq {seq}, from {carried.encounter} "
            f"at seq {carried.seq}):"]
+    if not carried.characters:
+        out.append("  (no changes)")
+    elif before is not None and all(ch.id in before.characters for ch in carried.characters):
+        return out + difference_lines(before, carried)
     for ch in carried.characters:
         tracks = "  ".join(f"{t.track} {t.value}" + (f"/{t.max}" if t.max is not None else "")
                            for t in ch.tracks)
         conditions = ", ".join(condition(x) for x in ch.conditions)
-        held = before.characters.get(ch.id) if before is not None else None
-        kept = {x.name for x in ch.conditions}
-        gone = [shown(x.name) for x in (held.conditions if held else []) if x.name not in kept]
         out.append(f"  {ch.id}  Grit {ch.grit}" + (f"  {tracks}" if tracks else "")
-                   + (f"  [{conditions}]" if conditions else "")
-                   + (f"  no longer {', '.join(gone)}" if gone else ""))
-    if not carried.characters:
-        out.append("  (no changes)")
+                   + (f"  [{conditions}]" if conditions else ""))
     out += [f"  {cid} is no longer in the party: not carried" for cid in carried.missing]
     return out
