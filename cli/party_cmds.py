@@ -70,12 +70,12 @@ def add(ctx: typer.Context,
     \b
     Example: combat party add Rook --bonus 5 --grit 1 --track hp=20/20
     """
-    from projections.party.declare import character, join, track_of
-    s = session(ctx)
-    s.creates = True  # (a campaign may begin with its party: the store too)
-    added = character(name, id, bonus, ap, grit, [track_of(t) for t in track], reason=reason)
-    party, envs = join(s.store, [added], s.actor)
-    _said(envs, f"{added.id} joins the party")
+    from projections.domain.commands import PartyAdd
+    from projections.party.declare import track_of
+    for t in track:  # (a mistyped track makes no store for it)
+        track_of(t)
+    session(ctx).run(PartyAdd(name=name, id=id, bonus=bonus, ap=ap, grit=grit, tracks=track,
+                              reason=reason))
 
 
 @party_app.command("import")
@@ -116,20 +116,17 @@ def set_(ctx: typer.Context,
     \b
     Example: combat party set rook --track hp=20 --reason "healed in town"
     """
-    from projections.party.declare import change, changing
-    s = session(ctx)
-    _, envs = change(s.store, changing(id, bonus, ap, grit, track, reason), s.actor)
-    _said(envs, f"{id} changed")
+    from projections.domain.commands import PartySet
+    session(ctx).run(PartySet(id=id, bonus=bonus, ap=ap, grit=grit, tracks=track,
+                              reason=reason))
 
 
 @party_app.command("remove")
 def remove(ctx: typer.Context, id: str = typer.Argument(..., help="The character's id."),
            reason: str = typer.Option("", "--reason", help="Why.")) -> None:
     """A character leaves the party (its history stays in the log)."""
-    from projections.party.declare import remove as removing
-    s = session(ctx)
-    _, envs = removing(s.store, id, s.actor, reason)
-    _said(envs, f"{id} leaves the party")
+    from projections.domain.commands import PartyRemove
+    session(ctx).run(PartyRemove(id=id, reason=reason))
 
 
 @party_app.command("rest")
@@ -138,29 +135,22 @@ def rest(ctx: typer.Context,
          reason: str = typer.Option("", "--reason", help="Why.")) -> None:
     """A rest: conditions that last until a rest end; --full also restores
     every track with a maximum to it."""
-    from projections.party.declare import rest as resting
-    s = session(ctx)
-    _, envs = resting(s.store, full, s.actor, reason)
-    _said(envs, "the party rests" + (" (a full rest)" if full else ""))
+    from projections.domain.commands import PartyRest
+    session(ctx).run(PartyRest(full=full, reason=reason))
 
 
 @party_app.command("undo")
 def undo(ctx: typer.Context, reason: str = typer.Option("", "--reason", help="Why.")) -> None:
     """Take back the party's latest declaration (a carry included)."""
-    from projections.party.book import PartyBook
-    from projections.party.declare import running
-    s = session(ctx)
-    _, envs = PartyBook(s.store).undo(s.actor, reason, running(s.store))
-    _said(envs, f"undid the party's seq {cast('Undone', envs[0].data).batches[0]}")
+    from projections.domain.commands import PartyUndo
+    session(ctx).run(PartyUndo(reason=reason))
 
 
 @party_app.command("redo")
 def redo(ctx: typer.Context) -> None:
     """Declare again the party's most recently undone declaration."""
-    from projections.party.book import PartyBook
-    s = session(ctx)
-    _, envs = PartyBook(s.store).redo(s.actor)
-    _said(envs, f"redid the party's seq {cast('Redone', envs[0].data).batch}")
+    from projections.domain.commands import PartyRedo
+    session(ctx).run(PartyRedo())
 
 
 @session_app.callback()
@@ -184,20 +174,15 @@ def sessions(ctx: typer.Context,
 def session_start(ctx: typer.Context,
                   title: str = typer.Argument("", help="The evening's title.")) -> None:
     """Open a session: the fights started from now on belong to it."""
-    from projections.party.declare import session_start as starting
-    s = session(ctx)
-    s.creates = True
-    party, envs = starting(s.store, title, s.actor)
-    _said(envs, f"session {party.sessions[-1].id} started")
+    from projections.domain.commands import SessionStart
+    session(ctx).run(SessionStart(title=title))
 
 
 @session_app.command("end")
 def session_end(ctx: typer.Context) -> None:
     """Close the open session."""
-    from projections.party.declare import session_end as ending
-    s = session(ctx)
-    party, envs = ending(s.store, s.actor)
-    _said(envs, f"session {party.sessions[-1].id} ended")
+    from projections.domain.commands import SessionEnd
+    session(ctx).run(SessionEnd())
 
 
 def _said(envs, what: str) -> None:
@@ -207,13 +192,13 @@ def _said(envs, what: str) -> None:
 
 @party_app.command("carry")
 def carry(ctx: typer.Context,
-          encounter: str = typer.Argument(..., help="The fight (started with --party).")) -> None:
+          encounter: str = typer.Argument(..., help="The fight (started with --party)."),
+          reason: str = typer.Option("", "--reason", help="Why.")) -> None:
     """Carry into the party what a fight left its characters and the party
-    does not hold yet (after a correction to the fight, or `end --no-carry`)."""
-    from cli.output import write
-    from projections.party.fights import carry as carrying
-    from projections.party.view import carry_lines
-    s = session(ctx)
-    carried = carrying(s.ledger, encounter, s.actor)
-    from projections.party.book import PartyBook
-    write("".join(line + "\n" for line in carry_lines(carried, PartyBook(s.store).head())))
+    does not hold yet (after a correction to the fight, or `end --no-carry`).
+
+    \b
+    Example: combat party carry bridge --reason "the hit was retracted"
+    """
+    from projections.domain.commands import PartyCarry
+    session(ctx).run(PartyCarry(encounter=encounter, reason=reason))

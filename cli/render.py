@@ -12,7 +12,7 @@ from cli.inkgrid import Grid
 from projections.reports.worded import Said
 from projections.domain.narrate import unspent
 from projections.reports.flow import tie_hint
-from projections.domain.narrate import describe
+from projections.domain.narrate import describe, lasting
 from projections.domain.phrases import slugify
 from projections.domain.state import State
 from projections.domain.tracks import shown
@@ -62,7 +62,7 @@ def _state_word(s: State, cid: str) -> str:
     if cid in s.hidden:  # (the players do not see it yet)
         words.append("[dim]hidden[/dim]")
     for e in s.effects_on(cid):
-        when = ("until ended" if e.until_ended else "this round" if e.last == s.round
+        when = (lasting(e) if e.until_ended else "this round" if e.last == s.round
                 else f"to round {e.last}") \
             if e.covers(s.round) else f"round {e.first}" if e.first == e.last \
             else f"from round {e.first}" if e.until_ended else f"rounds {e.first}-{e.last}"

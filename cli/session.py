@@ -147,9 +147,11 @@ class Session:
 
     def declare(self, command: c.Command) -> Outcome:
         """The one call into the core; a new encounter becomes current."""
-        if isinstance(command, c.New):
-            self.creates = True  # (the store too, when it is not there yet)
-        encounter = None if isinstance(command, c.New) else self.encounter
+        if isinstance(command, (c.New, c.PartyAdd, c.SessionStart)):
+            self.creates = True  # (the store too, when it is not there yet: a campaign
+            # may begin with its party)
+        # (a party's declaration is on the party's log: no encounter needed)
+        encounter = None if isinstance(command, (c.New, *c.PARTY)) else self.encounter
         outcome = self.ledger.execute(encounter, command, self.actor)
         if isinstance(command, CHOOSING):
             self.choose(command.id)
@@ -158,6 +160,10 @@ class Session:
     def run(self, command: c.Command) -> Outcome:
         """Execute `command` and show what it did."""
         outcome = self.declare(command)
+        if outcome.party is not None:
+            from cli.output import write
+            write("".join(line + "\n" for line in outcome.party))
+            return outcome
         # (a quiet session, play mode's, prints what the log gains as it lands:
         # a dry run lands nothing, so its preview is shown here)
         if not self.quiet or outcome.preview is not None:

@@ -26,10 +26,11 @@ GENESIS = "0" * 64
 # field existed keeps the hash it was written with and old logs verify.
 ADDED_FIELDS: dict[str, frozenset[str]] = {
     "Amended": frozenset({"retracted", "also", "kept"}),
-    "CombatantJoined": frozenset({"portrait"}),
+    "CombatantJoined": frozenset({"portrait", "party"}),
     "Undone": frozenset({"kept"}),
-    "EffectApplied": frozenset({"until_ended"}),
+    "EffectApplied": frozenset({"until_ended", "until_rest", "fights"}),
     "EncounterCreated": frozenset({"fork"}),
+    "PartyCarried": frozenset({"reason"}),
     "TrackChanged": frozenset({"asked"}),
 }
 

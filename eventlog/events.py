@@ -49,6 +49,7 @@ class CombatantJoined(Payload, frozen=True):
     grit: int = 0
     group: str | None = None
     portrait: str | None = None  # the SHA-256 of an image the store keeps; None: initials
+    party: bool = False  # a party character, brought in by `new --party`
 
 
 class GroupBonusSet(Payload, frozen=True):
@@ -177,7 +178,11 @@ class EffectApplied(Payload, frozen=True):
     fire). `rounds`: it covers the next N rounds' AP restores (a condition:
     from now to the end of round now + N); `until_round_end`: it applies to
     the current AP at once and ends with the round; `until_ended`: it lasts
-    until `end-effect` ends it. Expiry is derived by the fold, never stored."""
+    until `end-effect` ends it. A condition of a party character may outlast
+    the fight: `until_rest` (until the party rests) or `fights` (this fight
+    and the next ones, N in all); in the fight it lasts until ended, and the
+    carry takes it into the party. Expiry is derived by the fold, never
+    stored."""
     effect: str
     combatant: str
     name: str
@@ -185,6 +190,8 @@ class EffectApplied(Payload, frozen=True):
     rounds: int | None = None
     until_round_end: bool = False
     until_ended: bool = False
+    until_rest: bool = False
+    fights: int | None = None
 
 
 class EffectEnded(Payload, frozen=True):
@@ -294,11 +301,12 @@ class CarriedCharacter(msgspec.Struct, frozen=True, forbid_unknown_fields=True, 
 class PartyCarried(Payload, frozen=True):
     """What fight `encounter` left its party characters, as of its `seq`
     (`end`, `party carry`); `missing`: characters of the fight no longer in
-    the party, left out."""
+    the party, left out; `reason`: why it is carried later (`party carry`)."""
     encounter: str
     seq: int
     characters: list[CarriedCharacter] = []
     missing: list[str] = []
+    reason: str = ""
 
 
 class FightStarted(Payload, frozen=True):

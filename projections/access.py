@@ -200,6 +200,9 @@ def check_may_declare(token: Token, command: c.Command) -> None:
         if isinstance(command, (c.New, c.Fork)) and token.encounter is not None:
             raise Forbidden(f"{neutral(token.name)}'s token reaches encounter "
                             f"{token.encounter} only: it cannot start another")
+        if isinstance(command, c.PARTY) and token.encounter is not None:
+            raise Forbidden(f"{neutral(token.name)}'s token reaches encounter "
+                            f"{token.encounter} only: the party is the whole campaign's")
         return
     tag = command.__struct_config__.tag
     check_writes(token)

@@ -6,8 +6,8 @@ the store, so no check is made against one read and appended against another.
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
-from typing import TYPE_CHECKING, NamedTuple, cast
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, cast
 
 import msgspec
 
@@ -20,8 +20,8 @@ from eventlog.stores.records import PARTY_STREAM
 from eventlog.undo import Corrections, UndoBook
 from projections import snapshot as snapshots
 from projections.domain import commands as c
-from projections.domain.evolve import evolve
 from projections.domain.state import State
+from projections.outcome import Outcome, apply  # (re-exported: clients import them here)
 from projections.history import corrections, envelope, fold
 
 if TYPE_CHECKING:  # the Protocol, for annotations only (typing's machinery: ~1 ms)
@@ -34,45 +34,6 @@ def roll_d10() -> int:
     """A d10 rolled by the program (R1); `random` only loads for a roll."""
     import random
     return random.SystemRandom().randint(1, 10)
-
-
-class Outcome(NamedTuple):
-    """What a command did: the state after it, the events it appended, the
-    events of the batches it undid, redid, retracted or amended, and the
-    state it was decided on (to tell how the round moved on)."""
-    state: State
-    events: list[Envelope]
-    touched: list[Envelope]
-    before: State | None = None
-    preview: list[str] | None = None  # `--dry-run`: what it would change; nothing appended
-    carried: list[str] | None = None  # `end` of a fight from the party: what it carried
-
-
-def apply(state: State, payloads: Iterable[Payload]) -> State:
-    """Judge and apply declarations to a copy of `state`; the copy is returned."""
-    from projections.domain.rules import judge  # here: a command that only reads never loads the rules
-    trial = snapshots.clone(state)
-    payloads = list(payloads)
-    for payload in payloads:
-        try:
-            judge(trial, payload)
-        except Refusal as refused:
-            raise _naming(refused, payload, payloads) from None
-        evolve(trial, payload)
-    return trial
-
-
-def _naming(refused: Refusal, payload: Payload, payloads: list[Payload]) -> Refusal:
-    """A refusal of one target of a declaration about several
-    (`track goblin-1,goblin-2 hp -3`) names the target it refuses."""
-    import re
-    cid = getattr(payload, "combatant", None)
-    several = {getattr(p, "combatant", None) for p in payloads} - {None}
-    said = str(refused)
-    if not isinstance(cid, str) or len(several) < 2 or re.search(
-            rf"(?<![\w-]){re.escape(cid)}(?![\w-])", said):
-        return refused
-    return Refusal(f"{cid}: {said}")
 
 
 class Ledger:
@@ -210,6 +171,8 @@ class Ledger:
         refuse it (the table server: which combatants a token declares for,
         `decide.who`). `gm` says whether the actor is the GM (a token's role);
         by default the actor named gm is (R3c)."""
+        if isinstance(command, c.PARTY):
+            return self._party(encounter, command, actor)
         if isinstance(command, c.New):
             if command.party is not None:  # (projections/party/fights.py)
                 from projections.party.fights import start
@@ -239,6 +202,16 @@ class Ledger:
             from projections.party.fights import ended
             return Outcome(after, envs, [], state, carried=ended(self, encounter, command, actor))
         return Outcome(after, envs, [], state)
+
+    def _party(self, encounter: str | None, command: c.Command, actor: str) -> Outcome:
+        """A declaration on the party's log (projections/party/commands.py)."""
+        from projections.party.commands import declared
+        said, envs = declared(self, command, actor)
+        try:
+            state = self.state(encounter) if encounter is not None else State()
+        except UnknownEncounter:
+            state = State()
+        return Outcome(state, envs, [], state, party=said)
 
     def _dry(self, encounter: str, command: c.Command, dice, deciding: str,
              permit) -> Outcome:
@@ -349,7 +322,7 @@ class Ledger:
                 continue
             after = self.state(encounter)
             self.keep_snapshot(encounter, after)
-            return Outcome(after, envs, touched, state)
+            return Outcome(after, envs, touched, state, carried=_offer(self, encounter, after))
         raise self._too_fast(encounter)
 
     def _dry_correction(self, encounter: str, book: UndoBook, head: int, marker: Payload,
@@ -382,6 +355,15 @@ class Ledger:
                 reason: str = "") -> tuple[State, list[int]]:
         out = self.execute(encounter, c.Retract(seq=seq, cascade=cascade, reason=reason), actor)
         return out.state, list(cast(Undone, out.events[0].data).batches)
+
+
+def _offer(ledger: Ledger, encounter: str, after: State) -> list[str] | None:
+    """A correction to an ended fight of party characters offers to carry
+    what it changed for them (projections/party/fights.py)."""
+    if not (after.ended and after.party):
+        return None
+    from projections.party.fights import offered
+    return offered(ledger, encounter)
 
 
 def _not_party(encounter: str) -> None:

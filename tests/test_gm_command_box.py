@@ -36,3 +36,27 @@ def test_the_next_command_typed_before_an_answer_arrives_is_kept(tmp_path):
         expect(gm.locator("#message")).to_contain_text("✓ note the guards come")
         expect(gm.locator("#line")).to_have_value("")  # (sent and answered: emptied)
         assert [e["data"]["text"] for e in log(db)[-2:]] == ["the alarm rings", "the guards come"]
+
+
+def test_the_party_typed_in_the_box_is_declared_and_said(tmp_path):
+    """`party add`, `party rest` and `session start` in the box: the party's
+    words, as the shell says them (docs/rules.md, "The party")."""
+    from playwright.sync_api import expect
+    db = tmp_path / "table.db"
+    table(db)
+    secret = token(db, "gm", "gm")
+    with served(db) as running, chromium() as browser, client(running, secret) as http:
+        http.put("/api/table", json={"encounter": E})
+        gm = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
+        gm.goto(f"{running.url}/?token={secret}")
+        gm.wait_for_selector("#order .member[data-id]")
+        for typed, said in [("party add Rook --track hp=20/20",
+                             "✓ party seq 2: rook joins the party"),
+                            ('session start "Night two"', "✓ party seq 3: session s1 started"),
+                            ("party rest --full", "✓ party seq 4: the party rests (a full rest)")]:
+            gm.fill("#line", typed)
+            gm.click("#line-form button")
+            expect(gm.locator("#message")).to_contain_text(said)
+        gm.fill("#line", "party nap")
+        gm.click("#line-form button")
+        expect(gm.locator("#message")).to_contain_text("`party nap` declares nothing")

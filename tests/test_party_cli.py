@@ -88,7 +88,7 @@ def test_party_correction_after_the_carry_carries_the_difference(combat):
     combat("retract", str(shot), "--reason", "the shot missed")
     assert "`combat party carry alley` carries it" in combat("party").stdout
     out = combat("party", "carry", "alley").stdout
-    assert "rook  Grit 1  hp 15/20" in out  # the 5 hp the fight gave back, on top of 10
+    assert "  rook  hp 10/20 -> 15/20\n" in out  # the 5 hp the fight gave back, on top of 10
     assert hp(party(combat)["rook"]) == 15
     assert "nothing new to carry" in combat("party", "carry", "alley").stdout
 
@@ -178,3 +178,99 @@ def test_party_log_is_no_encounter(combat, args):
     before = contents(combat.db)
     assert "no encounter '~party'" in combat(*args, code=1).stderr
     assert contents(combat.db) == before
+
+
+def test_party_correction_to_an_ended_fight_offers_the_carry(combat):
+    combat("new", "alley", "--party")
+    combat("track", "rook", "hp", "-5")
+    shot = json.loads(combat("status", "--json").stdout)["seq"]
+    combat("effect", "rook", "poisoned", "--until-rest")
+    combat("end")
+    out = combat("retract", str(shot), "--reason", "the shot missed").stdout
+    assert "the party would now differ by what alley left" in out
+    assert "  rook  hp 15/20 -> 20/20\n" in out
+    assert "`combat party carry alley` carries it into the party" in out
+    combat("party", "carry", "alley", "--reason", "the shot missed")
+    assert hp(party(combat)["rook"]) == 20
+    events = contents(combat.db)[0]
+    assert any("PartyCarried" in row and '"reason":"the shot missed"' in str(row)
+               for row in events)
+
+
+def test_party_correction_to_a_fight_not_from_the_party_offers_nothing(combat):
+    combat("new", "alley")
+    combat("add", "Ganger")
+    combat("end")
+    assert "party" not in combat("undo").stdout
+
+
+def test_party_lasting_condition_carried_shown_and_brought_back(combat):
+    combat("new", "alley", "--party", "rook")
+    out = combat("effect", "rook", "poisoned", "--until-rest").stdout
+    assert "rook is poisoned until the party rests" in out
+    assert "poisoned (until rest)" in combat("status").stdout
+    assert "  rook  now poisoned (until rest)\n" in combat("end").stdout
+    assert party(combat)["rook"]["conditions"] == [
+        {"name": "poisoned", "until_rest": True, "fights": None}]
+    combat("new", "docks", "--party", "rook")
+    rook = json.loads(combat("status", "--json").stdout)["combatants"][0]
+    assert [(e["id"], e["until_rest"]) for e in rook["effects"]] == [("poisoned", True)]
+    combat("end")
+    combat("party", "rest")
+    assert party(combat)["rook"]["conditions"] == []
+
+
+def test_party_lasting_condition_on_an_npc_is_refused_by_name(combat):
+    combat("new", "alley", "--party", "rook")
+    combat("add", "Ganger")
+    before = contents(combat.db)
+    out = combat("effect", "ganger", "poisoned", "--until-rest", code=1)
+    assert out.stderr.startswith("error: ganger is not one of the party's characters in "
+                                 "this fight")
+    assert contents(combat.db) == before
+
+
+def test_party_shell_commands_take_the_grammars_options():
+    """The shell's `party ...` and `session ...` subcommands and the grammar
+    the GM's command box and play mode read take the same options."""
+    import typer
+
+    from cli.app import app
+    from cli.grammar import PARTY_BY_NAME
+    tree = typer.main.get_command(app)
+    for name, spec in PARTY_BY_NAME.items():
+        group, sub = name.split()
+        command = tree.commands[group].commands[sub]
+        flags = {o for p in command.params for o in getattr(p, "opts", ()) if o.startswith("--")}
+        assert flags - {"--help"} == set(spec.options), name
+        assert [p.name for p in command.params if not getattr(p, "opts", ["--"])[0]
+                .startswith("--")] == [a.field for a in spec.args], name
+
+
+@pytest.mark.parametrize("text", [
+    "party add Rook --bonus 5 --track hp=20/20 --track stun=0/5 --reason joins",
+    "party set rook --grit 2 --track hp=12", "party remove vex --reason retired",
+    "party rest --full", "party carry alley --reason fixed", "party undo", "party redo",
+    'session start "Night two"', "session end"])
+def test_party_line_reads_as_the_shell_declares(text):
+    from cli.grammar import parse_line
+    command = parse_line(text).command
+    assert command.__struct_config__.tag == "-".join(text.split()[:2])
+
+
+def test_party_carry_at_end_names_the_conditions_it_ended(combat):
+    combat("new", "alley", "--party", "rook")
+    combat("effect", "rook", "poisoned", "--until-rest")
+    combat("effect", "rook", "cursed", "--fights", "2")
+    combat("end")
+    combat("new", "docks", "--party", "rook")
+    combat("end-effect", "poisoned", "--reason", "antidote")
+    out = combat("end").stdout
+    assert "  rook  poisoned ends  cursed ends\n" in out
+
+
+def test_party_add_with_a_mistyped_track_makes_no_store(tmp_path):
+    combat = in_process(cli_env(tmp_path / "new.db"))
+    out = combat("party", "add", "Rook", "--track", "hp:20", code=1)
+    assert "is not NAME=VALUE or NAME=VALUE/MAX" in out.stderr
+    assert not (tmp_path / "new.db").exists()

@@ -552,3 +552,25 @@ def test_a_dry_run_typed_in_play_mode_says_what_it_would_change(table):
     assert "unspent AP lost" in played.out
     assert "would be undone" in played.out or "would take back" in played.out
     assert declared(table.db) == [("APSpent", "vex", False)]
+
+
+def test_play_mode_declares_the_party_and_sessions(table):
+    """The party and the sessions at play mode's prompt, in the shell's words
+    (docs/rules.md, "The party")."""
+    from projections.party.book import PartyBook
+    played = table(lines('party add Rook --track hp=20/20', 'session start "Night two"',
+                         "new alley --party", "track rook hp -4",
+                         "effect rook poisoned --until-rest", "end", "party", "party rest",
+                         "session end", "session", "quit"))
+    assert played.err == ""
+    store = Store(table.db)
+    try:
+        party = PartyBook(store).state()
+    finally:
+        store.close()
+    assert party.characters["rook"].tracks["hp"].value == 16
+    assert party.characters["rook"].conditions == []
+    assert [s.title for s in party.sessions] == ["Night two"]
+    assert "now poisoned (until rest)" in played.out
+    assert "rook: no longer poisoned (until rest)" in played.out
+    assert "Night two" in played.out

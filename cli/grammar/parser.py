@@ -8,10 +8,13 @@ import msgspec
 
 from projections.domain import commands as c
 
+from cli.grammar.party import PARTY_SPECS
 from cli.grammar.spec import NUMBER, Arg, BadLine, Opt, Reader, Spec
 from cli.grammar.table import READS, SPECS
 
 BY_NAME: dict[str, Spec] = {spec.name: spec for spec in SPECS}
+# The party's declarations, named by two words (`party rest`, `session end`).
+PARTY_BY_NAME: dict[str, Spec] = {spec.name: spec for spec in PARTY_SPECS}
 READ_BY_NAME: dict[str, Spec] = {spec.name: spec for spec in READS}
 # The terminal's own options: never part of a line another client sends.
 GLOBAL_OPTIONS = ("--db", "--encounter", "--actor", "--install-completion",
@@ -44,6 +47,12 @@ def parse(words: list[str], *, local: bool = False, read: Reader | None = None,
     if not words:
         raise BadLine("say what to declare, e.g. `act rook major shoots`")
     spec = BY_NAME.get(words[0])
+    if spec is None and " ".join(words[:2]) in PARTY_BY_NAME:
+        spec, words = PARTY_BY_NAME[" ".join(words[:2])], [" ".join(words[:2]), *words[2:]]
+    if spec is None and words[0] in ("party", "session"):
+        kinds = "|".join(s.name.split()[1] for s in PARTY_SPECS if s.name.startswith(words[0]))
+        raise BadLine(f"`{' '.join(words[:2])[:60]}` declares nothing: `{words[0]} {kinds}` "
+                      "are its declarations")
     if spec is None:
         raise BadLine(f"`{words[0][:40]}` declares nothing: only declarations can be "
                       "sent here" if not words[0].startswith("-") else
@@ -116,7 +125,10 @@ def _values(spec: Spec, words: list[str]) -> dict[str, Any]:
             value = inline if eq else next(rest, None)
             if value is None:
                 raise _usage(spec, f"{name} needs a value")
-            values[option.field] = _typed(spec, option, value)
+            if option.kind is list:  # (repeated: `--track hp=20 --track stun=0`)
+                values[option.field] = (*values[option.field], value)
+            else:
+                values[option.field] = _typed(spec, option, value)
         elif word.startswith("-") and len(word) > 1 and not NUMBER.fullmatch(word):
             raise _usage(spec, f"no such option: {word[:40]}")
         else:

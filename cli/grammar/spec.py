@@ -50,7 +50,7 @@ class Opt(msgspec.Struct, frozen=True):
     field: str
     flag: str
     help: str = ""
-    kind: type = str          # str, int or bool (a flag)
+    kind: type = str          # str, int, bool (a flag) or list (repeated, a tuple)
     default: Any = None
     required: bool = False
     metavar: str | None = None

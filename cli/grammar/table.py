@@ -219,6 +219,11 @@ SPECS: tuple[Spec, ...] = (
               "this round.", bool, False),
           Opt("until_ended", "--until-ended", "It lasts until `end-effect` ends it.",
               bool, False),
+          Opt("until_rest", "--until-rest", "A party character's condition that outlasts "
+              "the fight: `end` carries it into the party, where it lasts until the party "
+              "rests.", bool, False),
+          Opt("fights", "--fights", "A party character's condition for N fights, this one "
+              "included: each carry counts one down.", int),
           Opt("effect", "--id", "The effect's id (default: the slug of NAME)."))),
     Spec("track", c.Track, "Set or change a named counter of a combatant (hp, stun, "
          "ammo); a change past 0 or its maximum stops there.",

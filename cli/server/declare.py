@@ -33,6 +33,10 @@ class Declared(msgspec.Struct, omit_defaults=True):
     events: list
     status: msgspec.Raw
     preview: list[str] | None = None  # `dry_run`: what it would change; nothing appended
+    party: list[str] | None = None  # a party's declaration (`party rest`): what it did
+    # `end` of a fight from the party: what it carried; a correction to one that
+    # ended: what the party would now differ by, and how to carry it (the GM's)
+    carried: list[str] | None = None
 
 
 def read_command(raw: bytes, _state: Callable[[], State]) -> c.Command:
@@ -82,6 +86,9 @@ def declare(request: Request, raw: bytes, read, typed: bool) -> bytes:
         encounter = command.id
     out = lg.execute(None if isinstance(command, c.New) else encounter, command,
                      token.name, permit=access.permit_for(token), gm=token.role == "gm")
+    if out.party is not None:  # (the party's log: nothing of this encounter's changed)
+        return msgspec.json.encode(Declared(out.state.seq, [], msgspec.Raw(
+            encode(status_for(out.state, token, lg)).encode()), party=out.party))
     if isinstance(command, c.Fork):  # (what it appended is the fork's, not its source's)
         encounter = command.id
     committed = time.perf_counter()
@@ -114,7 +121,8 @@ def declare(request: Request, raw: bytes, read, typed: bool) -> bytes:
         else:
             seq = players_seq(lg, encounter, shown)
     return msgspec.json.encode(Declared(seq, events, msgspec.Raw(view.encode()),
-                                        out.preview))
+                                        out.preview,
+                                        carried=out.carried if sees_all(token) else None))
 
 
 @guarded

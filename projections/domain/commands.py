@@ -190,6 +190,8 @@ class Effect(Command, frozen=True, tag="effect"):
     until_round_end: bool = False
     effect: str | None = None  # the effect's own id (CLI: --id)
     until_ended: bool = False
+    until_rest: bool = False  # a party character's condition that outlasts the fight
+    fights: int | None = None  # ... for N fights, this one included
 
 
 class Track(Command, frozen=True, tag="track"):
@@ -241,15 +243,75 @@ class Amend(Command, frozen=True, tag="amend"):
     dry_run: bool = False
 
 
+# -- the party between fights and the sessions (projections/party): declared
+# on the party's own log, whatever encounter the client is in
+
+class PartyAdd(Command, frozen=True, tag="party-add"):
+    """A character joins the party; `tracks`: NAME=VALUE[/MAX] words."""
+    name: str
+    id: str | None = None
+    bonus: int = 0
+    ap: int = 3
+    grit: int = 0
+    tracks: list[str] = []
+    reason: str = ""
+
+
+class PartySet(Command, frozen=True, tag="party-set"):
+    id: str
+    bonus: int | None = None
+    ap: int | None = None
+    grit: int | None = None
+    tracks: list[str] = []
+    reason: str = ""
+
+
+class PartyRemove(Command, frozen=True, tag="party-remove"):
+    id: str
+    reason: str = ""
+
+
+class PartyRest(Command, frozen=True, tag="party-rest"):
+    full: bool = False
+    reason: str = ""
+
+
+class PartyCarry(Command, frozen=True, tag="party-carry"):
+    """Carry what fight `encounter` left that the party does not hold yet."""
+    encounter: str
+    reason: str = ""
+
+
+class PartyUndo(Command, frozen=True, tag="party-undo"):
+    reason: str = ""
+
+
+class PartyRedo(Command, frozen=True, tag="party-redo"):
+    pass
+
+
+class SessionStart(Command, frozen=True, tag="session-start"):
+    title: str = ""
+
+
+class SessionEnd(Command, frozen=True, tag="session-end"):
+    pass
+
+
 AnyCommand = Union[  # noqa: UP007 (as Event in eventlog/events.py)
     New, Add, Load, Group, Roll, Order, Round, Seize, Act, Interrupt,
     EndTurn, Leave, Rejoin, MaxAP, AdjustAP, Grit, SetInitiative, Note, End, Rename,
     Fork, Effect, EndEffect, Undo, Redo, Retract, Amend, Track, Hide, Reveal,
+    PartyAdd, PartySet, PartyRemove, PartyRest, PartyCarry, PartyUndo, PartyRedo,
+    SessionStart, SessionEnd,
 ]
 COMMANDS: dict[str, type[Command]] = {
     cls.__struct_config__.tag: cls for cls in get_args(AnyCommand)}
 # Commands that fix the record rather than declare at the table (R26-R28).
 CORRECTING = (Undo, Redo, Retract, Amend)
+# Commands declared on the party's log, not an encounter's.
+PARTY = (PartyAdd, PartySet, PartyRemove, PartyRest, PartyCarry, PartyUndo, PartyRedo,
+         SessionStart, SessionEnd)
 
 _decoder: msgspec.json.Decoder | None = None  # built on first use: start-up stays light
 

@@ -180,7 +180,8 @@ def _effect(s: State, cmd: c.Effect, dice: Dice) -> list[Payload]:
         out.append(EffectApplied(effect=chosen, combatant=cid, name=cmd.name,
                                  max_ap=cmd.max_ap or 0, rounds=cmd.rounds,
                                  until_round_end=cmd.until_round_end,
-                                 until_ended=cmd.until_ended))
+                                 until_ended=cmd.until_ended, until_rest=cmd.until_rest,
+                                 fights=cmd.fights))
     return out
 
 

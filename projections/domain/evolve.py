@@ -24,6 +24,8 @@ def _joined(s: State, e: CombatantJoined) -> None:
     s.combatants[e.id] = Combatant(e.id, e.name, e.side, e.bonus, e.max_ap, e.max_ap,
                                    e.grit, e.group, s.next_key(), in_force=e.max_ap,
                                    portrait=e.portrait)
+    if e.party:
+        s.party.add(e.id)
     if e.group is not None:
         group = s.groups.get(e.group)
         if group is None:
@@ -180,10 +182,13 @@ def _ended(s: State, e: EncounterEnded) -> None:
 def _effect(s: State, e: EffectApplied) -> None:
     # a condition (max_ap 0) is on at once; a change of maximum AP waits for a restore
     first = s.round if e.until_round_end or not e.max_ap else s.round + 1
-    last = (s.round if e.until_round_end else FOREVER if e.until_ended
+    # (one that outlasts the fight lasts, within it, until ended)
+    forever = e.until_ended or e.until_rest or e.fights is not None
+    last = (s.round if e.until_round_end else FOREVER if forever
             else s.round + (e.rounds or 0))
     s.effects[e.effect] = Effect(e.effect, e.combatant, e.name, e.max_ap, first, last,
-                                 until_ended=e.until_ended)
+                                 until_ended=forever, until_rest=e.until_rest,
+                                 fights=e.fights)
     if e.until_round_end and e.max_ap:  # it would never reach a restore: it counts now
         c = s.combatants[e.combatant]
         c.in_force = max(0, c.in_force + e.max_ap)

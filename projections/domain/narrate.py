@@ -13,7 +13,7 @@ from eventlog.events import (
     EncounterRenamed, MaxAPChanged, MomentSeized, NoteAdded, OrderDeclared, Payload, Redone,
     RoundStarted, TrackChanged, TurnEnded, Undone,
 )
-from projections.domain.state import State
+from projections.domain.state import Effect, State
 
 
 def _signed(n: int) -> str:
@@ -116,11 +116,22 @@ def _track(e: TrackChanged, who: Callable[[str], str], whose: str = "") -> str:
     return f"{whose} {e.track} {change}{most}{shown}{_because(why)}"
 
 
+def lasting(e: Effect) -> str:
+    """How long an effect that lasts until ended lasts, in the status's words."""
+    if e.until_rest:
+        return "until rest"
+    if e.fights is not None:
+        return f"{e.fights} fight{'s' if e.fights != 1 else ''}"
+    return "until ended"
+
+
 def _effect(events: list[EffectApplied], who: Callable[[str], str]) -> str:
     """`Vex is prone until the round ends`; of several, `goblin-1 and
     goblin-2 are stunned (stunned, stunned-2) for 1 round`."""
     e = events[0]
     span = ("until the round ends" if e.until_round_end else "until ended" if e.until_ended
+            else "until the party rests" if e.until_rest
+            else f"for {e.fights} fight{'s' if e.fights != 1 else ''}" if e.fights is not None
             else f"for {e.rounds} round{'s' if e.rounds != 1 else ''}")
     # (the ids, for `end-effect`, only where they are not the name itself)
     ids = [x.effect for x in events]

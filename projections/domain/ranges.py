@@ -23,6 +23,8 @@ RANGES: dict[str, tuple[int, int, str]] = {
     "grit": (0, MAX_NUMBER, "Grit runs from {lo} to {hi}, not {v} (R13)"),
     "cost": (0, MAX_NUMBER, "an action costs {lo} to {hi} AP, not {v} (R16)"),
     "rounds": (1, MAX_NUMBER, "an effect lasts 1 round or more, at most {hi}, not {v}"),
+    "EffectApplied.fights": (1, MAX_NUMBER, "a condition lasts 1 fight or more, at most "
+                             "{hi}, not {v}"),
     "EffectApplied.max_ap": (-MAX_NUMBER, MAX_NUMBER,
                              "an effect changes maximum AP by {lo} to {hi}, not {v} (R14)"),
     "APAdjusted.delta": (-MAX_NUMBER, MAX_NUMBER, "an AP adjustment runs from {lo} to {hi}, "

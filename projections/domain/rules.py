@@ -16,6 +16,7 @@ from eventlog.events import (
 from projections.domain import tracks
 from projections.domain.names import did_you_mean
 from projections.domain.phrases import slugify
+from projections.domain.lasting import check_span
 from projections.domain.ranges import MAX_ID, MAX_NUMBER, check_numbers
 from projections.domain.state import TURN_LIMIT, Combatant, State, Step
 
@@ -340,12 +341,7 @@ def _effect(s: State, e: EffectApplied) -> None:
                       "name this one differently")
     if not e.name.strip():
         raise Refusal("an effect needs a name")
-    if [e.until_round_end, e.rounds is not None, e.until_ended].count(True) != 1:
-        raise Refusal("an effect lasts either some rounds (--rounds N), until the end "
-                      "of the round (--until-round-end) or until ended (--until-ended)")
-    if e.until_round_end and not s.running:
-        raise Refusal("no round is running: an effect until the round's end needs "
-                      "one; give it --rounds N for the next rounds (R14)")
+    check_span(s, e)
     del c
 
 

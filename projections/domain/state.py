@@ -61,6 +61,13 @@ class Effect(msgspec.Struct, gc=False):
     last: int
     ended: bool = False
     until_ended: bool = False
+    until_rest: bool = False  # it outlasts the fight: until the party rests
+    fights: int | None = None  # ... or for this fight and the next, N in all
+
+    @property
+    def lasting(self) -> bool:
+        """Whether it outlasts the fight (the carry takes it into the party)."""
+        return self.until_rest or self.fights is not None
 
     def covers(self, round_: int) -> bool:
         return not self.ended and self.first <= round_ <= self.last
@@ -118,6 +125,7 @@ class State(msgspec.Struct, dict=True):
     spent_in_pass: int = 0          # AP spent in turns this pass (R23a)
     keys: int = 0                   # the last join/seize order key handed out
     hidden: set[str] = set()        # combatants the players do not see yet
+    party: set[str] = set()         # the party's characters (`new --party`)
 
     auto_ended: str | None = None   # whose turn ended by itself (R21), until the next turn action
 

@@ -19,13 +19,13 @@ def party_lines(p: Party) -> list[str]:
                 "`combat party add NAME`."]
     out = [f"The party (seq {p.seq})"]
     width = max(len(x) for x in p.characters)
+    names = max(len(shown(ch.name)) for ch in p.characters.values())
     for ch in p.characters.values():
         tracks = "  ".join(f"{t.track} {t.value}" + (f"/{t.max}" if t.max is not None else "")
                            for t in ch.tracks.values())
-        conditions = ", ".join(x.name + (" (until rest)" if x.until_rest else "")
-                               for x in ch.conditions)
+        conditions = ", ".join(condition(x) for x in ch.conditions)
         held = p.holder(ch.id)
-        line = (f"  {ch.id:<{width}}  {shown(ch.name)}  bonus {ch.bonus:+d}  AP {ch.max_ap}  "
+        line = (f"  {ch.id:<{width}}  {shown(ch.name):<{names}}  bonus {ch.bonus:+d}  AP {ch.max_ap}  "
                 f"Grit {ch.grit}" + (f"  {tracks}" if tracks else "")
                 + (f"  [{conditions}]" if conditions else "")
                 + (f"  (in fight {held})" if held else ""))
@@ -34,6 +34,15 @@ def party_lines(p: Party) -> list[str]:
         out.append(f"Session {p.session.id} is open" +
                    (f": {shown(p.session.title)}" if p.session.title else ""))
     return out
+
+
+def condition(x) -> str:
+    """A lasting condition as the party shows it: `poisoned (until rest)`."""
+    if x.until_rest:
+        return f"{shown(x.name)} (until rest)"
+    if x.fights is not None:
+        return f"{shown(x.name)} ({x.fights} more fight{'s' if x.fights != 1 else ''})"
+    return shown(x.name)
 
 
 def sessions_json(p: Party) -> dict:
@@ -49,17 +58,43 @@ def session_lines(p: Party) -> list[str]:
             f"{', '.join(x.fights) or 'none'}" for x in p.sessions]
 
 
-def carry_lines(carried, seq: int) -> list[str]:
-    """What a carry took into the party, one line per character."""
+def difference_lines(p: Party, carried) -> list[str]:
+    """What a carry would change, one line per character: `rook  hp 15/20
+    -> 12/20  poisoned ends`."""
+    out = []
+    for left in carried.characters:
+        ch = p.characters[left.id]
+        said = [f"Grit {ch.grit} -> {left.grit}"] if left.grit != ch.grit else []
+        for t in left.tracks:
+            was = ch.tracks.get(t.track)
+            most = f"/{t.max}" if t.max is not None else ""
+            said.append(f"{t.track} " + (f"{was.value}{'' if was.max is None else f'/{was.max}'}"
+                                         if was else "none") + f" -> {t.value}{most}")
+        now = {x.name: x for x in left.conditions}
+        said += [f"{shown(x.name)} ends" for x in ch.conditions if x.name not in now]
+        said += [f"now {condition(x)}" for x in left.conditions if x not in ch.conditions]
+        out.append(f"  {left.id}  " + "  ".join(said or ["(no change)"]))
+    out += [f"  {cid} is no longer in the party: not carried" for cid in carried.missing]
+    return out
+
+
+def carry_lines(carried, seq: int, before: Party | None = None) -> list[str]:
+    """What a carry took into the party, one line per character; with the
+    party `before` it, as what each value was and is now (`hp 12/12 -> 9/12`)
+    and the lasting conditions it ended."""
     if carried is None:
         return ["nothing new to carry into the party"]
     out = [f"carried into the party (party seq {seq}, from {carried.encounter} "
            f"at seq {carried.seq}):"]
+    if not carried.characters:
+        out.append("  (no changes)")
+    elif before is not None and all(ch.id in before.characters for ch in carried.characters):
+        return out + difference_lines(before, carried)
     for ch in carried.characters:
         tracks = "  ".join(f"{t.track} {t.value}" + (f"/{t.max}" if t.max is not None else "")
                            for t in ch.tracks)
-        out.append(f"  {ch.id}  Grit {ch.grit}" + (f"  {tracks}" if tracks else ""))
-    if not carried.characters:
-        out.append("  (no changes)")
+        conditions = ", ".join(condition(x) for x in ch.conditions)
+        out.append(f"  {ch.id}  Grit {ch.grit}" + (f"  {tracks}" if tracks else "")
+                   + (f"  [{conditions}]" if conditions else ""))
     out += [f"  {cid} is no longer in the party: not carried" for cid in carried.missing]
     return out

@@ -8,11 +8,13 @@ from projections.visible import hides, unseen_tracks
 def effect_view(s: State, e) -> dict:
     """An effect as status shows it: in force now, or from a later round;
     `condition`: it changes no maximum (prone, blinded); `to_round` is null
-    for one that lasts until ended."""
+    for one that lasts until ended; `until_rest` and `fights`: a party
+    character's condition that outlasts the fight."""
     return {"id": e.id, "name": e.name, "max_ap": e.delta,
             "active": e.covers(s.round), "from_round": e.first,
             "to_round": None if e.until_ended else e.last,
-            "condition": not e.delta, "until_ended": e.until_ended}
+            "condition": not e.delta, "until_ended": e.until_ended,
+            "until_rest": e.until_rest, "fights": e.fights}
 
 
 def tracks_view(s: State, cid: str) -> dict:

@@ -308,6 +308,8 @@ function gmButtons() {
     sent.then((full) => api(path, { line: full })).then((answer) => {
       // a --dry-run appends nothing: what it would change is the answer
       if (answer.preview) say("dry run, nothing appended: " + answer.preview.join(" · "), "note");
+      else if (answer.party) say(answer.party.map((l) => l.trim()).join(" · "), "ok");  // (`party rest`)
+      else if (answer.carried) say(["✓ " + line, ...answer.carried.map((l) => l.trim())].join(" · "), "ok");
       else say("✓ " + line, "ok");
       // (what the GM typed meanwhile, the next command, is kept)
       if ($("line").value.trim() === line) $("line").value = "";
