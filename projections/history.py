@@ -18,7 +18,7 @@ from projections.domain.evolve import HANDLERS, evolve, shown_by_itself
 from projections.domain.state import State, Step
 
 if TYPE_CHECKING:  # the Protocol, for annotations only (typing's machinery: ~1 ms)
-    from eventlog.stores.contract import EventStore
+    from eventlog.stores.log import EventLog
 
 # Events that change nothing in the folded state: a fold need not read them.
 INERT = tuple(sorted(set(EVENT_TYPES) - set(HANDLERS)))
@@ -41,7 +41,7 @@ def envelope(row: StoredEvent | tuple) -> Envelope:
                     prev_hash, digest)
 
 
-def corrections(store: EventStore, encounter: str, upto: int | None = None,
+def corrections(store: EventLog, encounter: str, upto: int | None = None,
                 after: int = 0) -> Corrections:
     """What the markers up to `upto` say. With `after`, only the markers after
     it: enough to fold on from a snapshot taken at `after`, as long as none
@@ -51,7 +51,7 @@ def corrections(store: EventStore, encounter: str, upto: int | None = None,
                        for seq, type_name, data in store.fold_markers(encounter, upto=upto, after=after))
 
 
-def fold(store: EventStore, encounter: str, fixes: Corrections, state: State,
+def fold(store: EventLog, encounter: str, fixes: Corrections, state: State,
          upto: int | None = None, after: int = 0) -> State:
     """Evolve `state` by the events in force after seq `after` (up to `upto`),
     straight from the store: the hot path of every command. Events that
@@ -141,7 +141,7 @@ class _Marks:
                 keep(self.state, self.kept[b])
 
 
-def _read_heads(store: EventStore, encounter: str, fixed: dict[int, list[Payload] | None],
+def _read_heads(store: EventLog, encounter: str, fixed: dict[int, list[Payload] | None],
                 after: int, upto: int | None) -> set[int]:
     """The amended batches whose first event the fold reads (not inert,
     after `after`, up to `upto`): an amendment reads in that event's place.

@@ -188,5 +188,5 @@ def test_a_sqlite_import_mark_that_is_not_a_seq_marks_nothing(tmp_path, export_f
     from helpers import damage
     db = tmp_path / "t.db"
     assert real(db, "import", str(export_file)).returncode == 0
-    damage(db, "UPDATE meta SET value = '²' WHERE key = 'imported:alley'")
+    damage(db, "UPDATE imported SET upto = '²' WHERE encounter = 'alley'")
     assert set(_actors(db, "--encounter", "alley").values()) == {"gm", "alice"}

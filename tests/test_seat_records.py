@@ -46,6 +46,8 @@ def test_a_sqlite_store_of_schema_5_opens_with_its_requests_and_table_moved(tmp_
     with sqlite3.connect(db) as raw:
         raw.execute("DROP TABLE joins")
         raw.execute("DROP TABLE on_table")
+        raw.execute("DROP TABLE archived")  # (schema 7's)
+        raw.execute("DROP TABLE imported")
         for name, role, owns, encounter, digest in OLD_ROWS:
             raw.execute("INSERT INTO tokens VALUES (?, ?, ?, ?, ?, ?)",
                         (name, role, owns, encounter, digest, AT))

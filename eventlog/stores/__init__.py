@@ -1,4 +1,5 @@
-"""The event stores: one contract (contract.py), several implementations."""
+"""The event stores: one contract in two parts (contract.py: the event log,
+log.py, and the table's records, tablerecords.py), several implementations."""
 from __future__ import annotations
 
 import os

@@ -1,244 +1,31 @@
-"""The store contract: what every event store does, whatever keeps the bytes
-(SQLite, PostgreSQL, memory). tests/test_store_contract.py proves each
-implementation against it.
+"""The store contract: what every store does, whatever keeps the bytes
+(SQLite, PostgreSQL, memory), in two parts, each with its own suite:
 
-Guarantees an implementation gives:
-- `append` stores one batch all or nothing, with seq gap-free from 1 per
-  encounter, and only if the log still ends at `expected_seq`; otherwise it
-  raises `Conflict` (optimistic concurrency: the caller re-reads, re-judges).
-- every read between entering and leaving `reading()` sees one snapshot of
-  the store, so a check and the append judged on it never see two states.
-- reads stream in seq order; rows are `StoredEvent`s with the exact bytes
-  that were hashed.
-- `head` names the last seq and hash; truncation of the events under it is
-  detected by verification (eventlog/chain.py).
+- the event log (log.py, `EventLog`; suite contract_log.py): the
+  encounters' logs, their fold reads, snapshots, marks and portraits;
+- the table's records (tablerecords.py, `TableRecords`; suite
+  contract_records.py): tokens, join requests, the table's choice, webhooks.
+
+`EventStore` is both, for the callers that need both (the ledger, the
+table server); contract_suite.py (`StoreContract`) runs both suites and
+what only a whole store promises: a deleted encounter takes its records
+along. tests/test_store_contract.py proves each implementation against
+them.
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from contextlib import AbstractContextManager
-from typing import TYPE_CHECKING, Protocol, TypeVar
+from typing import Protocol
 
-from eventlog.codec import Envelope
-from eventlog.events import EncounterCreated, Payload
+from eventlog.stores.log import EventLog
 from eventlog.stores.records import (  # noqa: F401  (the contract's records, named here too)
     EncounterInfo, FoldRow, Hook, JoinRequest, Portrait, Snapshot, SnapshotMaker, StoredEvent,
     TableChoice, Token,
 )
+from eventlog.stores.tablerecords import TableRecords
 
-if TYPE_CHECKING:
-    from pathlib import Path
-
-T = TypeVar("T")
+__all__ = ["EventLog", "EventStore", "TableRecords"]
 
 
-class EventStore(Protocol):
-    identity: str  # names the store for the user's remembered current encounter
-
-    @property
-    def path(self) -> Path | None:
-        """The store's file (None: it has none); an export never overwrites it."""
-
-    def close(self) -> None: ...
-
-    def reading(self) -> AbstractContextManager[None]:
-        """One consistent snapshot for every read inside (re-entrant)."""
-
-    def probe(self) -> None:
-        """Raise StoreError unless the store can be read and written now
-        (a write transaction begun and rolled back; the table server's
-        GET /health). Writes nothing."""
-
-    # -- reading ---------------------------------------------------------
-    def encounters(self) -> list[EncounterInfo]: ...
-
-    def head(self, encounter: str) -> tuple[int, str]:
-        """(seq, hash) of the last event; UnknownEncounter if there is none."""
-
-    def rows(self, encounter: str, after: int = 0,
-             upto: int | None = None) -> Iterator[StoredEvent]: ...
-
-    def fold_rows(self, encounter: str, after: int = 0, upto: int | None = None,
-                  skip: Sequence[str] = ()) -> Iterator[tuple[int, int, str, bytes]]:
-        """FoldRow-shaped tuples, less the event types in `skip`."""
-
-    def fold_data(self, encounter: str, after: int = 0, upto: int | None = None,
-                  skip: Sequence[str] = ()) -> Iterator[tuple[str, bytes]]:
-        """(type, data) of the same events: the fold's hot path when no
-        correction is in force."""
-
-    def fold_batched(self, encounter: str, after: int = 0, upto: int | None = None,
-                     skip: Sequence[str] = ()) -> Iterator[tuple[int, str, bytes]]:
-        """(batch, type, data) of the same events: the fold's path when a
-        correction is in force (it needs no seq: see `types_at`)."""
-
-    def types_at(self, encounter: str, seqs: Iterable[int]) -> dict[int, str]:
-        """The type of the stored event at each of `seqs` (seqs not stored
-        are left out)."""
-
-    def markers(self, encounter: str, upto: int | None = None,
-                after: int = 0) -> list[StoredEvent]:
-        """The Undone, Redone and Amended events after seq `after`, in seq
-        order (read by index: a snapshot's reader pays for the markers since
-        it, not for the whole log's)."""
-
-    def fold_markers(self, encounter: str, upto: int | None = None,
-                     after: int = 0) -> list[tuple[int, str, bytes]]:
-        """(seq, type, data) of the same markers: what a fold's corrections read."""
-
-    def batch_end(self, encounter: str, seq: int) -> int:
-        """The last seq of the batch holding `seq`."""
-
-    def batch_heads(self, encounter: str) -> list[tuple[int, str]]:
-        """(batch, type of its first event) of every batch, oldest first."""
-
-    def snapshot(self, encounter: str, version: str) -> Snapshot | None:
-        """The kept snapshot if taken by fold `version` and the event at its
-        seq still has the hash it was taken at."""
-
-    def wait_changes(self, timeout: float) -> set[str] | None:
-        """Return once any writer, in this process or another, may have
-        appended to this store, or after `timeout` seconds. A hint only:
-        the encounters known to have changed, or None when that is not
-        known (callers then re-read `encounters()` and `tokens()` to learn what
-        changed); TOKENS_CHANGED among them: the tokens changed. (SQLite polls
-        `PRAGMA data_version` on its own connection; PostgreSQL LISTENs on the
-        store's channel (`combat_ledger_` and its id), payload `encounter:seq`, and wakes by the
-        timeout when a notification is lost; memory waits on a condition.)"""
-
-    # -- webhooks of the table server --------------------------------------
-    def hooks(self) -> list[Hook]:
-        """Every webhook, by id."""
-
-    def add_hook(self, hook: Hook) -> None:
-        """Refusal when a hook with its URL (its id) is there already."""
-
-    def remove_hook(self, hook_id: str) -> bool:
-        """Whether one was removed (its marks go with it)."""
-
-    def hook_marks(self, hook_id: str) -> dict[str, int]:
-        """Per encounter, the last seq delivered to the hook."""
-
-    def mark_hook(self, hook_id: str, encounter: str, seq: int) -> None:
-        """Delivered up to `seq` (a mark only moves forward)."""
-
-    def claim_hooks(self) -> bool:
-        """Whether this handle is the one process that delivers webhooks now
-        (PostgreSQL: an advisory lock held on a connection of its own, freed
-        when the process dies; SQLite and memory: one server per store)."""
-
-    # -- tokens of the table server ----------------------------------------
-    def tokens(self) -> list[Token]:
-        """Every token, by name."""
-
-    def token(self, digest: str) -> Token | None:
-        """The token with this SHA-256 hex digest, if not revoked."""
-
-    def add_token(self, token: Token) -> None:
-        """Keep `token`; LedgerError if its name is taken."""
-
-    def revoke_token(self, name: str) -> bool:
-        """Forget the token named `name` at once; False if there is none."""
-
-    # -- the table's seats: join requests and the encounter on the table ---
-    def deciding(self) -> AbstractContextManager[None]:
-        """One write transaction for everything read and written inside,
-        serialized with every other `deciding()` and token write of the
-        store, from any process; an exception inside undoes all of it. An
-        approval, a denial or a request is decided in one (re-entrant)."""
-
-    def life(self, encounter: str) -> str | None:
-        """The hash of the encounter's first event: which life of its id
-        this is (a delete and a `new` of the same id make another); None
-        when there is no such encounter."""
-
-    def joins(self) -> list[JoinRequest]:
-        """Every join request kept, by name (answered ones too, until dropped)."""
-
-    def join(self, digest: str) -> JoinRequest | None:
-        """The request whose secret has this SHA-256 hex digest."""
-
-    def add_join(self, join: JoinRequest) -> None:
-        """Keep `join`; LedgerError if a request of its name is kept."""
-
-    def answer_join(self, name: str, state: str, said: str = "") -> bool:
-        """Set the request's state (and what was said); False if there is none."""
-
-    def drop_join(self, name: str) -> bool:
-        """Forget the request named `name`; False if there is none."""
-
-    def table_choice(self) -> TableChoice | None:
-        """The encounter the GM put on the table, as chosen (it may be gone since)."""
-
-    def choose_table(self, choice: TableChoice | None) -> None:
-        """Put `choice` on the table (None: nothing)."""
-
-    # -- portraits (content-addressed images) ------------------------------
-    def portrait(self, digest: str) -> Portrait | None:
-        """The portrait whose bytes hash to `digest` (SHA-256 hex), if kept."""
-
-    def portraits(self) -> list[str]:
-        """The digest of every portrait kept, sorted (what `copy` carries)."""
-
-    def add_portrait(self, media: str, data: bytes) -> str:
-        """Keep `data` (checked as an image of type `media` by the caller)
-        under its SHA-256, which it returns; keeping the same bytes again
-        changes nothing. Never removed: an event names it."""
-
-    # -- writing ---------------------------------------------------------
-    def create(self, encounter: str, created: EncounterCreated, actor: str) -> Envelope: ...
-
-    def append(self, encounter: str, expected_seq: int, payloads: list[Payload],
-               actor: str, snapshot: tuple[str, SnapshotMaker] | None = None) -> list[Envelope]:
-        """One batch; with `(version, maker)`, the snapshot after it too."""
-
-    def append_batches(self, encounter: str, expected_seq: int,
-                       batches: list[list[Payload]], actor: str) -> int: ...
-
-    def save_snapshot(self, encounter: str, seq: int, version: str,
-                      maker: SnapshotMaker) -> None: ...
-
-    def drop_snapshot(self, encounter: str) -> None: ...
-
-    def import_log(self, encounter: str, title: str, envelopes: Iterable[Envelope],
-                   then: Callable[[Iterator[tuple[int, int, str, bytes]]], T],
-                   imported: bool | int = True) -> T:
-        """Store `envelopes` verbatim as a new encounter, all or nothing;
-        `then(rows)` judges the staged FoldRow tuples before anything is kept.
-        The store remembers, with the log, up to which seq it came from a
-        file (`combat import`: its actors are the file's claim, not a
-        witnessed declaration): True, the whole log; a seq, up to there (a
-        copy carries its source's mark); 0 or False, none of it."""
-
-    def imported(self, encounter: str) -> int:
-        """The seq up to which the encounter's log was imported; 0 for none."""
-
-    def extend_log(self, encounter: str, head: tuple[int, str],
-                   envelopes: Iterable[Envelope]) -> None:
-        """Append `envelopes` verbatim after the encounter's `head` (seq,
-        hash), all or nothing; Conflict if the head is another."""
-
-    # -- keeping the list tidy (the docs: archive, rename, delete) ---
-
-    def archived(self) -> set[str]:
-        """The encounters set aside by `archive` (their logs are kept)."""
-        ...
-
-    def is_archived(self, encounter: str) -> bool:
-        """Whether `encounter` is archived (one indexed lookup: the table
-        server asks on every request; an unknown encounter is not)."""
-        ...
-
-    def set_archived(self, encounter: str, archived: bool) -> None:
-        """Archive or unarchive an existing encounter."""
-        ...
-
-    def retitle(self, encounter: str, title: str) -> None:
-        """The title `encounters()` lists (the rename itself is an event)."""
-        ...
-
-    def delete(self, encounter: str) -> None:
-        """Remove a whole encounter: its events, snapshot and archive mark,
-        the tokens that reach it alone, its join requests and its place on
-        the table (the only deletion; never part of a log)."""
-        ...
+class EventStore(EventLog, TableRecords, Protocol):
+    """The event log and the table's records in one store: `delete` drops an
+    encounter's records with its log, in one transaction."""

@@ -1,6 +1,6 @@
-"""The portraits' part of the store contract (contract_suite.py): bytes kept
-under their SHA-256, found by it, listed, kept once, and copied with the
-store. A mixin of StoreContract."""
+"""The portraits' part of the event log's contract (contract_log.py): bytes
+kept under their SHA-256, found by it, listed, kept once, and copied with
+the store. A mixin of LogContract."""
 from __future__ import annotations
 
 from hashlib import sha256

@@ -1,7 +1,7 @@
-"""The seats' part of the store contract (contract_suite.py): join requests
-and the table's choice kept in records of their own, an encounter's life,
-and `deciding()`, one transaction serialized with every other. A mixin of
-StoreContract."""
+"""The seats' part of the table's records contract (contract_records.py):
+join requests and the table's choice kept in records of their own, and
+`deciding()`, one transaction serialized with every other. A mixin of
+RecordsContract; it reads no log (an encounter's life: contract_log.py)."""
 from __future__ import annotations
 
 import threading
@@ -9,7 +9,6 @@ import threading
 import pytest
 
 from eventlog.errors import LedgerError
-from eventlog.events import EncounterCreated
 from eventlog.stores.records import JoinRequest, TableChoice, Token
 
 AT = "2026-12-03T12:00:00.000000Z"
@@ -20,13 +19,9 @@ def _join(name: str, encounter: str = "a", life: str = "L", pc: str = "rook") ->
                        "10.0.0.2", AT, "2026-12-03T12:10:00.000000Z")
 
 
-def _created(store, encounter: str) -> None:
-    store.create(encounter, EncounterCreated(encounter=encounter, title="Fight"), "gm")
-
-
 class SeatsContract:
     def another_handle(self, store):
-        """(StoreContract's: the same store through a handle of its own.)"""
+        """(RecordsContract's: the same store through a handle of its own.)"""
         return store
 
     def test_contract_a_join_request_is_kept_found_by_its_digest_and_answered(self, store):
@@ -51,26 +46,6 @@ class SeatsContract:
         store.choose_table(TableChoice("b", "L2"))
         assert store.table_choice() == TableChoice("b", "L2")
         store.choose_table(None)
-        assert store.table_choice() is None
-
-    def test_contract_each_creation_of_an_id_is_another_life(self, store):
-        assert store.life("a") is None
-        _created(store, "a")
-        first = store.life("a")
-        assert first == store.head("a")[1]  # (the hash of its first event)
-        store.delete("a")
-        assert store.life("a") is None
-        _created(store, "a")
-        assert store.life("a") not in (None, first)
-
-    def test_contract_a_deleted_encounter_takes_its_requests_and_place_on_the_table(self, store):
-        _created(store, "a")
-        _created(store, "b")
-        store.add_join(_join("Ben", "a"))
-        store.add_join(_join("Cat", "b"))
-        store.choose_table(TableChoice("a", store.life("a")))
-        store.delete("a")
-        assert [j.name for j in store.joins()] == ["Cat"]
         assert store.table_choice() is None
 
     def test_contract_a_failed_decision_leaves_nothing(self, store):

@@ -18,7 +18,8 @@ from typing import NamedTuple
 from eventlog.chain import Chain, verify_chain
 from eventlog.codec import Envelope, decode_data
 from eventlog.errors import BrokenChain, LedgerError, StoreError, UnknownEncounter
-from eventlog.stores.contract import EventStore, StoredEvent
+from eventlog.stores.log import EventLog
+from eventlog.stores.records import StoredEvent
 from eventlog.stores.records import PARTY_STREAM, EncounterInfo
 
 
@@ -30,7 +31,7 @@ class Copied(NamedTuple):
     since: int = 0  # the target held it up to this seq: only the rest was copied
 
 
-def copy_store(source: EventStore, target: EventStore, where: str) -> Iterator[Copied]:
+def copy_store(source: EventLog, target: EventLog, where: str) -> Iterator[Copied]:
     """Copy every encounter of `source` into `target` (named `where` in
     messages), yielding each as it is done."""
     if source.identity == target.identity:
@@ -57,7 +58,7 @@ def copy_store(source: EventStore, target: EventStore, where: str) -> Iterator[C
                      theirs[0] if theirs not in (None, head) else 0)
 
 
-def _copy_portraits(source: EventStore, target: EventStore, where: str) -> None:
+def _copy_portraits(source: EventLog, target: EventLog, where: str) -> None:
     """Every portrait the target lacks (an event of a log names it)."""
     from hashlib import sha256
     theirs = set(target.portraits())
@@ -72,7 +73,7 @@ def _copy_portraits(source: EventStore, target: EventStore, where: str) -> None:
         target.add_portrait(kept.media, kept.data)
 
 
-def _plan(source: EventStore, target: EventStore, where: str):
+def _plan(source: EventLog, target: EventLog, where: str):
     """(encounter, verified head, whether the target has it) for each
     encounter, or a refusal before anything is written."""
     there = {e.id for e in _streams(target)}
@@ -96,7 +97,7 @@ def _plan(source: EventStore, target: EventStore, where: str):
         yield info, head, theirs
 
 
-def _streams(store: EventStore) -> list[EncounterInfo]:
+def _streams(store: EventLog) -> list[EncounterInfo]:
     """Every log of `store`: its encounters, and the party's when it has one."""
     infos = list(store.encounters())
     try:
@@ -106,7 +107,7 @@ def _streams(store: EventStore) -> list[EncounterInfo]:
     return [*infos, EncounterInfo(PARTY_STREAM, "The party", "", seq)]
 
 
-def _at(source: EventStore, encounter: str, seq: int) -> tuple[int, str] | None:
+def _at(source: EventLog, encounter: str, seq: int) -> tuple[int, str] | None:
     """(seq, hash) of the source's event at `seq`: a target whose head is
     this is an older copy of the same log (the chain vouches for the rest)."""
     with source.reading():

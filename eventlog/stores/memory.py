@@ -1,7 +1,8 @@
 """An event store in memory: the store contract with nothing on disk, for
 fast tests and for scripts that need no record. One lock makes each append
 atomic and each `reading()` one snapshot (the log only grows, so a reader
-that remembers the heads it saw sees exactly that)."""
+that remembers the heads it saw sees exactly that). This module is the
+event log; the table's records are memrecords.py's mixin."""
 from __future__ import annotations
 
 import threading
@@ -11,12 +12,13 @@ from itertools import islice
 from typing import TypeVar
 from collections.abc import Callable, Iterable, Iterator, Sequence
 
-from eventlog.codec import GENESIS, Envelope, encode_data, event_hash, utc_now
-from eventlog.stores.memseats import SeatsMixin
-from eventlog.stores.shared import DerivedFoldReads, count_commit, judged_head
+from eventlog.codec import GENESIS, Envelope, encode_data, utc_now
+from eventlog.stores.memrecords import RecordsMixin
+from eventlog.stores.shared import (
+    DerivedFoldReads, chained, count_commit, encounter_taken, import_mark,
+    judged_head, moved, unknown)
 from eventlog.stores.contract import (
     EncounterInfo, Hook, Portrait, Snapshot, SnapshotMaker, StoredEvent, Token)
-from eventlog.errors import Conflict, Refusal, UnknownEncounter
 from eventlog.events import CORRECTIONS, EncounterCreated, Payload
 from eventlog.stores.records import PARTY_STREAM, JoinRequest, TableChoice
 
@@ -35,7 +37,7 @@ class _Log:
         return (last.seq, last.hash) if last else (0, GENESIS)
 
 
-class MemoryStore(SeatsMixin, DerivedFoldReads):
+class MemoryStore(RecordsMixin, DerivedFoldReads):
     path = None  # no file: nothing an export could overwrite
 
     def __init__(self, name: str = "memory") -> None:
@@ -76,7 +78,7 @@ class MemoryStore(SeatsMixin, DerivedFoldReads):
         log = self._logs.get(encounter)
         pinned = getattr(self._local, "pinned", None)
         if log is None or (pinned is not None and encounter not in pinned):
-            raise UnknownEncounter(f"no encounter {encounter!r} in {self.identity}")
+            raise unknown(encounter, self.identity)
         return log
 
     def _visible(self, encounter: str) -> list[StoredEvent]:
@@ -119,6 +121,11 @@ class MemoryStore(SeatsMixin, DerivedFoldReads):
                 after: int = 0) -> list[StoredEvent]:
         return [e for e in self.rows(encounter, after, upto) if e.type in CORRECTIONS]
 
+    def life(self, encounter: str) -> str | None:
+        with self._lock:
+            log = self._logs.get(encounter)
+            return log.events[0].hash if log is not None and log.events else None
+
     def batch_end(self, encounter: str, seq: int) -> int:
         events = self._visible(encounter)
         end = seq
@@ -154,30 +161,6 @@ class MemoryStore(SeatsMixin, DerivedFoldReads):
         with self._changed:
             self._version += 1
             self._changed.notify_all()
-
-    # -- tokens of the table server ----------------------------------------
-
-    def tokens(self) -> list[Token]:
-        with self._lock:
-            return sorted(self._tokens.values())
-
-    def token(self, digest: str) -> Token | None:
-        with self._lock:
-            return next((t for t in self._tokens.values() if t.digest == digest), None)
-
-    def add_token(self, token: Token) -> None:
-        with self._lock:
-            if token.name in self._tokens:
-                raise Refusal(f"a token named {token.name!r} exists already: "
-                              "revoke it first or choose another name")
-            self._tokens[token.name] = token._replace(owns=tuple(token.owns))
-        self._wrote()
-
-    def revoke_token(self, name: str) -> bool:
-        with self._lock:
-            found = self._tokens.pop(name, None) is not None
-        self._wrote()
-        return found
 
     # -- portraits -------------------------------------------------------
 
@@ -233,10 +216,12 @@ class MemoryStore(SeatsMixin, DerivedFoldReads):
     def create(self, encounter: str, created: EncounterCreated, actor: str) -> Envelope:
         with self._lock:
             if encounter in self._logs:
-                raise Refusal(f"encounter {encounter!r} already exists")
+                raise encounter_taken(encounter)
             at = utc_now()
-            log = self._logs[encounter] = _Log(created.title, at)
-            return self._insert(log, [created], actor, at)[0]
+            log = _Log(created.title, at)
+            first = self._insert(log, [created], actor, at)[0]  # (checked before it is kept)
+            self._logs[encounter] = log
+            return first
 
     def append(self, encounter: str, expected_seq: int, payloads: list[Payload],
                actor: str, snapshot: tuple[str, SnapshotMaker] | None = None) -> list[Envelope]:
@@ -270,40 +255,11 @@ class MemoryStore(SeatsMixin, DerivedFoldReads):
         with self._lock:
             self._log(encounter).snapshot = None
 
-    # -- webhooks ----------------------------------------------------------
-
-    def hooks(self) -> list[Hook]:
-        with self._lock:
-            return sorted(self._hooks.values())
-
-    def add_hook(self, hook: Hook) -> None:
-        with self._lock:
-            if hook.id in self._hooks:
-                raise Refusal(f"a hook to that URL is there already ({hook.id})")
-            self._hooks[hook.id] = hook
-
-    def remove_hook(self, hook_id: str) -> bool:
-        with self._lock:
-            self._marks = {k: v for k, v in self._marks.items() if k[0] != hook_id}
-            return self._hooks.pop(hook_id, None) is not None
-
-    def hook_marks(self, hook_id: str) -> dict[str, int]:
-        with self._lock:
-            return {e: seq for (h, e), seq in self._marks.items() if h == hook_id}
-
-    def mark_hook(self, hook_id: str, encounter: str, seq: int) -> None:
-        with self._lock:
-            key = (hook_id, encounter)
-            self._marks[key] = max(seq, self._marks.get(key, seq))
-
-    def claim_hooks(self) -> bool:
-        return True
-
     def import_log(self, encounter: str, title: str, envelopes: Iterable[Envelope],
                    then: Callable[[Iterator[tuple[int, int, str, bytes]]], T],
                    imported: bool | int = True) -> T:
         if encounter in self._logs:
-            raise Refusal(f"encounter {encounter!r} already exists")
+            raise encounter_taken(encounter)
         staged: list[StoredEvent] = []
         events = iter(envelopes)
         while chunk := list(islice(events, 1000)):
@@ -312,10 +268,10 @@ class MemoryStore(SeatsMixin, DerivedFoldReads):
         result = then(iter([(e.seq, e.batch, e.type, e.data) for e in staged]))
         with self._lock:
             if encounter in self._logs:
-                raise Refusal(f"encounter {encounter!r} already exists")
+                raise encounter_taken(encounter)
             log = self._logs[encounter] = _Log(title, utc_now())
             log.events = staged
-            upto = (staged[-1].seq if staged else 0) if imported is True else int(imported)
+            upto = import_mark(imported, staged[-1].seq if staged else 0)
             if upto > 0:
                 self._imported[encounter] = upto
             self._wrote()
@@ -332,7 +288,7 @@ class MemoryStore(SeatsMixin, DerivedFoldReads):
         with self._lock:
             log = self._judged_against(encounter, head[0])
             if log.head != tuple(head):
-                raise Conflict(f"the head of {encounter} moved while it was copied")
+                raise moved(encounter)
             log.events.extend(staged)
             self._wrote()
 
@@ -343,14 +299,7 @@ class MemoryStore(SeatsMixin, DerivedFoldReads):
         return log
 
     def _insert(self, log: _Log, payloads: list[Payload], actor: str, at: str) -> list[Envelope]:
-        seq, prev = log.head
-        batch = seq + 1
-        envs = []
-        for offset, payload in enumerate(payloads):
-            name = type(payload).__name__
-            digest = event_hash(batch + offset, batch, name, at, actor, payload, prev)
-            envs.append(Envelope(batch + offset, batch, name, at, actor, payload, prev, digest))
-            prev = digest
+        envs = chained(*log.head, [payloads], actor, at)
         log.events.extend(StoredEvent(e.seq, e.batch, e.type, e.at, e.actor,
                                       encode_data(e.data), e.prev_hash, e.hash) for e in envs)
         self._wrote()

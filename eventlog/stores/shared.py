@@ -1,6 +1,9 @@
 """What every store shares: the commit count, the lock wait, the refusal of
-text that is not UTF-8, the optimistic-concurrency check of a head, and the
-fold's narrower reads made from `fold_rows` (`DerivedFoldReads`)."""
+text that is not UTF-8, the optimistic-concurrency check of a head, the
+refusals of a name or id taken, the import mark's reading, what goes with
+a deleted encounter, and the fold's narrower reads made from `fold_rows`
+(`DerivedFoldReads`). A back end keeps only its storage code: what it
+refuses and how it words it is said here once."""
 from __future__ import annotations
 
 import math
@@ -11,6 +14,8 @@ from typing import TYPE_CHECKING, Protocol
 from eventlog.errors import Conflict, Refusal, UnknownEncounter
 
 if TYPE_CHECKING:
+    from eventlog.codec import Envelope
+    from eventlog.events import Payload
     from eventlog.stores.records import StoredEvent
 
 BUSY_TIMEOUT_S = 5.0  # how long a write waits for another writer's lock
@@ -59,7 +64,7 @@ def judged_head(row, encounter: str, where, expected_seq: int) -> tuple[int, str
     """The head (seq, hash) read inside a write, if it is still the one the
     declaration was judged against; else Conflict (optimistic concurrency)."""
     if row is None:
-        raise UnknownEncounter(f"no encounter {encounter!r} in {where}")
+        raise unknown(encounter, where)
     if row[0] != expected_seq:
         raise conflict(row[0], expected_seq)
     return row
@@ -67,6 +72,86 @@ def judged_head(row, encounter: str, where, expected_seq: int) -> tuple[int, str
 
 def conflict(now: int, expected: int) -> Conflict:
     return Conflict(f"another declaration was appended first (seq {now}, expected {expected})")
+
+
+def moved(encounter: str) -> Conflict:
+    """A copy's head that another writer moved meanwhile (`extend_log`)."""
+    return Conflict(f"the head of {encounter} moved while it was copied")
+
+
+def unknown(encounter: str, where: object) -> UnknownEncounter:
+    return UnknownEncounter(f"no encounter {encounter!r} in {where}")
+
+
+def chained(head_seq: int, head_hash: str, batches: list[list[Payload]], actor: str,
+            at: str) -> list[Envelope]:
+    """The batches as events chained on from the head (seq, hash), each
+    batch numbered by its first seq; the actor and every payload checked
+    first (the one door every declaration goes through, R29), so a refusal
+    comes before anything is written."""
+    from eventlog.codec import Envelope, event_hash
+    from eventlog.text import check_actor, check_payload
+    check_actor(actor)
+    for payloads in batches:
+        for payload in payloads:
+            check_payload(payload)
+    envelopes: list[Envelope] = []
+    seq, prev = head_seq, head_hash
+    for payloads in batches:
+        batch = seq + 1
+        for payload in payloads:
+            seq += 1
+            name = type(payload).__name__
+            digest = event_hash(seq, batch, name, at, actor, payload, prev)
+            envelopes.append(Envelope(seq, batch, name, at, actor, payload, prev, digest))
+            prev = digest
+    return envelopes
+
+
+# -- the refusals of a name or id taken (the same words from every store) --
+
+def encounter_taken(encounter: str) -> Refusal:
+    return Refusal(f"encounter {encounter!r} already exists")
+
+
+def token_taken(name: str) -> Refusal:
+    return Refusal(f"a token named {name!r} exists already: "
+                   "revoke it first or choose another name")
+
+
+def join_taken(name: str) -> Refusal:
+    return Refusal(f"a join request named {name!r} is waiting already: choose another name")
+
+
+def hook_taken(hook_id: str) -> Refusal:
+    return Refusal(f"a hook to that URL is there already ({hook_id})")
+
+
+# -- the import mark -------------------------------------------------------
+
+def import_mark(imported: bool | int, head_seq: int) -> int:
+    """The seq to mark as imported: `import_log`'s `imported` (True: the
+    whole log, whose last seq is `head_seq`; a seq; 0 or False: none)."""
+    return head_seq if imported is True else max(int(imported), 0)
+
+
+def read_mark(value: object) -> int:
+    """A kept import mark as a seq; a mark that is not a short number (a
+    damaged store) marks nothing, rather than every entry of the log."""
+    if isinstance(value, int):
+        return max(value, 0)
+    text = "" if value is None else str(value)
+    return int(text) if text.isascii() and text.isdigit() and len(text) <= 18 else 0
+
+
+# What a deleted encounter takes with it, as (table, column naming it) of
+# the SQL stores: its log, snapshot and marks, and the table's records that
+# belong to this life of its id alone (its tokens, its join requests, its
+# place on the table, the hooks' delivery marks for it). Its row goes last.
+DELETED_WITH_AN_ENCOUNTER = (
+    ("events", "encounter"), ("snapshots", "encounter"), ("archived", "encounter"),
+    ("imported", "encounter"), ("hook_marks", "encounter"), ("tokens", "encounter"),
+    ("joins", "encounter"), ("on_table", "encounter"), ("encounters", "id"))
 
 
 class _FoldRows(Protocol):

@@ -22,10 +22,10 @@ from projections.domain.rules import judge
 from projections.domain.state import State
 
 if TYPE_CHECKING:
-    from eventlog.stores.contract import EventStore
+    from eventlog.stores.log import EventLog
 
 
-def store_log(store: EventStore, encounter: str, title: str, envelopes: Iterable[Envelope],
+def store_log(store: EventLog, encounter: str, title: str, envelopes: Iterable[Envelope],
               track=None, total: int | None = None, imported: bool | int = True) -> State:
     """Check (chain, batches, corrections, times), re-judge and store a log
     of envelopes as the new encounter `encounter`, all or nothing: an

@@ -15,7 +15,7 @@ import re
 
 from eventlog.chain import Chain
 from eventlog.errors import InvalidFile
-from eventlog.stores.contract import EventStore
+from eventlog.stores.log import EventLog
 
 HEAD_LINE = re.compile(rb"\s*([0-9]{1,12})\s+([0-9a-f]{64})\s*\Z")
 MAX_HEAD_BYTES = 200  # a saved head is one line; anything longer is an export
@@ -54,7 +54,7 @@ def _start(path) -> bytes:
         return f.read(MAX_HEAD_BYTES + 1)
 
 
-def against(store: EventStore, encounter: str, seq: int, digest: str) -> str | None:
+def against(store: EventLog, encounter: str, seq: int, digest: str) -> str | None:
     """None when the log still holds the witnessed event; else what is wrong."""
     head, _ = store.head(encounter)
     if head < seq:

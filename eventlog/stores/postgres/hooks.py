@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 import psycopg
 
-from eventlog.errors import Refusal
+from eventlog.stores.shared import hook_taken
 from eventlog.stores.contract import Hook
 from eventlog.stores.postgres.connection import CONNECT_TIMEOUT_S
 
@@ -36,7 +36,7 @@ class HooksMixin(_Host):
             done = db.execute(f"INSERT INTO hooks ({_HOOK}) VALUES (%s, %s, %s, %s, %s) "
                               "ON CONFLICT DO NOTHING", tuple(hook)[:5])
             if done.rowcount != 1:
-                raise Refusal(f"a hook to that URL is there already ({hook.id})")
+                raise hook_taken(hook.id)
             if hook.allow_private:
                 db.execute("INSERT INTO hook_private VALUES (%s)", (hook.id,))
         self._write(work)

@@ -12,10 +12,9 @@ from collections.abc import Callable, Iterable, Iterator
 import psycopg
 
 from eventlog.codec import GENESIS, Envelope, encode_data, utc_now
-from eventlog.errors import Conflict, Refusal
 from eventlog.stores.postgres.statements import MARK
 from eventlog.stores.postgres.statements import ROW as _ROW
-from eventlog.stores.shared import EVENT_VERSION, not_text
+from eventlog.stores.shared import EVENT_VERSION, encounter_taken, moved, import_mark, not_text
 
 if TYPE_CHECKING:
     from eventlog.stores.hosts import PgHost as _Host
@@ -49,7 +48,7 @@ class ImportMixin(_Host):
                 then: Callable[[Iterator[tuple]], T], imported: bool | int) -> T:
         try:
             if self._query("SELECT 1 FROM encounters WHERE id = %s", (encounter,)):
-                raise Refusal(f"encounter {encounter!r} already exists")
+                raise encounter_taken(encounter)
             db.execute("CREATE TEMP TABLE IF NOT EXISTS combat_staged (seq bigint PRIMARY KEY, "
                        "batch bigint, type text, at text, actor text, data bytea, "
                        "prev_hash text, hash text)")
@@ -88,10 +87,10 @@ class ImportMixin(_Host):
         done = db.execute("INSERT INTO encounters VALUES (%s, %s, %s, %s, %s) "
                           "ON CONFLICT DO NOTHING", (encounter, title, utc_now(), *head))
         if done.rowcount != 1:  # another writer made it meanwhile
-            raise Refusal(f"encounter {encounter!r} already exists")
+            raise encounter_taken(encounter)
         db.execute(f"INSERT INTO events SELECT %s, {_ROW}, %s FROM combat_staged ORDER BY seq",
                    (encounter, EVENT_VERSION))
-        upto = head[0] if imported is True else int(imported)
+        upto = import_mark(imported, head[0])
         if upto > 0:
             db.execute("INSERT INTO imported VALUES (%s, %s)", (encounter, upto))
         db.execute(MARK, (encounter, encounter, head[0]))
@@ -105,7 +104,7 @@ class ImportMixin(_Host):
         def work(db):
             row = self._head_as_judged(db, encounter, head[0])
             if tuple(row) != tuple(head):
-                raise Conflict(f"the head of {encounter} moved while it was copied")
+                raise moved(encounter)
             last = None
             events = iter(envelopes)
             while chunk := list(islice(events, IMPORT_CHUNK)):

@@ -10,9 +10,8 @@ from typing import TYPE_CHECKING
 
 import psycopg
 
-from eventlog.errors import Refusal
 from eventlog.stores.records import JoinRequest, TableChoice
-from eventlog.stores.shared import count_commit
+from eventlog.stores.shared import count_commit, join_taken
 
 if TYPE_CHECKING:
     from eventlog.stores.hosts import PgHost as _Host
@@ -44,11 +43,6 @@ class SeatsMixin(_Host):
                 self._local.deciding, self._local.depth = False, depth
         count_commit()
 
-    def life(self, encounter: str) -> str | None:
-        rows = self._query("SELECT hash FROM events WHERE encounter = %s AND seq = 1",
-                           (encounter,))
-        return rows[0][0] if rows else None
-
     def joins(self) -> list[JoinRequest]:
         return [JoinRequest._make(r) for r in self._query(
             f'SELECT {_JOIN} FROM joins ORDER BY name COLLATE "C"')]
@@ -64,8 +58,7 @@ class SeatsMixin(_Host):
                               "(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s) ON CONFLICT DO NOTHING",
                               tuple(join))
             if done.rowcount != 1:
-                raise Refusal(f"a join request named {join.name!r} is waiting already: "
-                              "choose another name")
+                raise join_taken(join.name)
             self._tokens_changed(db)
         self._write(work)
 

@@ -25,8 +25,8 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 
 import psycopg
 
-from eventlog.codec import GENESIS, Envelope, encode_data, event_hash, utc_now
-from eventlog.errors import LedgerError, Refusal, StoreError, UnknownEncounter
+from eventlog.codec import GENESIS, Envelope, encode_data, utc_now
+from eventlog.errors import LedgerError, StoreError
 from eventlog.events import EncounterCreated, Payload
 from eventlog.stores.postgres import connection, schema
 from eventlog.stores.postgres.changes import ChangesMixin, notifying
@@ -43,8 +43,9 @@ from eventlog.stores.postgres.tokens import TokensMixin
 from eventlog.stores.contract import EncounterInfo, SnapshotMaker, StoredEvent
 from eventlog.stores.records import PARTY_STREAM
 from eventlog.stores.shared import (
+    chained, unknown,
+    encounter_taken,
     DerivedFoldReads, busy_timeout, conflict, count_commit, judged_head, not_text)
-from eventlog.text import check_actor, check_payload
 
 T = TypeVar("T")
 PAGE = 10_000  # rows fetched per query when a read streams
@@ -203,7 +204,7 @@ class PostgresStore(SnapshotsMixin, ImportMixin, TokensMixin, SeatsMixin, Change
         row = self._query("SELECT head_seq, head_hash FROM encounters WHERE id = %s",
                           (encounter,))
         if not row:
-            raise UnknownEncounter(f"no encounter {encounter!r} in {self.where}")
+            raise unknown(encounter, self.where)
         self._heads[encounter] = head = tuple(row[0])
         return head
 
@@ -252,6 +253,12 @@ class PostgresStore(SnapshotsMixin, ImportMixin, TokensMixin, SeatsMixin, Change
             "SELECT seq, type FROM events WHERE encounter = %s AND seq = batch ORDER BY seq",
             (encounter,))]
 
+    def life(self, encounter: str) -> str | None:
+        """The hash of the encounter's first event: this life of its id."""
+        rows = self._query("SELECT hash FROM events WHERE encounter = %s AND seq = 1",
+                           (encounter,))
+        return rows[0][0] if rows else None
+
     # -- writing ---------------------------------------------------------
 
     def _write(self, work: Callable[[psycopg.Connection], T]) -> T:
@@ -271,8 +278,8 @@ class PostgresStore(SnapshotsMixin, ImportMixin, TokensMixin, SeatsMixin, Change
             done = db.execute("INSERT INTO encounters VALUES (%s, %s, %s, 0, %s) "
                               "ON CONFLICT DO NOTHING", (encounter, created.title, at, GENESIS))
             if done.rowcount != 1:
-                raise Refusal(f"encounter {encounter!r} already exists")
-            envelopes = self._envelopes(0, GENESIS, [[created]], actor, at)
+                raise encounter_taken(encounter)
+            envelopes = chained(0, GENESIS, [[created]], actor, at)
             with db.pipeline():
                 self._queue(db, encounter, envelopes)
             return envelopes[0]
@@ -292,7 +299,7 @@ class PostgresStore(SnapshotsMixin, ImportMixin, TokensMixin, SeatsMixin, Change
             head = self.head(encounter)
             if head[0] != expected_seq:
                 raise conflict(head[0], expected_seq)
-        envelopes = self._envelopes(*head, [payloads], actor, utc_now())
+        envelopes = chained(*head, [payloads], actor, utc_now())
         last = envelopes[-1]
         args = {"e": encounter, "seq": head[0], "hash": head[1], "new": last.seq,
                 "new_hash": last.hash, "channel": self.channel,
@@ -311,7 +318,7 @@ class PostgresStore(SnapshotsMixin, ImportMixin, TokensMixin, SeatsMixin, Change
         except UnicodeEncodeError as exc:
             raise not_text(exc) from None
         if locked is None:
-            raise UnknownEncounter(f"no encounter {encounter!r} in {self.where}")
+            raise unknown(encounter, self.where)
         if (locked[0], locked[1]) != tuple(head):  # written: nothing
             self._heads.pop(encounter, None)
             raise conflict(locked[0], expected_seq)
@@ -334,28 +341,11 @@ class PostgresStore(SnapshotsMixin, ImportMixin, TokensMixin, SeatsMixin, Change
                        batches: list[list[Payload]], actor: str) -> int:
         def work(db):
             head, digest = self._head_as_judged(db, encounter, expected_seq)
-            envelopes = self._envelopes(head, digest, batches, actor, utc_now())
+            envelopes = chained(head, digest, batches, actor, utc_now())
             with db.pipeline():
                 self._queue(db, encounter, envelopes)
             return envelopes[-1].seq
         return self._write(work)
-
-    @staticmethod
-    def _envelopes(head_seq, head_hash, batches, actor, at) -> list[Envelope]:
-        """The batches as events chained on from the head, checked first."""
-        check_actor(actor)  # the one door every declaration goes through
-        envelopes: list[Envelope] = []
-        seq, prev = head_seq, head_hash
-        for payloads in batches:
-            batch = seq + 1
-            for payload in payloads:
-                check_payload(payload)
-                seq += 1
-                name = type(payload).__name__
-                digest = event_hash(seq, batch, name, at, actor, payload, prev)
-                envelopes.append(Envelope(seq, batch, name, at, actor, payload, prev, digest))
-                prev = digest
-        return envelopes
 
     def _queue(self, db, encounter, envelopes: list[Envelope], snapshot=None) -> None:
         """Insert the events, move the head, keep the snapshot, mark the change:

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 from eventlog.stores.postgres.schema import MARK
 from eventlog.stores.postgres.seats import SEATS_LOCK
+from eventlog.stores.shared import DELETED_WITH_AN_ENCOUNTER
 
 if TYPE_CHECKING:
     from eventlog.stores.hosts import PgHost as _Host
@@ -47,13 +48,7 @@ class TidyMixin(_Host):
         self.head(encounter)
         def work(db):
             db.execute(SEATS_LOCK)  # (an approval under way decides before, or sees it gone)
-            for table, column in (("events", "encounter"), ("snapshots", "encounter"),
-                                  ("archived", "encounter"), ("hook_marks", "encounter"),
-                                  ("imported", "encounter"),
-                                  # (its tokens, join requests and place on the
-                                  # table belong to this encounter's life)
-                                  ("tokens", "encounter"), ("joins", "encounter"),
-                                  ("on_table", "encounter"), ("encounters", "id")):
+            for table, column in DELETED_WITH_AN_ENCOUNTER:
                 db.execute(f"DELETE FROM {table} WHERE {column} = %s", (encounter,))
             self._encounter_changed(db, encounter)  # (servers end its streams at once)
             self._tokens_changed(db)  # (and re-read the tokens it took along)

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from eventlog.errors import Refusal
 from eventlog.stores.contract import Token
 from eventlog.stores.postgres.schema import MARK
 from eventlog.stores.postgres.seats import SEATS_LOCK
 from eventlog.stores.records import TOKENS_CHANGED
+from eventlog.stores.shared import token_taken
 
 if TYPE_CHECKING:
     from eventlog.stores.hosts import PgHost as _Host
@@ -40,8 +40,7 @@ class TokensMixin(_Host):
                 (token.name, token.role, list(token.owns), token.encounter, token.digest,
                  token.created_at))
             if done.rowcount != 1:
-                raise Refusal(f"a token named {token.name!r} exists already: "
-                              "revoke it first or choose another name")
+                raise token_taken(token.name)
             self._tokens_changed(db)
         self._write(work)
 

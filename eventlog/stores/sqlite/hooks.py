@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from eventlog.errors import Refusal
+from eventlog.stores.shared import hook_taken
 from eventlog.stores.records import Hook
 
 if TYPE_CHECKING:
@@ -17,19 +17,11 @@ _HOOK = "id, url, discord, secret, created_at"
 
 
 class HooksMixin(_Host):
-    def _has_hooks(self) -> bool:
-        """(A store read without its migration has none.)"""
-        if not self.__dict__.get("_hooks_table"):
-            self._hooks_table = bool(self._query(
-                "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'hooks'"))
-        return self._hooks_table
-
     def hooks(self) -> list[Hook]:
-        if not self._has_hooks():
+        if not self._has("hooks"):
             return []
         private = ("EXISTS (SELECT 1 FROM hook_private p WHERE p.hook = hooks.id)"
-                   if self._query("SELECT 1 FROM sqlite_master WHERE type = 'table' "
-                                  "AND name = 'hook_private'") else "0")  # (before schema 4)
+                   if self._has("hook_private") else "0")  # (before schema 4)
         return [Hook(i, u, bool(d), s, c, bool(p)) for i, u, d, s, c, p in self._query(
             f"SELECT {_HOOK}, {private} FROM hooks ORDER BY id")]
 
@@ -37,7 +29,7 @@ class HooksMixin(_Host):
         def work():
             if self.db.execute("SELECT 1 FROM hooks WHERE id = ? OR url = ?",
                                (hook.id, hook.url)).fetchone():
-                raise Refusal(f"a hook to that URL is there already ({hook.id})")
+                raise hook_taken(hook.id)
             self.db.execute(f"INSERT INTO hooks ({_HOOK}) VALUES (?, ?, ?, ?, ?)",
                             (hook.id, hook.url, int(hook.discord), hook.secret, hook.created_at))
             if hook.allow_private:
@@ -45,7 +37,7 @@ class HooksMixin(_Host):
         self._write(work)
 
     def remove_hook(self, hook_id: str) -> bool:
-        if not self._has_hooks():
+        if not self._has("hooks"):
             return False
 
         def work():
@@ -55,7 +47,7 @@ class HooksMixin(_Host):
         return self._write(work)
 
     def hook_marks(self, hook_id: str) -> dict[str, int]:
-        if not self._has_hooks():
+        if not self._has("hooks"):
             return {}
         return dict(self._query("SELECT encounter, seq FROM hook_marks WHERE hook = ?",
                                 (hook_id,)))

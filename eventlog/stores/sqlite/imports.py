@@ -9,8 +9,7 @@ from itertools import islice
 from typing import TYPE_CHECKING, TypeVar
 
 from eventlog.codec import GENESIS, Envelope, encode_data, utc_now
-from eventlog.errors import Conflict, Refusal
-from eventlog.stores.shared import EVENT_VERSION
+from eventlog.stores.shared import EVENT_VERSION, encounter_taken, moved, import_mark, read_mark
 
 if TYPE_CHECKING:
     from eventlog.stores.hosts import SqliteHost as _Host
@@ -60,7 +59,7 @@ class ImportMixin(_Host):
 
     def _refuse_existing(self, encounter: str) -> None:
         if self.db.execute("SELECT 1 FROM encounters WHERE id = ?", (encounter,)).fetchone():
-            raise Refusal(f"encounter {encounter!r} already exists")
+            raise encounter_taken(encounter)
 
     def _copy_staged(self, encounter: str, title: str, imported: bool | int) -> None:
         self._refuse_existing(encounter)  # (again: another writer may have made it)
@@ -70,16 +69,17 @@ class ImportMixin(_Host):
                         (encounter, title, utc_now(), *(head or (0, GENESIS))))
         self.db.execute(f"INSERT INTO events SELECT ?, {ROW}, ? FROM temp.staged ORDER BY seq",
                         (encounter, EVENT_VERSION))
-        upto = (head[0] if head else 0) if imported is True else int(imported)
-        if upto > 0:  # (in `meta`, as archive marks: no new table, no new schema version)
-            self.db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)",
-                            (f"imported:{encounter}", str(upto)))
+        upto = import_mark(imported, head[0] if head else 0)
+        if upto > 0:
+            self.db.execute("INSERT OR REPLACE INTO imported VALUES (?, ?)", (encounter, upto))
 
     def imported(self, encounter: str) -> int:
         """The seq up to which the encounter's log came from a file (0: none)."""
-        row = self._query("SELECT value FROM meta WHERE key = ?", (f"imported:{encounter}",))
-        text = str(row[0][0]) if row else ""
-        return int(text) if text.isascii() and text.isdigit() and len(text) <= 18 else 0
+        if self._has("archived"):
+            row = self._query("SELECT upto FROM imported WHERE encounter = ?", (encounter,))
+        else:  # (a store read without schema step 7: its marks are in `meta`)
+            row = self._query("SELECT value FROM meta WHERE key = ?", (f"imported:{encounter}",))
+        return read_mark(row[0][0] if row else None)
 
     def extend_log(self, encounter: str, head: tuple[int, str],
                    envelopes: Iterable[Envelope]) -> None:
@@ -89,7 +89,7 @@ class ImportMixin(_Host):
         def work():
             row = self._head_as_judged(encounter, head[0])
             if tuple(row) != tuple(head):
-                raise Conflict(f"the head of {encounter} moved while it was copied")
+                raise moved(encounter)
             events = iter(envelopes)
             while chunk := list(islice(events, IMPORT_CHUNK)):
                 self._insert_envelopes(encounter, chunk)

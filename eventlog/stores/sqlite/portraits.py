@@ -17,22 +17,15 @@ else:
 class PortraitsMixin(_Host):
     """Portraits, on top of the store's connection."""
 
-    def _has_portraits(self) -> bool:
-        """(A store read without its migration has none; once there, it stays.)"""
-        if not self.__dict__.get("_portraits_table"):
-            self._portraits_table = bool(self._query(
-                "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'portraits'"))
-        return self._portraits_table
-
     def portrait(self, digest: str) -> Portrait | None:
-        if not self._has_portraits():
+        if not self._has("portraits"):
             return None
         rows = self._query("SELECT digest, media, data FROM portraits WHERE digest = ?",
                            (digest,))
         return Portrait(rows[0][0], rows[0][1], bytes(rows[0][2])) if rows else None
 
     def portraits(self) -> list[str]:
-        if not self._has_portraits():
+        if not self._has("portraits"):
             return []
         return [r[0] for r in self._query("SELECT digest FROM portraits ORDER BY digest")]
 

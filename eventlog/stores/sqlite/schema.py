@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import sqlite3
 
-SCHEMA_VERSION = 6  # 2: the table server's tokens, 3: its webhooks, 4: the hooks
+SCHEMA_VERSION = 7  # 2: the table server's tokens, 3: its webhooks, 4: the hooks
 # the GM let send to a private address, 5: portraits, 6: join requests and the
-# table's choice in tables of their own (MIGRATIONS below)
+# table's choice in tables of their own, 7: archive and import marks in tables
+# of their own (MIGRATIONS below)
 SCHEMA = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE encounters (
@@ -62,9 +63,19 @@ SEATS_TABLES = (
     "WHERE t.role = 'table' AND t.encounter IS NOT NULL",
     "DELETE FROM tokens WHERE role IN ('join', 'table')",
 )
+# The encounters set aside by `archive`, and per encounter brought in by
+# `import` the seq up to which its log came from a file. They were rows of
+# `meta` (keys `archived:ID` and `imported:ID`) before: moved here.
+MARKS_TABLES = (
+    "CREATE TABLE archived (encounter TEXT PRIMARY KEY)",
+    "CREATE TABLE imported (encounter TEXT PRIMARY KEY, upto INTEGER NOT NULL)",
+    "INSERT INTO archived SELECT substr(key, 10) FROM meta WHERE key LIKE 'archived:%'",
+    "INSERT INTO imported SELECT substr(key, 10), value FROM meta WHERE key LIKE 'imported:%'",
+    "DELETE FROM meta WHERE key LIKE 'archived:%' OR key LIKE 'imported:%'",
+)
 MIGRATIONS: dict[int, tuple[str, ...]] = {2: (TOKENS_TABLE,), 3: HOOKS_TABLES,
                                           4: (HOOK_PRIVATE_TABLE,), 5: (PORTRAITS_TABLE,),
-                                          6: SEATS_TABLES}
+                                          6: SEATS_TABLES, 7: MARKS_TABLES}
 
 APPLICATION_ID = 0x436C6467  # "Cldg": combat-ledger, in the database header
 # The columns of a store's tables, as version 1 wrote them.

@@ -4,13 +4,11 @@ approval or a request is decided in. A mixin of the store (its connection,
 `_query`, `_write`). Their tables are schema step 6 (schema.MIGRATIONS)."""
 from __future__ import annotations
 
-import sqlite3
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
-from eventlog.errors import Refusal
 from eventlog.stores.records import JoinRequest, TableChoice
-from eventlog.stores.shared import count_commit
+from eventlog.stores.shared import count_commit, join_taken
 
 if TYPE_CHECKING:
     from eventlog.stores.hosts import SqliteHost as _Host
@@ -25,52 +23,28 @@ class SeatsMixin(_Host):
 
     _deciding = False
 
-    def _has_seats(self) -> bool:
-        """(A store read without its migration has none; once there, it stays.)"""
-        if not self.__dict__.get("_seats_table"):
-            self._seats_table = bool(self._query(
-                "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'joins'"))
-        return self._seats_table
-
     @contextmanager
     def deciding(self):
         """BEGIN IMMEDIATE: SQLite's one writer at a time, whatever the process."""
         if self._deciding:
             yield
             return
-        try:
-            self.db.execute("BEGIN IMMEDIATE")
-        except sqlite3.DatabaseError as exc:
-            raise self._wrap(exc) from None
         self._deciding = True
         try:
-            yield
-            self.db.execute("COMMIT")
-        except BaseException as exc:
-            try:
-                self.db.execute("ROLLBACK")
-            except sqlite3.DatabaseError:
-                pass
-            if isinstance(exc, sqlite3.DatabaseError):
-                raise self._wrap(exc) from None
-            raise
+            with self._immediate():
+                yield
         finally:
             self._deciding = False
         count_commit()
 
-    def life(self, encounter: str) -> str | None:
-        rows = self._query("SELECT hash FROM events WHERE encounter = ? AND seq = 1",
-                           (encounter,))
-        return rows[0][0] if rows else None
-
     def joins(self) -> list[JoinRequest]:
-        if not self._has_seats():
+        if not self._has("joins"):
             return []
         return [JoinRequest._make(r) for r in self._query(
             f"SELECT {_JOIN} FROM joins ORDER BY name")]
 
     def join(self, digest: str) -> JoinRequest | None:
-        if not self._has_seats():
+        if not self._has("joins"):
             return None
         rows = self._query(f"SELECT {_JOIN} FROM joins WHERE digest = ?", (digest,))
         return JoinRequest._make(rows[0]) if rows else None
@@ -78,8 +52,7 @@ class SeatsMixin(_Host):
     def add_join(self, join: JoinRequest) -> None:
         def work():
             if self.db.execute("SELECT 1 FROM joins WHERE name = ?", (join.name,)).fetchone():
-                raise Refusal(f"a join request named {join.name!r} is waiting already: "
-                              "choose another name")
+                raise join_taken(join.name)
             self.db.execute(f"INSERT INTO joins ({_JOIN}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                             tuple(join))
         self._write(work)
@@ -90,13 +63,13 @@ class SeatsMixin(_Host):
             (state, said, name)).rowcount > 0)
 
     def drop_join(self, name: str) -> bool:
-        if not self._has_seats():
+        if not self._has("joins"):
             return False
         return self._write(lambda: self.db.execute(
             "DELETE FROM joins WHERE name = ?", (name,)).rowcount > 0)
 
     def table_choice(self) -> TableChoice | None:
-        if not self._has_seats():
+        if not self._has("joins"):
             return None
         rows = self._query("SELECT encounter, life FROM on_table")
         return TableChoice._make(rows[0]) if rows else None

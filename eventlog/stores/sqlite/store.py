@@ -12,11 +12,13 @@ from contextlib import contextmanager
 import sqlite3
 from collections.abc import Iterator, Sequence
 
-from eventlog.codec import GENESIS, Envelope, encode_data, event_hash, utc_now
+from eventlog.codec import GENESIS, Envelope, encode_data, utc_now
 from eventlog.stores.shared import (
+    chained, unknown,
+    encounter_taken,
     EVENT_VERSION, busy_timeout, count_commit, judged_head, not_text)
 from eventlog.stores.records import PARTY_STREAM, EncounterInfo, SnapshotMaker, StoredEvent
-from eventlog.errors import Refusal, StoreError, UnknownEncounter
+from eventlog.errors import StoreError
 from eventlog.events import EncounterCreated, Payload
 from eventlog.stores.sqlite.changes import ChangesMixin
 from eventlog.stores.sqlite.connection import (
@@ -32,13 +34,12 @@ from eventlog.stores.sqlite.snapshots import SnapshotsMixin
 from eventlog.stores.sqlite.tidy import TidyMixin
 from eventlog.stores.sqlite.seats import SeatsMixin
 from eventlog.stores.sqlite.tokens import TokensMixin
-from eventlog.text import check_actor, check_payload
 
 DISK_FULL_BELOW = 1 << 20  # bytes free: an I/O error with less than this is a full disk
 
 class Store(SnapshotsMixin, ImportMixin, TokensMixin, SeatsMixin, ChangesMixin, TidyMixin, HooksMixin,
             FoldReadsMixin, PortraitsMixin):
-    """One ledger file (the EventStore contract, eventlog/contract.py). Every
+    """One ledger file (the EventStore contract, eventlog/stores/contract.py). Every
     method is one short transaction, or part of the one `reading()` holds."""
 
 
@@ -176,6 +177,16 @@ class Store(SnapshotsMixin, ImportMixin, TokensMixin, SeatsMixin, ChangesMixin, 
 
     # -- reading ---------------------------------------------------------
 
+    def _has(self, table: str) -> bool:
+        """Whether the store holds `table`: one read without the migration
+        that makes it (a read-only file) has none of its records; once
+        there, it stays."""
+        known = self.__dict__.setdefault("_tables", set())
+        if table not in known and self._query(
+                "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (table,)):
+            known.add(table)
+        return table in known
+
     def _query(self, sql: str, args: Sequence = ()) -> list:
         try:
             return self.db.execute(sql, args).fetchall()
@@ -210,7 +221,7 @@ class Store(SnapshotsMixin, ImportMixin, TokensMixin, SeatsMixin, ChangesMixin, 
         row = self._query("SELECT head_seq, head_hash FROM encounters WHERE id = ?",
                           (encounter,))
         if not row:
-            raise UnknownEncounter(f"no encounter {encounter!r} in {self.path}")
+            raise unknown(encounter, self.path)
         return row[0]
 
     def rows(self, encounter: str, after: int = 0, upto: int | None = None) -> Iterator[StoredEvent]:
@@ -244,21 +255,35 @@ class Store(SnapshotsMixin, ImportMixin, TokensMixin, SeatsMixin, ChangesMixin, 
             "SELECT seq, type FROM events WHERE encounter = ? AND seq = batch "
             "ORDER BY seq", (encounter,))
 
+    def life(self, encounter: str) -> str | None:
+        """The hash of the encounter's first event: this life of its id."""
+        rows = self._query("SELECT hash FROM events WHERE encounter = ? AND seq = 1",
+                           (encounter,))
+        return rows[0][0] if rows else None
+
     # -- writing ---------------------------------------------------------
 
     def _write(self, work, count: bool = True):
         if self._deciding:  # (inside one: its transaction is this write's)
             return work()
+        with self._immediate():
+            result = work()
+        if count:
+            count_commit()
+        return result
+
+    @contextmanager
+    def _immediate(self):
+        """One write transaction, BEGIN IMMEDIATE (SQLite's one writer at a
+        time, whatever the process): committed when the block ends, rolled
+        back when it raises, a database's error said in one line."""
         try:
             self.db.execute("BEGIN IMMEDIATE")
         except sqlite3.DatabaseError as exc:
             raise self._wrap(exc) from None
         try:
-            result = work()
+            yield
             self.db.execute("COMMIT")
-            if count:
-                count_commit()
-            return result
         except BaseException as exc:
             try:
                 self.db.execute("ROLLBACK")
@@ -275,7 +300,7 @@ class Store(SnapshotsMixin, ImportMixin, TokensMixin, SeatsMixin, ChangesMixin, 
         def work():
             if self.db.execute("SELECT 1 FROM encounters WHERE id = ?",
                                (encounter,)).fetchone():
-                raise Refusal(f"encounter {encounter!r} already exists")
+                raise encounter_taken(encounter)
             at = utc_now()
             self.db.execute("INSERT INTO encounters VALUES (?, ?, ?, 0, ?)",
                             (encounter, created.title, at, GENESIS))
@@ -318,18 +343,7 @@ class Store(SnapshotsMixin, ImportMixin, TokensMixin, SeatsMixin, ChangesMixin, 
         return self._write(work)
 
     def _insert(self, encounter, head_seq, head_hash, payloads, actor, at):
-        check_actor(actor)  # the one door every declaration goes through
-        for payload in payloads:
-            check_payload(payload)
-        batch = head_seq + 1
-        prev = head_hash
-        envelopes = []
-        for offset, payload in enumerate(payloads):
-            seq = batch + offset
-            name = type(payload).__name__
-            digest = event_hash(seq, batch, name, at, actor, payload, prev)
-            envelopes.append(Envelope(seq, batch, name, at, actor, payload, prev, digest))
-            prev = digest
+        envelopes = chained(head_seq, head_hash, [payloads], actor, at)
         self._insert_envelopes(encounter, envelopes)
         return envelopes
 

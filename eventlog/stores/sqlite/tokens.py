@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from eventlog.errors import Refusal
 from eventlog.stores.records import Token
+from eventlog.stores.shared import token_taken
 
 if TYPE_CHECKING:
     from eventlog.stores.hosts import SqliteHost as _Host
@@ -25,22 +25,15 @@ def _token(row) -> Token:
 class TokensMixin(_Host):
     """Tokens, on top of the store's connection."""
 
-    def _has_tokens(self) -> bool:
-        """(A store read without its migration has none; once there, it stays.)"""
-        if not self.__dict__.get("_tokens_table"):
-            self._tokens_table = bool(self._query(
-                "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'tokens'"))
-        return self._tokens_table
-
     # -- tokens ----------------------------------------------------------
 
     def tokens(self) -> list[Token]:
-        if not self._has_tokens():
+        if not self._has("tokens"):
             return []
         return [_token(r) for r in self._query(f"SELECT {_TOKEN} FROM tokens ORDER BY name")]
 
     def token(self, digest: str) -> Token | None:
-        if not self._has_tokens():
+        if not self._has("tokens"):
             return None
         rows = self._query(f"SELECT {_TOKEN} FROM tokens WHERE digest = ?", (digest,))
         return _token(rows[0]) if rows else None
@@ -48,15 +41,14 @@ class TokensMixin(_Host):
     def add_token(self, token: Token) -> None:
         def work():
             if self.db.execute("SELECT 1 FROM tokens WHERE name = ?", (token.name,)).fetchone():
-                raise Refusal(f"a token named {token.name!r} exists already: "
-                              "revoke it first or choose another name")
+                raise token_taken(token.name)
             self.db.execute(f"INSERT INTO tokens ({_TOKEN}) VALUES (?, ?, ?, ?, ?, ?)",
                             (token.name, token.role, ",".join(token.owns), token.encounter,
                              token.digest, token.created_at))
         self._write(work)
 
     def revoke_token(self, name: str) -> bool:
-        if not self._has_tokens():
+        if not self._has("tokens"):
             return False
         return self._write(lambda: self.db.execute(
             "DELETE FROM tokens WHERE name = ?", (name,)).rowcount > 0)
