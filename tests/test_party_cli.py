@@ -274,3 +274,26 @@ def test_party_add_with_a_mistyped_track_makes_no_store(tmp_path):
     out = combat("party", "add", "Rook", "--track", "hp:20", code=1)
     assert "is not NAME=VALUE or NAME=VALUE/MAX" in out.stderr
     assert not (tmp_path / "new.db").exists()
+
+
+def test_party_fight_whose_end_is_undone_holds_its_characters_again(anywhere):
+    """The carry at `end` lets the characters go; `undo` of that end puts the
+    fight back in play, and with it its characters: no second fight takes
+    them, and the next `end` carries only what changed since the carry."""
+    combat = anywhere
+    combat("new", "alley", "--party", "rook")
+    combat("track", "rook", "hp", "-5")
+    combat("end")
+    combat("undo")
+    assert "(in fight alley)" in combat("party").stdout
+    refused = combat("new", "docks", "--party", "rook", code=1)
+    assert refused.stderr == ("error: rook is in fight alley, which has not ended: "
+                              "change rook there, or end it first\n")
+    refused = combat("party", "set", "rook", "--grit", "3", code=1)
+    assert "rook is in fight alley" in refused.stderr
+    combat("use", "alley")
+    combat("track", "rook", "hp", "-2")
+    assert "  rook  hp 15/20 -> 13/20\n" in combat("end").stdout
+    assert hp(party(combat)["rook"]) == 13
+    assert "(in fight" not in combat("party").stdout
+    combat("new", "docks", "--party", "rook")  # (free again once that fight has ended)

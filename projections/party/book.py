@@ -4,7 +4,7 @@ the reserved id PARTY_STREAM. A store made before the party existed has no
 such stream: its party is empty until the first declaration creates it."""
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 
 from eventlog.codec import Envelope
 from eventlog.errors import Conflict, Refusal, UnknownEncounter
@@ -31,10 +31,12 @@ class PartyBook:
         except UnknownEncounter:
             return 0
 
-    def state(self, at: int | None = None, running: Callable[[str], bool] | None = None) -> Party:
+    def state(self, at: int | None = None,
+              running: Callable[[str], Collection[str]] | None = None) -> Party:
         """The party now, or as it stood at its seq `at`. `running(fight)`
-        says whether a fight it started still runs (an ended or deleted one
-        holds nobody); by default the fold's word stands."""
+        says which of its characters a fight it started holds now (an ended
+        or deleted one holds nobody, one whose end was undone after its carry
+        holds them again); by default the fold's word stands."""
         with self.store.reading():
             head = self.head()
             if at is not None and not 1 <= at <= head:
@@ -52,11 +54,32 @@ class PartyBook:
                         continue
                     evolve(party, env.data)
         if running is not None:
-            party.fights = {f: ids for f, ids in party.fights.items() if running(f)}
+            party.fights = self._held(party, running)
         return party
 
+    def _held(self, party: Party, running: Callable[[str], Collection[str]]) -> dict[str, list[str]]:
+        """The fights that hold party characters now: those the fold says
+        run, and those carried or released that have gone on since (an `end`
+        undone), each asked."""
+        held = {}
+        for fight, started in party.started.items():
+            if fight not in party.fights and not self._went_on(fight, party.carried.get(fight)):
+                continue
+            now = running(fight)
+            ids = [cid for cid in started.characters if cid in now]
+            if ids:
+                held[fight] = ids
+        return held
+
+    def _went_on(self, fight: str, carried: int | None) -> bool:
+        """Whether `fight` has entries after the seq it was carried at."""
+        try:
+            return self.store.head(fight)[0] > (carried or 0)
+        except UnknownEncounter:
+            return False
+
     def declare(self, decide: Decide, actor: str,
-                running: Callable[[str], bool] | None = None) -> tuple[Party, list[Envelope]]:
+                running: Callable[[str], Collection[str]] | None = None) -> tuple[Party, list[Envelope]]:
         """Fold, decide, judge and append in one read snapshot (a Conflict:
         again from the fold). The party after, and what was appended."""
         for _ in range(MAX_ATTEMPTS):
@@ -87,7 +110,7 @@ class PartyBook:
             pass  # (made meanwhile by another command: fold again)
 
     def undo(self, actor: str, reason: str = "",
-             running: Callable[[str], bool] | None = None) -> tuple[Party, list[Envelope]]:
+             running: Callable[[str], Collection[str]] | None = None) -> tuple[Party, list[Envelope]]:
         """`party undo`: the party's latest declaration in force is taken back
         (never a running fight's start: the fight holds its characters)."""
         def marker(book) -> Undone:

@@ -16,19 +16,21 @@ from projections.party.book import PartyBook
 from projections.party.state import Party
 
 
-def running(store: EventStore) -> Callable[[str], bool]:
-    """Whether a fight started from the party still runs (one ended or
-    deleted since holds none of its characters)."""
+def running(store: EventStore) -> Callable[[str], frozenset[str]]:
+    """The party's characters a fight holds now: those it brought in from the
+    party while it runs (none once it has ended or been deleted, or if
+    another fight took its id since)."""
     from projections.domain.state import State
     from projections.history import corrections, fold
 
-    def runs(fight: str) -> bool:
+    def holds(fight: str) -> frozenset[str]:
         try:
             with store.reading():
-                return not fold(store, fight, corrections(store, fight), State(fight)).ended
+                state = fold(store, fight, corrections(store, fight), State(fight))
         except UnknownEncounter:
-            return False
-    return runs
+            return frozenset()
+        return frozenset() if state.ended else frozenset(state.party)
+    return holds
 
 
 def character(name: str, id: str | None = None, bonus: int = 0, ap: int = 3, grit: int = 0,
