@@ -198,15 +198,22 @@ Format = Enum("Format", {name: name for name in FORMATS}, type=str)  # type: ign
 def export(ctx: typer.Context,
            fmt: Format = typer.Option("json", "--format", help=described()),
            out: str | None = typer.Option(None, "-o", "--output", help="Write to FILE (default: stdout); never the ledger or its files."),
-           force: bool = typer.Option(False, "--force", help="Replace FILE even if it is a SQLite database.")) -> None:
-    """Write the encounter's log out, to import elsewhere or for review.
+           force: bool = typer.Option(False, "--force", help="Replace FILE even if it is a SQLite database."),
+           evening: str | None = typer.Option(None, "--session", metavar="ID", help="Every fight of this session as one table (csv or jsonl), with session and encounter columns."),
+           campaign: bool = typer.Option(False, "--campaign", help="Every fight of every session as one table (csv or jsonl).")) -> None:
+    """Write the encounter's log out, to import elsewhere or for review; with
+    --session ID or --campaign, the fights of an evening (or of every one)
+    as one csv or jsonl table for DuckDB or a spreadsheet.
 
-    Example: combat export --format json -o warehouse.json        combat export --format html -o warehouse.html
+    Example: combat export --format json -o warehouse.json        combat export --campaign --format csv -o campaign.csv
     """
     from cli.progress import progress
     from eventlog.outfile import checked_target, write_file
     from projections.reports.formats import writer
     s = session(ctx)
+    if evening is not None or campaign:
+        export_evening(s, Format(fmt).value, out, force, evening, campaign)
+        return
     if out is not None:  # refused before the log is read, not after
         checked_target(out, s.ledger.store.path, force)
     track, write = progress(), writer(Format(fmt).value)
@@ -218,6 +225,30 @@ def export(ctx: typer.Context,
                        s.ledger.store.path, force)
     from cli.output import neutral, write as write_out  # (not rich: the export to stdout does without it)
     write_out(neutral(f"exported {count} events of {s.encounter} to {out} ({fmt.value})") + "\n")
+
+
+def export_evening(s, fmt: str, out: str | None, force: bool, evening: str | None,
+                   campaign: bool) -> None:
+    from cli.output import neutral, write as write_out
+    from cli.progress import progress
+    from eventlog.errors import LedgerError
+    from eventlog.outfile import checked_target, write_file
+    from projections.party.evenings import chosen_fights
+    from projections.reports.evenings import writer
+    if evening is not None and campaign:
+        raise LedgerError("--session and --campaign: give one of them")
+    write = writer(fmt)
+    fights = chosen_fights(s.ledger.store, evening)
+    if out is None:
+        from cli.output import stdout
+        write(s.ledger, fights, stdout(), progress())
+        return
+    checked_target(out, s.ledger.store.path, force)
+    count = write_file(out, lambda f: write(s.ledger, fights, f, progress()),
+                       s.ledger.store.path, force)
+    what = f"session {fights[0][0]}" if evening is not None else "the campaign"
+    write_out(neutral(f"exported {count} events of {what} ({len(fights)} fights) to {out} "
+                      f"({fmt})") + "\n")
 
 
 @app.command("import")

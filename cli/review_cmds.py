@@ -14,10 +14,17 @@ DELAY_ON_A_TERMINAL = 1.0  # seconds between frames when --delay is not given
 MAX_DELAY = 3600.0  # seconds: more is a typo (and 1e308 or nan no clock can sleep)
 
 
-def _chosen(s, every: bool, encounters: str | None) -> list[str] | None:
+def _chosen(s, every: bool, encounters: str | None, evening: str | None = None,
+            campaign: bool = False) -> list[str] | None:
     """The encounters of a campaign view, or None for the current one alone."""
-    if every and encounters:
-        raise LedgerError("--all and --encounters: give one of them")
+    given = [name for name, on in (("--all", every), ("--encounters", encounters is not None),
+                                   ("--session", evening is not None), ("--campaign", campaign))
+             if on]
+    if len(given) > 1:
+        raise LedgerError(f"{' and '.join(given)}: give one of them")
+    if evening is not None or campaign:
+        from projections.party.evenings import chosen_fights
+        return [fight for _, fight in chosen_fights(s.ledger.store, evening)]
     if every:
         return [e.id for e in s.ledger.store.encounters()]
     if encounters is None:
@@ -35,6 +42,8 @@ def _chosen(s, every: bool, encounters: str | None) -> list[str] | None:
 
 ALL_HELP = "Every encounter of the store: a campaign view."
 ENCOUNTERS_HELP = "These encounters, comma-separated (a,b,c): a campaign view."
+SESSION_HELP = "The fights of this session (`combat session` lists them), side by side."
+CAMPAIGN_HELP = "The fights of every session, session by session."
 
 
 @app.command()
@@ -42,26 +51,29 @@ def stats(ctx: typer.Context,
           as_json: bool = typer.Option(False, "--json", help="JSON for scripts."),
           as_csv: bool = typer.Option(False, "--csv", help="One row per turn (who, where, AP, seconds), for analysis."),
           every: bool = typer.Option(False, "--all", help=ALL_HELP),
-          encounters: str | None = typer.Option(None, "--encounters", help=ENCOUNTERS_HELP)) -> None:
+          encounters: str | None = typer.Option(None, "--encounters", help=ENCOUNTERS_HELP),
+          evening: str | None = typer.Option(None, "--session", metavar="ID", help=SESSION_HELP),
+          campaign: bool = typer.Option(False, "--campaign", help=CAMPAIGN_HELP)) -> None:
     """Post-game numbers: per combatant turns, AP spent in turns and on
     interrupts, actions by category, AP left unspent at round ends, seizes,
     Grit and time in turns; per round passes, turns, AP and time; the
     slowest turns; the encounter's totals. With --all or --encounters, the
-    same across many encounters of the store.
+    same across many encounters of the store; with --session ID or
+    --campaign, across the fights of an evening or of every one.
 
-    Example: combat stats        combat stats --json        combat stats --all        combat stats --csv > turns.csv
+    Example: combat stats        combat stats --json        combat stats --campaign        combat stats --csv > turns.csv
     """
     if as_json and as_csv:
         raise LedgerError("--json and --csv: give one of them")
     from projections.reports.stats import stats as tally
     s = session(ctx)
-    ids = _chosen(s, every, encounters)
+    ids = _chosen(s, every, encounters, evening, campaign)
     if ids is None:
         fights = [tally(s.ledger, s.encounter)]
         numbers = fights[0]
     else:
-        from projections.reports.campaign import campaign
-        numbers = campaign(s.ledger, ids)
+        from projections.reports.campaign import campaign as side_by_side
+        numbers = side_by_side(s.ledger, ids)
         fights = numbers["fights"]
     if as_csv:
         write_turns(fights)
@@ -101,10 +113,13 @@ def report(ctx: typer.Context,
            audience: Audience = typer.Option(Audience.gm, "--for", help="gm: everything; players: the PCs' highlights, no GM-only detail (reasons of overrides, the log)."),
            every: bool = typer.Option(False, "--all", help=ALL_HELP),
            encounters: str | None = typer.Option(None, "--encounters", help=ENCOUNTERS_HELP),
+           evening: str | None = typer.Option(None, "--session", metavar="ID", help=SESSION_HELP),
+           campaign: bool = typer.Option(False, "--campaign", help=CAMPAIGN_HELP),
            force: bool = typer.Option(False, "--force", help="Replace FILE even if it is a SQLite database.")) -> None:
     """The html report: of the encounter (as `export --format html`), a
     players' summary of it (--for players), or a campaign report across
-    encounters (--all, --encounters a,b). On a terminal without -o it is
+    encounters (--all, --encounters a,b), the fights of a session
+    (--session ID) or of every session (--campaign). On a terminal without -o it is
     written to ID-report.html (ID-recap.html, campaign-report.html) in the
     current folder, replacing an earlier one, and the line says where.
 
@@ -113,17 +128,19 @@ def report(ctx: typer.Context,
     from cli.progress import progress
     from eventlog.outfile import checked_target, write_file
     s = session(ctx)
-    ids = _chosen(s, every, encounters)
+    ids = _chosen(s, every, encounters, evening, campaign)
     chosen = out is None and _on_a_terminal()
     if chosen:  # a page of html is no terminal's reading: it goes to a file, named here
-        out = ("campaign-report" if ids is not None else
+        out = (f"{evening.strip().lower()}-report" if evening is not None else
+               "campaign-report" if ids is not None else
                f"{s.encounter}-{'recap' if audience is Audience.players else 'report'}") + ".html"
     if out is not None:
         checked_target(out, s.ledger.store.path, force)
     from projections.reports import html
     if ids is not None:
         if audience is Audience.players:
-            raise LedgerError("--for players is the summary of one encounter: leave out --all/--encounters")
+            raise LedgerError("--for players is the summary of one encounter: leave out "
+                              "--all, --encounters, --session and --campaign")
         def writer(f):
             return html.write_campaign(s.ledger, ids, f, progress())
         what = f"{len(ids)} encounter{'s' if len(ids) != 1 else ''}"
@@ -153,16 +170,23 @@ def replay(ctx: typer.Context,
            start: int = typer.Option(1, "--from", min=1, help="Show frames from this seq on."),
            delay: float | None = typer.Option(None, "--delay", min=0.0, help=f"Seconds between events (default: {DELAY_ON_A_TERMINAL:g} on a terminal, 0 otherwise)."),
            step: bool = typer.Option(False, "--step", help="Wait for Enter after each event (q then Enter stops)."),
-           file: Path | None = typer.Option(None, "--file", help="Replay a json or jsonl export without importing it.")) -> None:
+           file: Path | None = typer.Option(None, "--file", help="Replay a json or jsonl export without importing it."),
+           evening: str | None = typer.Option(None, "--session", metavar="ID", help="The fights of this session, one after the other."),
+           campaign: bool = typer.Option(False, "--campaign", help="The fights of every session, one after the other.")) -> None:
     """Play the encounter back in the terminal: after each event, its line
-    and the status table as the table saw it then (R31).
+    and the status table as the table saw it then (R31). With --session ID
+    or --campaign, the fights of an evening (or of every one) in the order
+    they were played.
 
-    Example: combat replay --delay 0.5        combat replay --step --to 30        combat replay --file raid.json
+    Example: combat replay --delay 0.5        combat replay --step --to 30        combat replay --session s2
     """
     import tempfile
     if delay is not None and not delay <= MAX_DELAY:  # (not <=: nan too)
         raise LedgerError(f"--delay {delay:g}: the pause between events is 0 to "
                           f"{MAX_DELAY:g} seconds")
+    if evening is not None or campaign:
+        play_evening(ctx, evening, campaign, to, start, file, delay, step)
+        return
     if file is None:
         s = session(ctx)
         play_back(s.ledger, s.encounter, to, start, delay, step)
@@ -179,6 +203,24 @@ def replay(ctx: typer.Context,
             play_back(ledger, state.encounter, to, start, delay, step)
         finally:
             store.close()
+
+
+def play_evening(ctx, evening: str | None, campaign: bool, to: int | None, start: int,
+                 file: Path | None, delay: float | None, step: bool) -> None:
+    """The fights of a session (or of every one), each played back whole."""
+    given = [name for name, on in (("--session", evening is not None), ("--campaign", campaign),
+                                   ("--file", file is not None), ("--to", to is not None),
+                                   ("--from", start != 1)) if on]
+    if len(given) > 1:
+        raise LedgerError(f"{' and '.join(given)}: a session or the campaign is replayed "
+                          "whole, fight by fight; give one of them")
+    from cli.console import console
+    from projections.party.evenings import chosen_fights
+    s = session(ctx)
+    fights = chosen_fights(s.ledger.store, evening)
+    for n, (evening_id, fight) in enumerate(fights, 1):
+        console.rule(f"[bold]{fight}[/bold] · session {evening_id} · fight {n} of {len(fights)}")
+        play_back(s.ledger, fight, None, 1, delay, step)
 
 
 def play_back(ledger, encounter: str, to: int | None, start: int, delay: float | None,

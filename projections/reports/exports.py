@@ -105,7 +105,16 @@ def write_jsonl(ledger: Ledger, encounter: str, out: TextIO, track: Track = no_t
     declared and whom it is about (round, pass, turn, combatant, name, side,
     group) and, for an amended event, its reading in force (`effective`)."""
     encode = msgspec.json.Encoder().encode
-    n, imported = 0, ledger.store.imported(encounter)
+    n = 0
+    for line in jsonl_lines(ledger, encounter, track):
+        out.write(json_safe(encode(line).decode()) + "\n")
+        n += 1
+    return n
+
+
+def jsonl_lines(ledger: Ledger, encounter: str, track: Track = no_track) -> Iterator[dict]:
+    """The lines of `write_jsonl`, as dicts."""
+    imported = ledger.store.imported(encounter)
     for r in readings(ledger, encounter, track):
         entry = r.step.entry
         env = entry.env
@@ -123,9 +132,7 @@ def write_jsonl(ledger: Ledger, encounter: str, out: TextIO, track: Track = no_t
             now = r.step.state.tracks.get(r.effective.combatant, {}).get(r.effective.track)
             line["track"] = {"name": r.effective.track, "value": now.value if now else None,
                              "max": now.max if now else None}
-        out.write(json_safe(encode(line).decode()) + "\n")
-        n += 1
-    return n
+        yield line
 
 
 def _track_cells(data, state) -> tuple:
@@ -147,6 +154,14 @@ def write_csv(ledger: Ledger, encounter: str, out: TextIO, track: Track = no_tra
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)  # every cell through csv_cell: no formula, no control
     n = 0
+    for row in csv_rows(ledger, encounter, track):
+        writer.writerow(row)
+        n += 1
+    return n
+
+
+def csv_rows(ledger: Ledger, encounter: str, track: Track = no_track) -> Iterator[list[str]]:
+    """The rows of `write_csv` under its header, each cell neutralised."""
     for r in readings(ledger, encounter, track):
         entry = r.step.entry
         env, data = entry.env, r.effective
@@ -158,7 +173,7 @@ def write_csv(ledger: Ledger, encounter: str, out: TextIO, track: Track = no_tra
             o_cost, o_category = _cost(r.original)
             original = [type(r.original).__name__, _who(r.original) or "", o_cost,
                         o_category, getattr(r.original, "label", "")]
-        writer.writerow([csv_cell(cell) for cell in (
+        yield ([csv_cell(cell) for cell in (
             env.seq, env.at, env.actor, round_, pass_, turn or "",
             type(data).__name__ if r.original is not None else env.type,
             who or "", *_person(r.step.state, who), cost, category,
@@ -169,8 +184,6 @@ def write_csv(ledger: Ledger, encounter: str, out: TextIO, track: Track = no_tra
             # a note or a reason of several lines is one cell of several lines
             + [csv_cell(describe(data), keep=LINE_BREAKS)]
             + [csv_cell(cell) for cell in _track_cells(data, r.step.state)])
-        n += 1
-    return n
 
 
 def review(ledger: Ledger, encounter: str, track: Track = no_track) -> tuple[dict, list[Chapter]]:
