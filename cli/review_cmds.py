@@ -17,6 +17,14 @@ MAX_DELAY = 3600.0  # seconds: more is a typo (and 1e308 or nan no clock can sle
 def _chosen(s, every: bool, encounters: str | None, evening: str | None = None,
             campaign: bool = False) -> list[str] | None:
     """The encounters of a campaign view, or None for the current one alone."""
+    ids, _ = _evening(s, every, encounters, evening, campaign)
+    return ids
+
+
+def _evening(s, every: bool, encounters: str | None, evening: str | None,
+             campaign: bool) -> tuple[list[str] | None, dict[str, str] | None]:
+    """The encounters of a campaign view (None: the current one alone), and
+    with --session or --campaign the session each belongs to."""
     given = [name for name, on in (("--all", every), ("--encounters", encounters is not None),
                                    ("--session", evening is not None), ("--campaign", campaign))
              if on]
@@ -24,11 +32,12 @@ def _chosen(s, every: bool, encounters: str | None, evening: str | None = None,
         raise LedgerError(f"{' and '.join(given)}: give one of them")
     if evening is not None or campaign:
         from projections.party.evenings import chosen_fights
-        return [fight for _, fight in chosen_fights(s.ledger.store, evening)]
+        fights = chosen_fights(s.ledger.store, evening)
+        return [fight for _, fight in fights], {fight: sid for sid, fight in fights}
     if every:
-        return [e.id for e in s.ledger.store.encounters()]
+        return [e.id for e in s.ledger.store.encounters()], None
     if encounters is None:
-        return None
+        return None, None
     from eventlog.errors import UnknownEncounter
     ids = [e.strip() for e in encounters.split(",") if e.strip()]
     known = {e.id for e in s.ledger.store.encounters()}
@@ -37,7 +46,7 @@ def _chosen(s, every: bool, encounters: str | None, evening: str | None = None,
             raise UnknownEncounter(f"--encounters: no encounter {eid} in this store")
     if not ids:
         raise LedgerError("--encounters: name at least one encounter, e.g. --encounters a,b")
-    return ids
+    return ids, None
 
 
 ALL_HELP = "Every encounter of the store: a campaign view."
@@ -67,13 +76,13 @@ def stats(ctx: typer.Context,
         raise LedgerError("--json and --csv: give one of them")
     from projections.reports.stats import stats as tally
     s = session(ctx)
-    ids = _chosen(s, every, encounters, evening, campaign)
+    ids, sessions = _evening(s, every, encounters, evening, campaign)
     if ids is None:
         fights = [tally(s.ledger, s.encounter)]
         numbers = fights[0]
     else:
         from projections.reports.campaign import campaign as side_by_side
-        numbers = side_by_side(s.ledger, ids)
+        numbers = side_by_side(s.ledger, ids, sessions=sessions)
         fights = numbers["fights"]
     if as_csv:
         write_turns(fights)
@@ -110,7 +119,7 @@ class Audience(str, Enum):
 @app.command()
 def report(ctx: typer.Context,
            out: str | None = typer.Option(None, "-o", "--output", help="Write to FILE (default: stdout, or on a terminal ID-report.html); never the ledger or its files."),
-           audience: Audience = typer.Option(Audience.gm, "--for", help="gm: everything; players: the PCs' highlights, no GM-only detail (reasons of overrides, the log)."),
+           audience: Audience = typer.Option(Audience.gm, "--for", help="gm: everything; players: the PCs' highlights, no GM-only detail (reasons of overrides, the log), nothing of a combatant still hidden."),
            every: bool = typer.Option(False, "--all", help=ALL_HELP),
            encounters: str | None = typer.Option(None, "--encounters", help=ENCOUNTERS_HELP),
            evening: str | None = typer.Option(None, "--session", metavar="ID", help=SESSION_HELP),
@@ -128,21 +137,18 @@ def report(ctx: typer.Context,
     from cli.progress import progress
     from eventlog.outfile import checked_target, write_file
     s = session(ctx)
-    ids = _chosen(s, every, encounters, evening, campaign)
+    ids, sessions = _evening(s, every, encounters, evening, campaign)
     chosen = out is None and _on_a_terminal()
+    kind = "recap" if audience is Audience.players else "report"
     if chosen:  # a page of html is no terminal's reading: it goes to a file, named here
-        out = (f"{evening.strip().lower()}-report" if evening is not None else
-               "campaign-report" if ids is not None else
-               f"{s.encounter}-{'recap' if audience is Audience.players else 'report'}") + ".html"
+        out = (f"{evening.strip().lower()}-{kind}" if evening is not None else
+               f"campaign-{kind}" if ids is not None else f"{s.encounter}-{kind}") + ".html"
     if out is not None:
         checked_target(out, s.ledger.store.path, force)
     from projections.reports import html
     if ids is not None:
-        if audience is Audience.players:
-            raise LedgerError("--for players is the summary of one encounter: leave out "
-                              "--all, --encounters, --session and --campaign")
         def writer(f):
-            return html.write_campaign(s.ledger, ids, f, progress())
+            return html.write_campaign(s.ledger, ids, f, progress(), sessions, audience.value)
         what = f"{len(ids)} encounter{'s' if len(ids) != 1 else ''}"
     else:
         def writer(f):

@@ -5,6 +5,7 @@ session, no sessions, or two selections at once get one line and exit 1."""
 from __future__ import annotations
 
 import csv
+import re
 import io
 import json
 
@@ -77,9 +78,6 @@ def test_a_fight_deleted_since_is_left_out_of_its_session(campaign):
     (["replay", "--campaign", "--to", "3"],
      "error: --campaign and --to: a session or the campaign is replayed whole, fight by "
      "fight; give one of them\n"),
-    (["report", "--session", "s1", "--for", "players"],
-     "error: --for players is the summary of one encounter: leave out --all, --encounters, "
-     "--session and --campaign\n"),
 ])
 def test_a_selection_that_cannot_be_read_is_one_line(campaign, args, said):
     refused = campaign(*args, code=1)
@@ -140,3 +138,34 @@ def test_the_documented_duckdb_recipe_sums_each_fights_damage(campaign, tmp_path
     con = duckdb.connect()
     con.execute(f"SET file_search_path = '{tmp_path}'")
     assert con.sql(query).fetchall() == [("s1", "alley", 1), ("s1", "docks", 2), ("s2", "tower", 1)]
+
+
+def test_the_players_campaign_keeps_every_secret_and_counts_the_harm(tmp_path):
+    """A hidden combatant that hurt Vex: the GM's campaign page names it, the
+    players' has no trace of it (name, id, column), yet Vex's lost hp are
+    there, told without who dealt them."""
+    combat = in_process(cli_env(tmp_path / "ledger.db"))
+    combat("party", "add", "Rook", "--track", "hp=20/20")
+    combat("party", "add", "Vex", "--track", "hp=15/15")
+    evening(combat, ["alley"], "Night one")
+    combat("session", "start", "Night two")
+    combat("new", "crypt", "--party")
+    combat("add", "Zyxlurker Prime", "--hidden")
+    for slot, die in (("rook", 9), ("vex", 5), ("zyxlurker-prime", 2)):
+        combat("roll", slot, "--die", die)
+    combat("round")
+    combat("track", "vex", "hp", "-4", "--by", "zyxlurker-prime")
+    combat("end")
+    gm = tmp_path / "gm.html"
+    players = tmp_path / "players.html"
+    combat("report", "--campaign", "-o", gm)
+    combat("report", "--campaign", "--for", "players", "-o", players)
+    assert "Zyxlurker" in gm.read_text() and "zyxlurker-prime" in gm.read_text()
+    page = players.read_text()
+    assert "zyxlurker" not in page.lower()
+    assert "<h1>The players&#39; campaign: 2 encounters</h1>" in page
+    numbers = json.loads(combat("stats", "--campaign", "--json").stdout)
+    vex = next(c for c in numbers["combatants"] if c["id"] == "vex")
+    assert (vex["hp_taken"], numbers["harm"]["taken"]["vex"]) == (5, [1, 4])
+    lost = re.search(r'<tr data-combatant="vex">(.*?)</tr>', page, re.S).group(1)
+    assert re.findall(r"<td>([^<]*)</td>", lost)[10] == "5"  # hp lost: 1 in alley, 4 in the crypt

@@ -124,7 +124,30 @@ def reports(tmp_path_factory) -> dict:
         write_campaign(Ledger(store), ["twenty", "two-hundred"], f)
     out["campaign"] = folder / "campaign.html"
     store.close()
+    out["sessions"] = five_evenings(folder)
     return out
+
+
+def five_evenings(folder):
+    """The campaign page of five sessions of three fights each, played from
+    the party, a long name among its characters."""
+    from helpers import cli_env, in_process
+    from projections.party.evenings import chosen_fights
+    from test_evenings import evening
+    combat = in_process(cli_env(folder / "party.db"))
+    combat("party", "add", LONG_NAME, "--id", "rook", "--track", "hp=40/40")
+    combat("party", "add", "Vex", "--track", "hp=30/30")
+    for n in range(1, 6):
+        evening(combat, [f"night-{n}-{where}" for where in ("alley", "docks", "tower")],
+                f"Night {n}")
+        combat("party", "rest", "--full")
+    store = Store(folder / "party.db")
+    fights = chosen_fights(store, None)
+    with (folder / "sessions.html").open("w", encoding="utf-8") as f:
+        write_campaign(Ledger(store), [x for _, x in fights], f,
+                       sessions={x: sid for sid, x in fights})
+    store.close()
+    return folder / "sessions.html"
 
 
 def hurt(ledger):
@@ -202,6 +225,19 @@ def test_campaign_report_reads_at_any_width(browser, reports, width):
     m = measured(browser, reports["campaign"], width)
     assert m["charts"] == 4 and m["small"] == [] and m["overflow"] == []
     assert m["pageWidth"] <= m["viewport"]
+    for chart, series in m["series"].items():
+        fills = [f[0] for f in series.values()]
+        assert len(set(fills)) == len(fills), (chart, series)
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_a_campaign_of_five_evenings_reads_at_any_width(browser, reports, width):
+    """Fifteen fights: the damage each character took, fight by fight, is a
+    chart of its own; nothing is too small, spills over or shares a colour."""
+    m = measured(browser, reports["sessions"], width)
+    assert m["charts"] == 5 and m["small"] == [] and m["overflow"] == []
+    assert m["pageWidth"] <= m["viewport"]
+    assert len(m["series"]["chart-campaign-harm-svg"]) == 2  # a series per character
     for chart, series in m["series"].items():
         fills = [f[0] for f in series.values()]
         assert len(set(fills)) == len(fills), (chart, series)
@@ -301,7 +337,8 @@ def laid_out(browser, path, width: int) -> dict:
 
 
 @pytest.mark.parametrize("width", WIDTHS)
-@pytest.mark.parametrize("fight", ["demo", "twenty", "two-hundred", "tracks", "campaign"])
+@pytest.mark.parametrize("fight", ["demo", "twenty", "two-hundred", "tracks", "campaign",
+                                   "sessions"])
 def test_no_header_broken_no_label_overlapping_or_clipped_no_silent_crop(
         browser, reports, fight, width):
     m = laid_out(browser, reports[fight], width)

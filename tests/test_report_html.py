@@ -239,14 +239,15 @@ def test_report_for_players_has_pc_highlights_and_no_gm_detail(demo, combat, tmp
         assert gm_only not in html
 
 
-def test_report_command_writes_the_recap_and_refuses_a_campaign_recap(tmp_path):
+def test_report_command_writes_the_recap_and_the_players_campaign(tmp_path):
     from helpers import in_process
     combat = in_process(street_fight(tmp_path))
     out = tmp_path / "recap.html"
     result = combat("report", "--for", "players", "-o", out)
     assert "wrote the report of demo-1" in result.stdout and "highlights" in out.read_text()
-    bad = combat("report", "--for", "players", "--all", code=1)
-    assert bad.stderr.startswith("error: --for players") and bad.stderr.count("\n") == 1
+    campaign = tmp_path / "campaign.html"
+    combat("report", "--for", "players", "--all", "-o", campaign)
+    assert "<h1>The players&#39; campaign: 1 encounter</h1>" in campaign.read_text()
     assert combat("report", "--encounters", "demo-1,nope", code=1).stderr.startswith("error: ")
 
 

@@ -33,19 +33,21 @@ def _ratio(a: float, b: float) -> float | None:
     return round(a / b, 3) if b else None
 
 
-def campaign(ledger: Ledger, encounters: list[str], track: Track = no_track) -> dict:
-    """The campaign view of `encounters` (in the order given)."""
-    fights = [stats(ledger, eid, track) for eid in encounters]
+def campaign(ledger: Ledger, encounters: list[str], track: Track = no_track,
+             sessions: dict[str, str] | None = None, audience: str = "gm") -> dict:
+    """The campaign view of `encounters` (in the order given); `sessions`:
+    the session each belongs to; for the players (`audience`), each fight as
+    a player reads it, with no trace of a combatant still hidden."""
+    fights = [stats(_as_read(ledger, eid, audience), eid, track) for eid in encounters]
     people: dict[str, dict] = {}
     sides: dict[str, dict] = {}
     for numbers in fights:
+        _harm(people, numbers)
         turn_ap: dict[str, list[int]] = {}
         for t in numbers["turns"]:
             turn_ap.setdefault(t["combatant"], []).append(t["ap_spent"])
         for c in numbers["combatants"]:
-            p = people.setdefault(c["id"], {"id": c["id"], "side": c["side"],
-                                            "encounters": 0, "turn_seconds": 0.0,
-                                            **{k: 0 for k in SUMMED}})
+            p = people.setdefault(c["id"], _person(c))
             p["name"] = c["name"]
             p["encounters"] += 1
             p["turn_seconds"] = round(p["turn_seconds"] + c["turn_seconds"], 3)
@@ -63,7 +65,8 @@ def campaign(ledger: Ledger, encounters: list[str], track: Track = no_track) -> 
     for s in sides.values():
         s["ap_per_turn"] = _ratio(s["ap_in_turns"], s["turns"])
         s["seconds_per_turn"] = _ratio(s["turn_seconds"], s["turns"])
-    rows = [{"encounter": n["encounter"], "title": n["title"], "phase": n["phase"],
+    rows = [{"encounter": n["encounter"], "session": (sessions or {}).get(n["encounter"]),
+             "title": n["title"], "phase": n["phase"],
              "first_at": n["totals"]["first_at"],
              "duration_seconds": n["totals"]["duration_seconds"],
              **{k: n["totals"][k] for k in ("rounds", "turns", "ap_spent", "interrupts",
@@ -75,4 +78,47 @@ def campaign(ledger: Ledger, encounters: list[str], track: Track = no_track) -> 
     totals["encounters"] = len(rows)
     return {"encounters": rows, "totals": totals,
             "combatants": sorted(people.values(), key=lambda p: (p["side"] != "pc", p["id"])),
-            "sides": [sides[k] for k in sorted(sides)], "fights": fights}
+            "sides": [sides[k] for k in sorted(sides)], "fights": fights,
+            "harm": _taken_per_fight(fights), "audience": audience}
+
+
+def _as_read(ledger: Ledger, encounter: str, audience: str) -> Ledger:
+    if audience != "players":
+        return ledger
+    from projections.players import players_ledger
+    return players_ledger(ledger, encounter)
+
+
+def _person(c: dict) -> dict:
+    return {"id": c["id"], "side": c["side"], "encounters": 0, "turn_seconds": 0.0,
+            "hp_taken": 0, "hp_dealt": 0, "hp_healed": 0, "conditions": [],
+            **{k: 0 for k in SUMMED}}
+
+
+def _harm(people: dict[str, dict], numbers: dict) -> None:
+    """Damage taken, dealt and healed (tracks named hp) and the conditions
+    suffered, added to each combatant of one fight."""
+    for h in numbers["hp"]["combatants"]:
+        c = next(x for x in numbers["combatants"] if x["id"] == h["id"])
+        p = people.setdefault(h["id"], _person(c))
+        p["hp_taken"] += h["taken"]
+        p["hp_dealt"] += h["dealt"]
+        p["hp_healed"] += h["healed"]
+    for per_round in numbers["conditions"]:
+        for cid, names in per_round["on"].items():
+            c = next((x for x in numbers["combatants"] if x["id"] == cid), None)
+            if c is None:
+                continue
+            p = people.setdefault(cid, _person(c))
+            p["conditions"] += [x for x in names if x not in p["conditions"]]
+
+
+def _taken_per_fight(fights: list[dict]) -> dict:
+    """Each PC's damage taken in each fight, in order (0 where it took none
+    or was not there): the campaign's line per character over time."""
+    pcs: dict[str, str] = {}
+    for n in fights:
+        pcs.update({c["id"]: c["name"] for c in n["combatants"] if c["side"] == "pc"})
+    taken = {cid: [next((h["taken"] for h in n["hp"]["combatants"] if h["id"] == cid), 0)
+                   for n in fights] for cid in pcs}
+    return {"used": any(n["hp"]["used"] for n in fights), "names": pcs, "taken": taken}

@@ -219,9 +219,17 @@ def branches(ledger: Ledger, encounter: str, audience: str = "gm") -> dict:
 def campaign_charts(view: dict) -> list:
     from projections.reports import charts as ch
     fights = view["encounters"]
-    labels = [f["encounter"] for f in fights]
+    labels = [f"{f['session']} {f['encounter']}" if f["session"] else f["encounter"]
+              for f in fights]
     people = view["combatants"]
-    return [
+    harm = view["harm"]
+    hurt = [ch.rows(
+        "chart-campaign-harm", "Damage taken per fight",
+        "Hit points each character lost in each fight, first fight at the top "
+        "(tracks named hp).",
+        labels, [ch.Series(ch.short(name), harm["taken"][cid]) for cid, name in harm["names"].items()],
+        "hp")] if harm["used"] and harm["names"] else []
+    return hurt + [
         ch.rows("chart-campaign-combatants", "Per combatant across fights",
                 "Turns, AP in turns, interrupts and seizes, summed over the encounters.",
                 [p["name"] for p in people],
@@ -246,10 +254,13 @@ def campaign_charts(view: dict) -> list:
 
 
 def write_campaign(ledger: Ledger, encounters: list[str], out: TextIO,
-                   track: Track = no_track) -> int:
+                   track: Track = no_track, sessions: dict[str, str] | None = None,
+                   audience: str = "gm") -> int:
+    """The campaign page of `encounters`; for the players (`audience`), made
+    from each fight as a player reads it."""
     from eventlog.text import neutral
     from projections.reports.campaign import campaign
-    view = campaign(ledger, encounters, track)
+    view = campaign(ledger, encounters, track, sessions, audience)
     template = _environment().get_template("campaign.html.j2")
     page = template.render(view=view, charts=_marked(campaign_charts(view)))
     out.write(neutral(page, keep="\n"))
