@@ -243,7 +243,7 @@ def in_process(env: dict):
         assert result.exit_code == code, (args, result.stdout, result.stderr,
                                           result.exception)
         return result
-    combat.db = Path(env["COMBAT_DB"])
+    combat.db, combat.env = Path(env["COMBAT_DB"]), env
     return combat
 
 

@@ -67,8 +67,17 @@ def test_a_file_with_mistakes_adds_no_one_and_says_each(combat, tmp_path):
     assert party(combat) == before
 
 
-def test_a_character_the_party_holds_already_adds_no_one(combat):
+def test_a_character_the_party_holds_already_adds_no_one_and_keeps_no_portrait(combat):
+    """The party refuses the batch: none of the file's portraits is kept
+    either (a portrait is never removed once kept: it is kept only for a
+    declaration the party takes)."""
+    from eventlog.stores import open_store
     combat("party", "add", "Rook")
     out = combat("party", "import", SHEETS / "party.csv", code=1)
     assert out.stderr.strip() == "error: the id 'rook' is already in the party; choose another with --id"
     assert [ch["id"] for ch in party(combat)["characters"]] == ["rook"]
+    store = open_store(combat.env["COMBAT_DB"])
+    try:
+        assert store.portraits() == []
+    finally:
+        store.close()

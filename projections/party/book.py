@@ -78,6 +78,16 @@ class PartyBook:
         except UnknownEncounter:
             return False
 
+    def check(self, payloads: list, running: Callable[[str], Collection[str]] | None = None) -> None:
+        """Raise the Refusal `declare` would give these payloads now; append
+        nothing (what must not be kept for a refused declaration is checked
+        first: a portrait)."""
+        with self.store.reading():
+            party = self.state(running=running)
+        for p in payloads:
+            judge(party, p)
+            evolve(party, p)
+
     def declare(self, decide: Decide, actor: str,
                 running: Callable[[str], Collection[str]] | None = None) -> tuple[Party, list[Envelope]]:
         """Fold, decide, judge and append in one read snapshot (a Conflict:

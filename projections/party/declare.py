@@ -46,6 +46,11 @@ def join(store: EventStore, characters: list[PartyCharacterAdded],
          actor: str) -> tuple[Party, list[Envelope]]:
     """`party add` and `party import`: the characters join the party, all in
     one batch, or (a Refusal naming the first problem) none of them."""
+    _check_ids(characters)
+    return PartyBook(store).declare(lambda party: list(characters), actor, running(store))
+
+
+def _check_ids(characters: list[PartyCharacterAdded]) -> None:
     from eventlog.errors import Refusal
     ids = [x.id for x in characters]
     twice = sorted({i for i in ids if ids.count(i) > 1})
@@ -53,7 +58,6 @@ def join(store: EventStore, characters: list[PartyCharacterAdded],
         raise Refusal(f"the id {twice[0]!r} is given to two characters; give one another with --id")
     if not characters:
         raise Refusal("no characters to add")
-    return PartyBook(store).declare(lambda party: list(characters), actor, running(store))
 
 
 def change(store: EventStore, change: PartyCharacterSet,
@@ -121,10 +125,14 @@ def imported(store: EventStore, sheets, actor: str) -> tuple[Party, list[Envelop
     join the party in one batch, their portraits kept first (content-
     addressed: one kept for a batch the party then refuses is reached by
     nothing); a character the party refuses adds no one."""
+    from msgspec.structs import replace
+
     from projections.portraits import keep
+    faceless = [character(s.name, s.id, s.bonus, s.ap, s.grit,
+                          [PartyTrack(track=name, value=value, max=most)
+                           for name, (value, most) in s.tracks.items()])
+                for s in sheets]
+    _check_ids(faceless)
+    PartyBook(store).check(list(faceless), running(store))  # (no portrait kept for a refusal)
     faces = keep(store, sheets)
-    characters = [character(s.name, s.id, s.bonus, s.ap, s.grit,
-                            [PartyTrack(track=name, value=value, max=most)
-                             for name, (value, most) in s.tracks.items()], face)
-                  for s, face in zip(sheets, faces)]
-    return join(store, characters, actor)
+    return join(store, [replace(c, portrait=face) for c, face in zip(faceless, faces)], actor)
