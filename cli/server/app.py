@@ -30,6 +30,7 @@ ROUTES = [  # (tried in order: the declarations first, the table's busiest reque
     Route("/health", health),
     Route("/metrics", metrics),
     Route("/api/me", reads.me),
+    Route("/api/party", reads.party_of),
     Route("/api/encounters", reads.encounters),
     Route(f"{API}/status", reads.status_of),
     Route(f"{API}/log", reads.log_of),

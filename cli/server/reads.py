@@ -62,6 +62,14 @@ async def me(request: Request):
 
 
 @guarded
+async def party_of(request: Request):
+    """GET /api/party: what the token may read of the party (the core says)."""
+    from projections.party.sheet import party_for
+    token = await token_of(request)
+    return JSON(await run(lambda: party_for(ledger(request), token)))
+
+
+@guarded
 async def encounters(request: Request):
     token = await token_of(request)
     every = request.query_params.get("all") == "1" and token.role == "gm"

@@ -99,7 +99,8 @@ function declare(command, done, asked) {
   return api(path, command).then((answer) => {
     render(answer.status);
     if (me.role === "gm" && window.gmDeclared) window.gmDeclared();
-    say(done || "✓ declared", "ok");
+    say(party.told(done || "✓ declared", answer.carried), "ok");  // (the end of a fight from the party)
+    if (answer.carried) party.refresh();
     return answer;
   }, (err) => { if (err.confirm && asked) asked(err); else say(err.message, "error"); });
 }
@@ -197,6 +198,7 @@ function render(next, streamed) {
   renderMine(byId);
   if (me.role === "gm" && window.gmRendered) window.gmRendered(status);
   portraits.follow(status.encounter, status.combatants.map((c) => c.id));
+  party.follow(status);
 }
 
 function mayOrder(tie) {

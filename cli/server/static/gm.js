@@ -307,9 +307,10 @@ function gmButtons() {
       ? seenLatest(verb).then((batch) => line + " --expect " + batch.seq) : Promise.resolve(line);
     sent.then((full) => api(path, { line: full })).then((answer) => {
       // a --dry-run appends nothing: what it would change is the answer
+      if (answer.party || answer.carried) party.refresh();
       if (answer.preview) say("dry run, nothing appended: " + answer.preview.join(" · "), "note");
       else if (answer.party) say(answer.party.map((l) => l.trim()).join(" · "), "ok");  // (`party rest`)
-      else if (answer.carried) say(["✓ " + line, ...answer.carried.map((l) => l.trim())].join(" · "), "ok");
+      else if (answer.carried) say(party.told("✓ " + line, answer.carried), "ok");
       else say("✓ " + line, "ok");
       // (what the GM typed meanwhile, the next command, is kept)
       if ($("line").value.trim() === line) $("line").value = "";
