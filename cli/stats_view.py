@@ -123,19 +123,33 @@ def show_campaign(numbers: dict) -> None:
         out = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, padding=(0, 1),
                     collapse_padding=True)
         for i, name in enumerate(columns):
-            out.add_column(name, justify="left" if i == 0 else "right", no_wrap=i == 0)
+            out.add_column(name, justify="left" if i == 0 or name == "encounter" else "right",
+                           no_wrap=i == 0)
         for row in rows:
             out.add_row(*(escape(str("–" if v is None else v)) for v in row))
         console.print(out)
 
-    table(["encounter", "rounds", "turns", "AP\nspent", "intr.", "seizes", "time"],
-          [[e["encounter"], e["rounds"], e["turns"], e["ap_spent"], e["interrupts"],
-            e["seizes"], duration(e["duration_seconds"])] for e in numbers["encounters"]])
+    sessions = any(e.get("session") for e in numbers["encounters"])
+    table((["session"] if sessions else []) + ["encounter", "rounds", "turns", "AP\nspent",
+                                               "intr.", "seizes", "time"],
+          [([e["session"]] if sessions else []) + [
+              e["encounter"], e["rounds"], e["turns"], e["ap_spent"], e["interrupts"],
+              e["seizes"], duration(e["duration_seconds"])] for e in numbers["encounters"]])
     table(["combatant", "side", "fights", "turns", "AP in\nturns", "AP per\nturn",
            "intr.", "seizes", "Grit\nspent", "time in\nturns"],
           [[c.get("name") or c["id"], c["side"], c["encounters"], c["turns"], c["ap_in_turns"],
             c["ap_per_turn"], c["interrupts"], c["seizes"], c["grit_spent"],
             duration(c["turn_seconds"])] for c in numbers["combatants"]])
+    if numbers.get("harm", {}).get("used"):
+        console.print("hp: " + "; ".join(
+            f"{escape(c.get('name') or c['id'])} lost {c['hp_taken']}, dealt {c['hp_dealt']}, "
+            f"healed {c['hp_healed']}" for c in numbers["combatants"]
+            if c["hp_taken"] or c["hp_dealt"] or c["hp_healed"]))
+    suffered = [c for c in numbers["combatants"] if c.get("conditions")]
+    if suffered:
+        console.print("conditions: " + "; ".join(
+            f"{escape(c.get('name') or c['id'])} {', '.join(escape(x) for x in c['conditions'])}"
+            for c in suffered))
     table(["side", "turns", "AP per\nturn", "intr.", "seizes", "time per\nturn"],
           [[s["side"], s["turns"], s["ap_per_turn"], s["interrupts"], s["seizes"],
             duration(s["seconds_per_turn"] or 0)] for s in numbers["sides"]])

@@ -169,3 +169,11 @@ def test_the_players_campaign_keeps_every_secret_and_counts_the_harm(tmp_path):
     assert (vex["hp_taken"], numbers["harm"]["taken"]["vex"]) == (5, [1, 4])
     lost = re.search(r'<tr data-combatant="vex">(.*?)</tr>', page, re.S).group(1)
     assert re.findall(r"<td>([^<]*)</td>", lost)[10] == "5"  # hp lost: 1 in alley, 4 in the crypt
+
+
+def test_stats_of_the_campaign_in_the_terminal_names_sessions_and_harm(campaign):
+    out = campaign("stats", "--campaign").stdout
+    rows = [line.split() for line in out.splitlines()]
+    assert ["s1", "alley"] in [r[:2] for r in rows] and ["s2", "tower"] in [r[:2] for r in rows]
+    assert "hp: Vex lost 4, dealt 0, healed 0; Ganger lost 0, dealt 4, healed 0" in out
+    assert all(len(line) <= 80 for line in out.splitlines())
