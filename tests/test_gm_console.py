@@ -246,6 +246,10 @@ def test_the_evening_from_the_gm_page(tmp_path):
         expect(gm.locator("#title")).to_have_text("Warehouse raid")
         gm.get_by_role("button", name="Archive", exact=True).click()
         expect(gm.locator("#message")).to_contain_text(f"✓ {E} archived")
+        # (its stream then ends, archived: this page's own archive is not told
+        # again as an error over its answer)
+        expect(gm.locator("#live")).to_have_class(re.compile("offline"))
+        expect(gm.locator("#message")).to_contain_text(f"✓ {E} archived")
         assert [e["id"] for e in http.get("/api/encounters").json()] == ["docks"]
         expect(gm.locator("#encounter option", has_text=re.compile(r"\(archived\)"))).to_have_count(1)
         gm.get_by_role("button", name="Unarchive").click()

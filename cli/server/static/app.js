@@ -16,6 +16,7 @@ try {  // the phone keeps its token (a join approved, or a link once opened)
 } catch (e) { /* (storage off: the link's token only) */ }
 const $ = (id) => document.getElementById(id);
 let me = null, encounter = null, status = null, source = null;
+const archivedHere = new Set();  // encounters this page archived (gmlog.js)
 let turnKey = "", turnStart = Date.now(), sayTimer = null, heard = false;
 
 function el(tag, props, ...children) {
@@ -337,7 +338,13 @@ function listen() {
   source.addEventListener("status", (ev) => { render(JSON.parse(ev.data), true); badge("live"); });
   source.addEventListener("table", (ev) => followTable(JSON.parse(ev.data).encounter));
   // a refused token, or the encounter archived or deleted: said, and no reconnecting
-  for (const end of ["refused", "closed"]) source.addEventListener(end, (ev) => { say(JSON.parse(ev.data).error, "error"); source.close(); badge("offline"); });
+  for (const end of ["refused", "closed"]) source.addEventListener(end, (ev) => {
+    const why = JSON.parse(ev.data);
+    // (an archive this page made: its own answer said so, and stays)
+    if (!(why.reason === "archived" && archivedHere.has(why.encounter))) say(why.error, "error");
+    source.close();
+    badge("offline");
+  });
   source.onerror = () => {
     if (source.readyState === EventSource.CLOSED) { badge("offline"); setTimeout(listen, 3000); }
     else badge(navigator.onLine === false ? "offline" : "reconnecting");

@@ -188,6 +188,7 @@ function gmEvening() {
   });
   $("archive").addEventListener("click", () => {
     const archived = !picker.selectedOptions[0].dataset.archived;
+    if (archived) archivedHere.add(picker.value); else archivedHere.delete(picker.value);
     api("./api/encounters/" + encodeURIComponent(picker.value) + "/archive", { archived }).then(
       (a) => { say("✓ " + a.encounter + (archived ? " archived: out of the pickers, its log kept" : " is back"), "ok"); listEncounters(); },
       (err) => say(err.message, "error"));
