@@ -177,3 +177,18 @@ def test_stats_of_the_campaign_in_the_terminal_names_sessions_and_harm(campaign)
     assert ["s1", "alley"] in [r[:2] for r in rows] and ["s2", "tower"] in [r[:2] for r in rows]
     assert "hp: Vex lost 4, dealt 0, healed 0; Ganger lost 0, dealt 4, healed 0" in out
     assert all(len(line) <= 80 for line in out.splitlines())
+
+
+def test_each_session_sums_its_characters_spotlight_grit_and_harm(campaign, tmp_path):
+    numbers = json.loads(campaign("stats", "--campaign", "--json").stdout)
+    sums = {(x["session"], q["id"]): (q["fights"], q["turns"], q["ap_in_turns"], q["hp_taken"])
+            for x in numbers["sessions"] for q in x["people"]}
+    assert sums == {("s1", "rook"): (2, 2, 4, 0), ("s1", "vex"): (2, 0, 0, 3),
+                    ("s2", "rook"): (1, 1, 2, 0), ("s2", "vex"): (1, 0, 0, 1)}
+    assert [x["fights"] for x in numbers["sessions"]] == [["alley", "docks"], ["tower"]]
+    campaign("report", "--campaign", "-o", tmp_path / "c.html")
+    page = (tmp_path / "c.html").read_text()
+    row = re.search(r'<tr data-session="s1" data-character="vex">(.*?)</tr>', page, re.S).group(1)
+    assert re.findall(r"<td>([^<]*)</td>", row) == ["Vex", "s1", "2", "0", "0", "0s", "0", "0",
+                                                   "3", "0"]
+    assert 'id="chart-campaign-sessions"' in page

@@ -235,7 +235,7 @@ def test_a_campaign_of_five_evenings_reads_at_any_width(browser, reports, width)
     """Fifteen fights: the damage each character took, fight by fight, is a
     chart of its own; nothing is too small, spills over or shares a colour."""
     m = measured(browser, reports["sessions"], width)
-    assert m["charts"] == 5 and m["small"] == [] and m["overflow"] == []
+    assert m["charts"] == 6 and m["small"] == [] and m["overflow"] == []
     assert m["pageWidth"] <= m["viewport"]
     assert len(m["series"]["chart-campaign-harm-svg"]) == 2  # a series per character
     for chart, series in m["series"].items():

@@ -79,7 +79,34 @@ def campaign(ledger: Ledger, encounters: list[str], track: Track = no_track,
     return {"encounters": rows, "totals": totals,
             "combatants": sorted(people.values(), key=lambda p: (p["side"] != "pc", p["id"])),
             "sides": [sides[k] for k in sorted(sides)], "fights": fights,
-            "harm": _taken_per_fight(fights), "audience": audience}
+            "harm": _taken_per_fight(fights), "audience": audience,
+            "sessions": _per_session(fights, sessions) if sessions else []}
+
+
+SESSION_KEYS = ("turns", "ap_in_turns", "turn_seconds", "grit_spent", "grit_gained")
+
+
+def _per_session(fights: list[dict], sessions: dict[str, str]) -> list[dict]:
+    """Each session's PCs, summed over its fights: their spotlight (turns,
+    AP in turns, time in turns), Grit spent and gained, hp lost and dealt."""
+    out: dict[str, dict] = {}
+    for n in fights:
+        evening = out.setdefault(sessions[n["encounter"]], {
+            "session": sessions[n["encounter"]], "fights": [], "people": {}})
+        evening["fights"].append(n["encounter"])
+        harm = {h["id"]: h for h in n["hp"]["combatants"]}
+        for c in n["combatants"]:
+            if c["side"] != "pc":
+                continue
+            p = evening["people"].setdefault(c["id"], {
+                "id": c["id"], "name": c["name"], "fights": 0, "hp_taken": 0, "hp_dealt": 0,
+                **{k: 0 for k in SESSION_KEYS}})
+            p["fights"] += 1
+            for k in SESSION_KEYS:
+                p[k] = round(p[k] + c[k], 3)
+            p["hp_taken"] += harm.get(c["id"], {}).get("taken", 0)
+            p["hp_dealt"] += harm.get(c["id"], {}).get("dealt", 0)
+    return [{**x, "people": list(x["people"].values())} for x in out.values()]
 
 
 def _as_read(ledger: Ledger, encounter: str, audience: str) -> Ledger:

@@ -229,7 +229,16 @@ def campaign_charts(view: dict) -> list:
         "(tracks named hp).",
         labels, [ch.Series(ch.short(name), harm["taken"][cid]) for cid, name in harm["names"].items()],
         "hp")] if harm["used"] and harm["names"] else []
-    return hurt + [
+    evenings = view["sessions"]
+    pcs = {q["id"]: q["name"] for x in evenings for q in x["people"]}
+    spotlight = [ch.rows(
+        "chart-campaign-sessions", "Turns per session",
+        "Each character's turns in each session, first session at the top.",
+        [x["session"] for x in evenings],
+        [ch.Series(ch.short(name), [next((q["turns"] for q in x["people"] if q["id"] == cid), 0)
+                                    for x in evenings]) for cid, name in pcs.items()],
+        "turns")] if len(evenings) > 1 and pcs else []
+    return hurt + spotlight + [
         ch.rows("chart-campaign-combatants", "Per combatant across fights",
                 "Turns, AP in turns, interrupts and seizes, summed over the encounters.",
                 [p["name"] for p in people],
