@@ -14,13 +14,6 @@ DELAY_ON_A_TERMINAL = 1.0  # seconds between frames when --delay is not given
 MAX_DELAY = 3600.0  # seconds: more is a typo (and 1e308 or nan no clock can sleep)
 
 
-def _chosen(s, every: bool, encounters: str | None, evening: str | None = None,
-            campaign: bool = False) -> list[str] | None:
-    """The encounters of a campaign view, or None for the current one alone."""
-    ids, _ = _evening(s, every, encounters, evening, campaign)
-    return ids
-
-
 def _evening(s, every: bool, encounters: str | None, evening: str | None,
              campaign: bool) -> tuple[list[str] | None, dict[str, str] | None]:
     """The encounters of a campaign view (None: the current one alone), and

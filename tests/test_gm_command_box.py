@@ -6,6 +6,7 @@ import pytest
 
 from browser import CHROMIUM, chromium
 from serverkit import E, client, log, served, table, token
+from test_gm_console import opened_gm
 
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no chromium installed (.ci/run installs it)")
 
@@ -17,9 +18,7 @@ def test_the_next_command_typed_before_an_answer_arrives_is_kept(tmp_path):
     secret = token(db, "gm", "gm")
     with served(db) as running, chromium() as browser, client(running, secret) as http:
         http.put("/api/table", json={"encounter": E})
-        gm = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
-        gm.goto(f"{running.url}/?token={secret}")
-        gm.wait_for_selector("#order .member[data-id]")
+        gm = opened_gm(browser, f"{running.url}/?token={secret}")
         held = []  # the first command's answer, kept back until the next is typed
         gm.route("**/line", lambda route: held.append((route, route.fetch())))
         gm.fill("#line", "note the alarm rings")
@@ -47,9 +46,7 @@ def test_the_party_typed_in_the_box_is_declared_and_said(tmp_path):
     secret = token(db, "gm", "gm")
     with served(db) as running, chromium() as browser, client(running, secret) as http:
         http.put("/api/table", json={"encounter": E})
-        gm = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
-        gm.goto(f"{running.url}/?token={secret}")
-        gm.wait_for_selector("#order .member[data-id]")
+        gm = opened_gm(browser, f"{running.url}/?token={secret}")
         for typed, said in [("party add Rook --track hp=20/20",
                              "✓ party seq 2: rook joins the party"),
                             ('session start "Night two"', "✓ party seq 3: session s1 started"),

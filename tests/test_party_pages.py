@@ -13,26 +13,14 @@ from browser import CHROMIUM, chromium
 from helpers import cli_env, in_process
 from serverkit import client, served, token
 from test_gm_console import opened_gm
+from test_server_party_read import played
 
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no chromium installed (.ci/run installs it)")
 SHOTS = os.environ.get("COMBAT_SCREENS")  # a folder: the screenshots are kept there
 
 
 def campaign(db):
-    """Rook and Vex from the party: alley ended (Rook hurt, poisoned until
-    the party rests), docks running with Vex and a ganger, on the table."""
-    combat = in_process(cli_env(db))
-    combat("party", "add", "Rook", "--grit", "2", "--track", "hp=20/20")
-    combat("party", "add", "Vex", "--track", "hp=15/15")
-    combat("new", "alley", "--party")
-    combat("effect", "rook", "poisoned", "--until-rest")
-    combat("track", "rook", "hp", "-6")
-    combat("end")
-    combat("new", "docks", "--party", "vex")
-    combat("add", "Ganger")
-    combat("roll", "vex", "--die", "7")
-    combat("roll", "ganger", "--die", "3")
-    return combat
+    return played(in_process(cli_env(db)))
 
 
 def shot(page, name: str) -> None:

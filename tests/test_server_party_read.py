@@ -10,12 +10,10 @@ from helpers import cli_env, fresh_db, in_process
 from serverkit import client, served, token
 
 
-@pytest.fixture(params=["sqlite", "postgres"])
-def campaign(request, tmp_path):
-    """Rook and Vex from the party in `alley`, which ended (carried); Vex
-    now in `docks`, still running."""
-    db = fresh_db(request.param, tmp_path)
-    combat = in_process({**cli_env(tmp_path / "unused.db"), "COMBAT_DB": str(db)})
+def played(combat):
+    """Rook and Vex from the party: `alley` ended (carried: Rook hurt,
+    poisoned until the party rests); `docks` running with Vex and a ganger,
+    rolled."""
     combat("party", "add", "Rook", "--grit", "2", "--track", "hp=20/20")
     combat("party", "add", "Vex", "--track", "hp=15/15")
     combat("new", "alley", "--party")
@@ -23,7 +21,16 @@ def campaign(request, tmp_path):
     combat("track", "rook", "hp", "-6")
     combat("end")
     combat("new", "docks", "--party", "vex")
-    return db, combat
+    combat("add", "Ganger")
+    combat("roll", "vex", "--die", "7")
+    combat("roll", "ganger", "--die", "3")
+    return combat
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def campaign(request, tmp_path):
+    db = fresh_db(request.param, tmp_path)
+    return db, played(in_process({**cli_env(tmp_path / "unused.db"), "COMBAT_DB": str(db)}))
 
 
 def test_the_gm_reads_the_whole_party_and_where_each_is(campaign):

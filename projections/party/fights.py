@@ -178,14 +178,14 @@ def ended(ledger: Ledger, encounter: str, command: c.End, actor: str) -> list[st
     from eventlog.events import FightReleased
     from projections.party.view import carry_lines
     book = PartyBook(ledger.store)
-    if encounter not in book.state().started:
+    before = book.state()
+    if encounter not in before.started:
         return None
     if command.no_carry:
         book.declare(lambda p: [FightReleased(encounter=encounter, reason="end --no-carry")],
                      actor)
         return [f"the party is left as it was (--no-carry): `combat party carry {encounter}` "
                 "carries it later"]
-    before = book.state()
     return carry_lines(carry(ledger, encounter, actor), book.head(), before)
 
 

@@ -78,23 +78,14 @@ def difference_lines(p: Party, carried) -> list[str]:
     return out
 
 
-def carry_lines(carried, seq: int, before: Party | None = None) -> list[str]:
-    """What a carry took into the party, one line per character; with the
-    party `before` it, as what each value was and is now (`hp 12/12 -> 9/12`)
-    and the lasting conditions it ended."""
+def carry_lines(carried, seq: int, before: Party) -> list[str]:
+    """What a carry took into the party, one line per character, as what
+    each value was in the party `before` it and is now (`hp 12/12 -> 9/12`,
+    `poisoned ends`)."""
     if carried is None:
         return ["nothing new to carry into the party"]
-    out = [f"carried into the party (party seq {seq}, from {carried.encounter} "
-           f"at seq {carried.seq}):"]
-    if not carried.characters:
-        out.append("  (no changes)")
-    elif before is not None and all(ch.id in before.characters for ch in carried.characters):
-        return out + difference_lines(before, carried)
-    for ch in carried.characters:
-        tracks = "  ".join(f"{t.track} {t.value}" + (f"/{t.max}" if t.max is not None else "")
-                           for t in ch.tracks)
-        conditions = ", ".join(condition(x) for x in ch.conditions)
-        out.append(f"  {ch.id}  Grit {ch.grit}" + (f"  {tracks}" if tracks else "")
-                   + (f"  [{conditions}]" if conditions else ""))
-    out += [f"  {cid} is no longer in the party: not carried" for cid in carried.missing]
-    return out
+    head = (f"carried into the party (party seq {seq}, from {carried.encounter} "
+            f"at seq {carried.seq}):")
+    if not carried.characters and not carried.missing:
+        return [head, "  (no changes)"]
+    return [head, *difference_lines(before, carried)]
