@@ -138,3 +138,41 @@ def negotiate(accept_language: str | None) -> str:
         if language is not None and q > weight:
             best, weight = language, q
     return best
+
+
+# -- numbers, dates and times in the reader's form ------------------------
+# English keeps the forms the product always printed (no import); another
+# language's come from Babel's CLDR data, imported on its first number.
+
+def decimal(value: float, digits: int = 1) -> str:
+    """`value` with `digits` decimals and grouped thousands: 1,234.5 in
+    English, 1.234,5 in German."""
+    language = _speaking.get()
+    if language == SOURCE:
+        return f"{value:,.{digits}f}"
+    from babel.numbers import format_decimal
+    pattern = "#,##0" + ("." + "0" * digits if digits else "")
+    return format_decimal(value, format=pattern, locale=language)
+
+
+def whole(value: int) -> str:
+    """An integer with grouped thousands: 12,345 / 12.345."""
+    return decimal(value, 0)
+
+
+def clock(moment) -> str:
+    """A time of day (a datetime, already in the zone to show): 21:07:45."""
+    language = _speaking.get()
+    if language == SOURCE:
+        return moment.strftime("%H:%M:%S")
+    from babel.dates import format_time
+    return format_time(moment, format="medium", locale=language)
+
+
+def day(moment) -> str:
+    """A date (a date or datetime): 2026-12-05 in English, 05.12.2026 in German."""
+    language = _speaking.get()
+    if language == SOURCE:
+        return moment.strftime("%Y-%m-%d")
+    from babel.dates import format_date
+    return format_date(moment, format="medium", locale=language)
