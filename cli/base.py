@@ -77,6 +77,9 @@ def main_options(
     actor: str = typer.Option(
         "gm", "--actor", envvar="COMBAT_ACTOR", show_envvar=True,
         help="Who declares: gm or a player's name (R29)."),
+    lang: str | None = typer.Option(
+        None, "--lang", envvar="COMBAT_LANG", show_envvar=True,
+        help="The language to speak: en or de (default: the locale's, from LANG)."),
     version: bool = typer.Option(
         False, "--version", is_eager=True, callback=show_version,
         help="Print the version (combat-ledger X.Y.Z) and exit."),

@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 
 from cli import output
+from eventlog.language import _
 from eventlog.errors import LedgerError
 from eventlog.text import neutral
 
@@ -62,5 +63,5 @@ def failed(session, exc: Exception, committed: bool, nested: bool = False) -> in
     if tell is not None:
         tell(what)
         return 1
-    output.say(f"error: {what}", keep="\n" if getattr(exc, "lines", None) else "")
+    output.say(_("error: {reason}").format(reason=what), keep="\n" if getattr(exc, "lines", None) else "")
     return 1

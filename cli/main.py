@@ -13,9 +13,9 @@ import sys
 from cli.registry import COMMANDS, HELP_ORDER, MODULES  # noqa: F401  (tests read them here)
 
 # Global options (each takes a value) that may stand before the command.
-GLOBAL_OPTIONS = ("--db", "--encounter", "--actor")
+GLOBAL_OPTIONS = ("--db", "--encounter", "--actor", "--lang")
 ENVIRONMENT = {"--db": "COMBAT_DB", "--encounter": "COMBAT_ENCOUNTER",
-               "--actor": "COMBAT_ACTOR"}
+               "--actor": "COMBAT_ACTOR", "--lang": "COMBAT_LANG"}
 
 
 def command_at(argv: list[str]) -> int | None:
@@ -146,6 +146,26 @@ def _roster(path: str):
     return read_roster(path)
 
 
+def choose_language(argv: list[str]) -> str | None:
+    """Speak the language `--lang` (or COMBAT_LANG) names, else the
+    environment's locale (LANG, LC_MESSAGES...), from here on: before any
+    command module is imported, since their help is said as they register.
+    A refusal when the language named is not one we speak."""
+    from eventlog import language
+    at = command_at(argv)
+    flag = global_options(argv[:at])["--lang"] if at is not None else None
+    if flag:
+        named = language.chosen(flag)
+        if named is None:
+            from eventlog.text import neutral
+            return language._("no language {name}: combat speaks {known}").format(
+                name=neutral(repr(flag)), known=", ".join(language.LANGUAGES))
+        language.speak(named)
+    else:
+        language.speak(language.from_environment(os.environ))
+    return None
+
+
 def main(leave=sys.exit) -> None:
     """The `combat` program; `leave(code)` ends a quick command (sys.exit in
     process, so that a caller can look around afterwards; entry() leaves at
@@ -153,6 +173,13 @@ def main(leave=sys.exit) -> None:
     from cli.output import prepare_streams
     prepare_streams()
     argv = play_by_default(sys.argv[1:])
+    refused = choose_language(argv)
+    if refused:
+        from cli import output
+        from eventlog.language import _
+        output.say(_("error: {reason}").format(reason=refused))
+        leave(1)
+        return
     if argv == ["--version"]:  # cheap: no typer, no command module
         from cli.version import version_text
         print(version_text())
