@@ -152,13 +152,14 @@ def choose_language(argv: list[str]) -> str | None:
     command module is imported, since their help is said as they register.
     A refusal when the language named is not one we speak."""
     from eventlog import language
+    from eventlog.language import _
     at = command_at(argv)
     flag = global_options(argv[:at])["--lang"] if at is not None else None
     if flag:
         named = language.chosen(flag)
         if named is None:
             from eventlog.text import neutral
-            return language._("no language {name}: combat speaks {known}").format(
+            return _("no language {name}: combat speaks {known}").format(
                 name=neutral(repr(flag)), known=", ".join(language.LANGUAGES))
         language.speak(named)
     else:

@@ -24,7 +24,8 @@ def add(ctx: typer.Context,
         metrics: bool = typer.Option(False, "--metrics", help="Reads GET /metrics only (a monitoring system)."),
         owns: str | None = typer.Option(None, "--owns", metavar="ID[,ID...]", help="The combatants a player declares for."),
         encounter: str | None = typer.Option(None, "--encounter", help="Reach this encounter only (default: a GM token every one, a player or view token the current one)."),
-        url: str = typer.Option("http://127.0.0.1:8000", "--url", help="Where `combat serve` is reached, for the link.")) -> None:
+        url: str = typer.Option("http://127.0.0.1:8000", "--url", help="Where `combat serve` is reached, for the link."),
+        lang: str | None = typer.Option(None, "--lang", metavar="LANG", help="The language its pages speak (en, de; default: the browser's).")) -> None:
     """Make a token and print it once, with the link that opens its page.
 
     \b
@@ -42,7 +43,7 @@ def add(ctx: typer.Context,
         from eventlog.text import neutral
         raise LedgerError(f"{neutral(encounter)} is archived: `combat unarchive "
                           f"{neutral(encounter)}` first, then make the token")
-    secret, token = make(name, roles, owns, encounter)
+    secret, token = make(name, roles, owns, encounter, lang)
     from projections.joining import pending
     check_unlike(token.name, [t.name for t in here.store.tokens()]
                  + [j.name for j in pending(here.store)])  # (a request becomes a token)
@@ -51,6 +52,7 @@ def add(ctx: typer.Context,
     from eventlog.text import neutral
     what = token.role + (f", owns {', '.join(token.owns)}" if token.owns else "")
     what += f", encounter {token.encounter}" if token.encounter else ""
+    what += f", speaks {token.language}" if token.language else ""
     write(f"token for {neutral(token.name)} ({what}), shown once: {secret}\n"
           f"link: {neutral(url.rstrip('/'))}/?token={secret}"
           + (f"&encounter={token.encounter}" if token.encounter else "") + "\n")
@@ -94,7 +96,8 @@ def list_(ctx: typer.Context) -> None:
         write("no tokens: make one with `combat token add NAME --gm|--player --owns ID|--view`\n")
     for t in tokens:
         write(f"{neutral(t.name)}\t{t.role}\towns {','.join(t.owns) or '-'}\t"
-              f"encounter {t.encounter or '*'}\tsince {t.created_at}\n")
+              f"encounter {t.encounter or '*'}\tsince {t.created_at}"
+              + (f"\tspeaks {t.language}" if t.language else "") + "\n")
     for j in waiting:  # (no tokens yet: what `token approve` takes)
         write(f"{neutral(j.name)}\tjoin\towns {j.pc}\tencounter {j.encounter}\t"
               f"since {j.asked_at}\tuntil {j.expires_at}\n")
@@ -115,6 +118,24 @@ def approve(ctx: typer.Context, name: str = typer.Argument(..., help="The name a
     token = let_in(session(ctx).store, name)
     write(f"approved {neutral(token.name)}: player, owns {', '.join(token.owns)}, "
           f"encounter {token.encounter}\n")
+
+
+@token_app.command("lang")
+def lang_(ctx: typer.Context,
+          name: str = typer.Argument(..., help="The token's name."),
+          language: str = typer.Argument(..., metavar="LANG", help="en, de, or auto (the browser's).")) -> None:
+    """Choose the language a token's pages speak, from its next request on:
+    a phone set to another language still reads the table's (a page's own
+    switch goes before it). `auto` gives the choice back to the browser.
+
+    Example: combat token lang ana de
+    """
+    from cli.output import write
+    from eventlog.text import neutral
+    from projections.access import set_language
+    token = set_language(session(ctx).store, name, language)
+    write(f"{neutral(token.name)} speaks {token.language}\n" if token.language else
+          f"{neutral(token.name)} speaks the browser's language\n")
 
 
 @token_app.command("revoke")

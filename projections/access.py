@@ -46,7 +46,7 @@ def same(a: str, b: str) -> bool:
 
 
 def make(name: str, roles: list[str], owns: str | None,
-         encounter: str | None) -> tuple[str, Token]:
+         encounter: str | None, language: str | None = None) -> tuple[str, Token]:
     """A new secret and the Token the store keeps of it; Refusal for a bad name,
     role, owned id or encounter id."""
     import secrets
@@ -75,7 +75,38 @@ def make(name: str, roles: list[str], owns: str | None,
         raise Refusal(f"a {role} token reaches one encounter: name it with --encounter ID, "
                       "or make one current first (`combat use ID`)")
     secret = secrets.token_urlsafe(32)
-    return secret, Token(name, role, ids, encounter, digest(secret), utc_now())
+    return secret, Token(name, role, ids, encounter, digest(secret), utc_now(),
+                         spoken(language))
+
+
+AUTO = "auto"  # a token's pages speak the browser's language
+
+
+def spoken(flag: str | None) -> str | None:
+    """The language a token's pages speak, as the GM names it (`--lang de`,
+    `de-AT`); None for `auto` or none named: the browser's. Refusal for a
+    language we do not speak."""
+    from eventlog.language import LANGUAGES, _, chosen
+    if flag is None or flag.strip().casefold() == AUTO:
+        return None
+    language = chosen(flag)
+    if language is None:
+        raise Refusal(_("no language {name}: a token's pages speak {known}, "
+                        "or {auto} for the browser's").format(
+            name=neutral(repr(flag)), known=", ".join(LANGUAGES), auto=AUTO))
+    return language
+
+
+def set_language(store, name: str, flag: str) -> Token:
+    """Make the token called `name` (case-blind) speak `flag` on its pages
+    from its next request on; the token as it is now."""
+    language = spoken(flag)
+    token = named(store.tokens(), name)
+    if token is None or not store.set_token_language(token.name, language):
+        from eventlog.language import _
+        raise Refusal(_("no token named {name}: `combat token list` shows them").format(
+            name=neutral(repr(name))))
+    return token._replace(language=language)
 
 
 def check_unlike(name: str, others: Iterable[str]) -> None:

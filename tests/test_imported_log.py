@@ -170,6 +170,7 @@ def test_pg_a_store_of_schema_5_opens_migrated_and_a_doctored_import_table_is_re
         db.execute("DROP TABLE portraits")
         db.execute("DROP TABLE joins")  # (and 10)
         db.execute("DROP TABLE on_table")
+        db.execute("DROP TABLE token_languages")  # (and 11)
         db.execute("UPDATE schema_version SET version = 5")
     store = PostgresStore(url)
     try:

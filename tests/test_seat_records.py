@@ -48,6 +48,7 @@ def test_a_sqlite_store_of_schema_5_opens_with_its_requests_and_table_moved(tmp_
         raw.execute("DROP TABLE on_table")
         raw.execute("DROP TABLE archived")  # (schema 7's)
         raw.execute("DROP TABLE imported")
+        raw.execute("DROP TABLE token_languages")  # (schema 8's)
         for name, role, owns, encounter, digest in OLD_ROWS:
             raw.execute("INSERT INTO tokens VALUES (?, ?, ?, ?, ?, ?)",
                         (name, role, owns, encounter, digest, AT))
@@ -70,6 +71,7 @@ def test_a_pg_store_of_schema_9_opens_with_its_requests_and_table_moved():
     with psycopg.connect(url, autocommit=True) as db:
         db.execute("DROP TABLE joins")
         db.execute("DROP TABLE on_table")
+        db.execute("DROP TABLE token_languages")  # (schema 11's)
         for name, role, owns, encounter, digest in OLD_ROWS:
             db.execute("INSERT INTO tokens VALUES (%s, %s, %s, %s, %s, %s)",
                        (name, role, [owns] if owns else [], encounter, digest, AT))

@@ -44,6 +44,7 @@ def _schema_6(db) -> None:
     with sqlite3.connect(db) as raw:
         raw.execute("DROP TABLE archived")
         raw.execute("DROP TABLE imported")
+        raw.execute("DROP TABLE token_languages")  # (schema 8's)
         raw.executemany("INSERT INTO meta VALUES (?, ?)", (
             ("archived:alley", "1"), ("imported:alley", "2"), ("imported:dock", "²")))
         raw.execute("UPDATE meta SET value = '6' WHERE key = 'schema_version'")

@@ -68,6 +68,20 @@ class RecordsContract(SeatsContract):
         assert store.token(ash.digest) is None and store.tokens() == []
         assert store.revoke_token("ash") is False
 
+    def test_contract_a_tokens_language_is_kept_changed_and_gone_with_it(self, store):
+        ash, bo = _token("ash")._replace(language="de"), _token("bo")
+        store.add_token(ash)
+        store.add_token(bo)
+        other = self.another_handle(store)
+        assert other.token(ash.digest).language == "de" and other.token(bo.digest).language is None
+        assert store.set_token_language("bo", "de") is True
+        assert store.set_token_language("ash", None) is True
+        assert [(t.name, t.language) for t in other.tokens()] == [("ash", None), ("bo", "de")]
+        assert store.set_token_language("nobody", "de") is False
+        assert store.revoke_token("bo") is True
+        store.add_token(_token("bo", digest="e" * 64))  # (a new token of the name: its own choice)
+        assert other.token("e" * 64).language is None
+
     def test_contract_hooks_are_kept_listed_and_removed_with_their_marks(self, store):
         hook = Hook("a1b2c3d4", "http://127.0.0.1:9/in", False, "s3cret", "2026-01-01T00:00:00Z")
         assert store.hooks() == []

@@ -87,6 +87,14 @@ class RecordsMixin:
             self._tokens[token.name] = token._replace(owns=tuple(token.owns))
         self._wrote()
 
+    def set_token_language(self, name: str, language: str | None) -> bool:
+        with self._lock:
+            found = self._tokens.get(name)
+            if found is not None:
+                self._tokens[name] = found._replace(language=language)
+        self._wrote()
+        return found is not None
+
     def revoke_token(self, name: str) -> bool:
         with self._lock:
             found = self._tokens.pop(name, None) is not None

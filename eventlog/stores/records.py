@@ -48,6 +48,7 @@ class Token(NamedTuple):
     encounter: str | None    # the one encounter it reaches; None: every one
     digest: str              # hex SHA-256 of the token
     created_at: str
+    language: str | None = None  # what its pages speak (`--lang`); None: the browser's
 
 
 class JoinRequest(NamedTuple):

@@ -41,6 +41,10 @@ class TableRecords(Protocol):
     def revoke_token(self, name: str) -> bool:
         """Forget the token named `name` at once; False if there is none."""
 
+    def set_token_language(self, name: str, language: str | None) -> bool:
+        """The language the token's pages speak (None: the browser's);
+        False if there is no token named `name`."""
+
 
     # -- join requests and the encounter on the table --------------------
     def deciding(self) -> AbstractContextManager[None]:

@@ -109,6 +109,11 @@ INSERT INTO on_table SELECT t.encounter,
     FROM tokens t WHERE t.role = 'table' AND t.encounter IS NOT NULL;
 DELETE FROM tokens WHERE role IN ('join', 'table');
 """),
+    # The language a token's pages speak, where the GM chose one (`token
+    # add --lang`): a table of its own, so that a token's row keeps its shape.
+    (11, """
+CREATE TABLE token_languages (name text PRIMARY KEY, language text NOT NULL);
+"""),
 ]
 SCHEMA_VERSION = MIGRATIONS[-1][0]
 _VERSION_TABLE = ("CREATE TABLE schema_version (app text NOT NULL, version integer NOT NULL, "
@@ -222,6 +227,10 @@ _MADE = {
     ("constraint", "joins_pkey"): "PRIMARY KEY (name)",
     ("constraint", "joins_digest_key"): "UNIQUE (digest)",
     ("relation", "on_table"): "r: encounter text not null, life text not null",
+    ("relation", "token_languages"): "r: name text not null, language text not null",  # (11)
+    ("relation", "token_languages_pkey"):
+        "i: CREATE UNIQUE INDEX token_languages_pkey ON token_languages USING btree (name)",
+    ("constraint", "token_languages_pkey"): "PRIMARY KEY (name)",
 }
 # An encounter's change mark: the transaction appending to it (its head row
 # locked already, so the mark adds no wait of its own).

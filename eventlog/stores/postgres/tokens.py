@@ -17,20 +17,21 @@ else:
 
 
 class TokensMixin(_Host):
-    _TOKEN = "name, role, owns, encounter, digest, created_at"
+    _TOKEN = ("SELECT t.name, role, owns, encounter, digest, created_at, l.language "
+              "FROM tokens t LEFT JOIN token_languages l ON l.name = t.name")
 
     def tokens(self) -> list[Token]:
         return [self._token(r) for r in self._query(
-            f'SELECT {self._TOKEN} FROM tokens ORDER BY name COLLATE "C"')]
+            f'{self._TOKEN} ORDER BY t.name COLLATE "C"')]
 
     def token(self, digest: str) -> Token | None:
-        row = self._query(f"SELECT {self._TOKEN} FROM tokens WHERE digest = %s", (digest,))
+        row = self._query(f"{self._TOKEN} WHERE digest = %s", (digest,))
         return self._token(row[0]) if row else None
 
     @staticmethod
     def _token(row) -> Token:
-        name, role, owns, encounter, digest, created_at = row
-        return Token(name, role, tuple(owns), encounter, digest, created_at)
+        name, role, owns, encounter, digest, created_at, language = row
+        return Token(name, role, tuple(owns), encounter, digest, created_at, language)
 
     def add_token(self, token: Token) -> None:
         def work(db):
@@ -41,12 +42,28 @@ class TokensMixin(_Host):
                  token.created_at))
             if done.rowcount != 1:
                 raise token_taken(token.name)
+            if token.language is not None:
+                db.execute("INSERT INTO token_languages VALUES (%s, %s)",
+                           (token.name, token.language))
             self._tokens_changed(db)
         self._write(work)
+
+    def set_token_language(self, name: str, language: str | None) -> bool:
+        def work(db):
+            db.execute(SEATS_LOCK)
+            if not db.execute("SELECT 1 FROM tokens WHERE name = %s", (name,)).fetchone():
+                return False
+            db.execute("DELETE FROM token_languages WHERE name = %s", (name,))
+            if language is not None:
+                db.execute("INSERT INTO token_languages VALUES (%s, %s)", (name, language))
+            self._tokens_changed(db)
+            return True
+        return self._write(work)
 
     def revoke_token(self, name: str) -> bool:
         def work(db):
             db.execute(SEATS_LOCK)
+            db.execute("DELETE FROM token_languages WHERE name = %s", (name,))
             gone = db.execute("DELETE FROM tokens WHERE name = %s", (name,)).rowcount > 0
             if gone:
                 self._tokens_changed(db)

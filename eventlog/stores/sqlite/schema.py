@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import sqlite3
 
-SCHEMA_VERSION = 7  # 2: the table server's tokens, 3: its webhooks, 4: the hooks
+SCHEMA_VERSION = 8  # 2: the table server's tokens, 3: its webhooks, 4: the hooks
 # the GM let send to a private address, 5: portraits, 6: join requests and the
 # table's choice in tables of their own, 7: archive and import marks in tables
-# of their own (MIGRATIONS below)
+# of their own, 8: the language a token's pages speak (MIGRATIONS below)
 SCHEMA = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE encounters (
@@ -73,9 +73,12 @@ MARKS_TABLES = (
     "INSERT INTO imported SELECT substr(key, 10), value FROM meta WHERE key LIKE 'imported:%'",
     "DELETE FROM meta WHERE key LIKE 'archived:%' OR key LIKE 'imported:%'",
 )
+# The language a token's pages speak, where the GM chose one (`token add
+# --lang`): a table of its own, so that a token's row keeps its shape.
+LANGUAGES_TABLE = "CREATE TABLE token_languages (name TEXT PRIMARY KEY, language TEXT NOT NULL)"
 MIGRATIONS: dict[int, tuple[str, ...]] = {2: (TOKENS_TABLE,), 3: HOOKS_TABLES,
                                           4: (HOOK_PRIVATE_TABLE,), 5: (PORTRAITS_TABLE,),
-                                          6: SEATS_TABLES, 7: MARKS_TABLES}
+                                          6: SEATS_TABLES, 7: MARKS_TABLES, 8: (LANGUAGES_TABLE,)}
 
 APPLICATION_ID = 0x436C6467  # "Cldg": combat-ledger, in the database header
 # The columns of a store's tables, as version 1 wrote them.
