@@ -176,3 +176,26 @@ def day(moment) -> str:
         return moment.strftime("%Y-%m-%d")
     from babel.dates import format_date
     return format_date(moment, format="medium", locale=language)
+
+
+# -- the operating system's reasons ---------------------------------------
+# strerror speaks the C locale's English: the reasons a person meets most,
+# in the reader's language; any other in the system's own words.
+_REASONS = {"ENOENT": N_("No such file or directory"), "EACCES": N_("Permission denied"),
+            "EPERM": N_("Operation not permitted"), "EISDIR": N_("Is a directory"),
+            "ENOTDIR": N_("Not a directory"), "ENOSPC": N_("No space left on device"),
+            "EROFS": N_("Read-only file system"), "EEXIST": N_("File exists"),
+            "EADDRINUSE": N_("Address already in use"),
+            "EADDRNOTAVAIL": N_("Cannot assign requested address"),
+            "ENAMETOOLONG": N_("File name too long"), "ELOOP": N_("Too many levels of symbolic links"),
+            "EDQUOT": N_("Disk quota exceeded"), "EIO": N_("Input/output error")}
+
+
+def reason(exc: BaseException) -> str:
+    """Why an operating system call failed, in the reader's language."""
+    import errno
+    code = getattr(exc, "errno", None)
+    name = errno.errorcode.get(code) if isinstance(code, int) else None
+    if name in _REASONS:
+        return _(_REASONS[name])
+    return getattr(exc, "strerror", None) or str(exc)

@@ -171,6 +171,17 @@ def test_a_browsers_accept_language_chooses_among_the_languages_we_speak(header,
 def test_a_language_named_by_a_person_is_one_we_speak_or_none():
     assert [language.chosen(x) for x in ("de", "DE", "de-CH", "en", "fr", "", None, "d\x1be")] == [
         "de", "de", "de", "en", None, None, None, None]
-    with pytest.raises(ValueError):
-        with language.speaking("fr"):
-            pass
+    with pytest.raises(ValueError), language.speaking("fr"):
+        pass
+
+
+def test_the_systems_reasons_are_the_readers():
+    try:
+        (ROOT / "no such folder" / "x").read_bytes()
+    except OSError as exc:
+        assert language.reason(exc) == "No such file or directory"
+        with language.speaking("de"):
+            assert language.reason(exc) == "Datei oder Verzeichnis nicht gefunden"
+    unknown = OSError(61, "No data available")  # (ENODATA: said as the system says it)
+    with language.speaking("de"):
+        assert language.reason(unknown) == "No data available"
