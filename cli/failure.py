@@ -26,8 +26,8 @@ def damage(session) -> str | None:
         return None
     if verdict.ok:
         return None
-    return (f"the log of {eid} is damaged at seq {verdict.first_bad_seq}: "
-            f"{verdict.problem} (R30)")
+    return _("the log of {encounter} is damaged at seq {seq}: {problem} (R30)").format(
+        encounter=eid, seq=verdict.first_bad_seq, problem=verdict.problem)
 
 
 def said(session, exc: Exception) -> str:
@@ -38,15 +38,15 @@ def said(session, exc: Exception) -> str:
             return "\n".join(neutral(line) for line in lines)
         return " ".join(str(exc).splitlines())
     if isinstance(exc, RecursionError):
-        return ("nested too deeply to be read (a file or script that refers to "
-                "itself, or a damaged store)")
+        return _("nested too deeply to be read (a file or script that refers to "
+                 "itself, or a damaged store)")
     if os.environ.get("COMBAT_DEBUG"):
         raise exc
     found = damage(session)
     if found:
-        return f"{found}; nothing was changed"
-    return (f"unexpected failure ({type(exc).__name__}: {exc}); "
-            "set COMBAT_DEBUG=1 for details")
+        return _("{damage}; nothing was changed").format(damage=found)
+    return _("unexpected failure ({kind}: {what}); set COMBAT_DEBUG=1 for details").format(
+        kind=type(exc).__name__, what=exc)
 
 
 def failed(session, exc: Exception, committed: bool, nested: bool = False) -> int:
@@ -57,7 +57,7 @@ def failed(session, exc: Exception, committed: bool, nested: bool = False) -> in
         return output.output_failed(exc, committed)
     what = said(session, exc)
     if committed and not isinstance(exc, LedgerError):  # (a demo that stopped: 1)
-        output.say(f"warning: the declaration was recorded, but {what}")
+        output.say(_("warning: the declaration was recorded, but {what}").format(what=what))
         return 0
     tell = getattr(session, "tell_error", None)  # play mode words and wraps its own
     if tell is not None:

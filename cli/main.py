@@ -117,7 +117,8 @@ def run_quick(argv: list[str], at: int, work) -> int:
         output.flush()
         return 0
     except KeyboardInterrupt:
-        output.say("Aborted!")
+        from eventlog.language import _
+        output.say(_("Aborted!"))
         return 1
     except Exception as exc:
         return failed(session, exc, commits() > before)
