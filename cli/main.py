@@ -83,7 +83,7 @@ def _read(words: list[str]):
     the table for people (what the typer command does, without typer)."""
     from cli.grammar import BadLine, parse_read
     try:
-        _, values = parse_read(words)
+        _command, values = parse_read(words)
     except BadLine:
         return None  # said in click's words by the typer app
     at = values["at"]

@@ -185,3 +185,25 @@ def test_the_systems_reasons_are_the_readers():
     unknown = OSError(61, "No data available")  # (ENODATA: said as the system says it)
     with language.speaking("de"):
         assert language.reason(unknown) == "No data available"
+
+
+def test_no_module_that_says_messages_binds_the_name_of_its_lookup():
+    """`kind, _, rest = ...` in a module that imports `_` from
+    eventlog/language.py makes the next message call a string."""
+    import ast
+    bound = []
+    for package in ("eventlog", "projections", "cli"):
+        for path in sorted((ROOT / package).rglob("*.py")):
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+            imports = any(isinstance(n, ast.ImportFrom) and n.module == "eventlog.language"
+                          and any(a.name == "_" and a.asname is None for a in n.names)
+                          for n in ast.walk(tree))
+            if not imports:
+                continue
+            for node in ast.walk(tree):
+                if isinstance(node, ast.Name) and node.id == "_" and isinstance(
+                        node.ctx, (ast.Store, ast.Del)):
+                    bound.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+                elif isinstance(node, ast.arg) and node.arg == "_":
+                    bound.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    assert bound == [], "rename these `_` (they hide the message lookup)"

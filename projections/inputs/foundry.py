@@ -13,7 +13,8 @@ import re
 from eventlog.errors import InvalidFile
 from eventlog.text import neutral
 from projections.inputs.sheets import (
-    MAX_CHARACTERS, NOTHING, TRACK_NAMES, Fields, Sheet, character, label, shown, track_name)
+    MAX_CHARACTERS, NOTHING, Fields, Sheet, character, label, shown, track_name, track_names)
+from eventlog.language import _
 from projections.inputs.strict import load_json, reworded
 
 FIELDS = ("name", "id", "bonus", "ap", "grit", "portrait")
@@ -31,25 +32,27 @@ def mapping(maps, fields: Fields) -> dict[str, str]:
         where = f"--map {neutral(repr(word[:80]))}"
         field, sep, key = word.partition("=")
         field, key = field.strip().lower(), key.strip()
-        kind, _, track = field.partition(":")
+        kind, _sep, track = field.partition(":")
         if not sep or not field or not key:
-            fields.note(where, "expected FIELD=KEY, e.g. bonus=system.abilities.dex.mod")
+            fields.note(where, _("expected FIELD=KEY, e.g. bonus=system.abilities.dex.mod"))
             continue
         if field in given:
-            fields.note(where, f"{field} is mapped twice")
+            fields.note(where, _("{field} is mapped twice").format(field=field))
         elif kind in ("track", "max") and track:
             if track_name(track) is None:
-                fields.note(where, f"a track's name is {TRACK_NAMES}")
+                fields.note(where, _("a track's name is {rule}").format(rule=track_names()))
         elif field not in FIELDS:
-            fields.note(where, f"unknown field {field!r} (expected one of: {EXPECTED})")
+            fields.note(where, _("unknown field {field} (expected one of: {known})").format(
+                field=repr(field), known=EXPECTED))
         if not KEY.match(key):
-            fields.note(where, "KEY is a dotted path of the actor's keys, e.g. "
-                               "system.attributes.hp.value")
+            fields.note(where, _("KEY is a dotted path of the actor's keys, e.g. "
+                                 "system.attributes.hp.value"))
         given.add(field)
         out[field] = key
     for field in list(out):
         if field.startswith("max:") and f"track:{field[4:]}" not in out:
-            fields.note(f"--map {field}", f"{field} needs track:{field[4:]} for the value")
+            fields.note(f"--map {field}", _("{field} needs {track} for the value").format(
+                field=field, track=f"track:{field[4:]}"))
     return out
 
 
@@ -60,21 +63,25 @@ def actors(name: str, text: str, maps, fields: Fields) -> list[Sheet]:
     try:
         data = load_json(text)
     except (ValueError, RecursionError) as exc:
-        detail = reworded(exc) if isinstance(exc, ValueError) else "nested too deeply"
-        raise InvalidFile(f"{name} is not valid JSON: {detail}; {NOTHING}") from None
+        detail = reworded(exc) if isinstance(exc, ValueError) else _("nested too deeply")
+        raise InvalidFile(_("{name} is not valid {kind}: {detail}; {nothing}").format(
+            name=name, kind="JSON", detail=detail, nothing=_(NOTHING))) from None
     if isinstance(data, dict) and isinstance(data.get("actors"), list):
         data = data["actors"]
     found = data if isinstance(data, list) else [data]
     if not isinstance(data, (list, dict)):
-        raise InvalidFile(f"{name}: expected a Foundry VTT actor or a list of them, not "
-                          f"{shown(data)}; {NOTHING}")
+        raise InvalidFile(_("{name}: expected a Foundry VTT actor or a list of them, not "
+                            "{given}; {nothing}").format(name=name, given=shown(data),
+                                                          nothing=_(NOTHING)))
     if len(found) > MAX_CHARACTERS:
-        raise InvalidFile(f"{name} holds {len(found)} actors: one import adds at most "
-                          f"{MAX_CHARACTERS}; {NOTHING}")
+        raise InvalidFile(_("{name} holds {n} actors: one import adds at most {most}; "
+                            "{nothing}").format(name=name, n=len(found), most=MAX_CHARACTERS,
+                                                nothing=_(NOTHING)))
     sheets = []
     for index, actor in enumerate(found, start=1):
         if not isinstance(actor, dict):
-            fields.note(f"actor {index}", f"expected an actor (an object), got {shown(actor)}")
+            fields.note(label("actor", index, None),
+                        _("expected an actor (an object), got {given}").format(given=shown(actor)))
             continue
         sheet = _actor(fields, index, actor, mapped)
         if sheet is not None:
@@ -92,7 +99,8 @@ def _actor(fields: Fields, index: int, actor: dict, mapped: dict[str, str]) -> S
             return None
         got = lookup(actor, key)
         if got is _ABSENT and field != "portrait":
-            fields.note(where, f"{key} is not in the actor (--map {field}={key})")
+            fields.note(where, _("{key} is not in the actor ({option})").format(
+                key=key, option=f"--map {field}={key}"))
         return None if got is _ABSENT else got
 
     values = {field: value(field) for field in FIELDS}

@@ -15,6 +15,7 @@ from eventlog.chain import Chain
 from eventlog.codec import Envelope, decode_data
 from eventlog.errors import InvalidFile, Refusal
 from eventlog.events import CORRECTIONS
+from eventlog.language import _
 from eventlog.text import check_actor, check_at, check_payload
 from eventlog.undo import Corrections, UndoBook
 from projections.domain.evolve import evolve
@@ -57,23 +58,26 @@ class _Intake:
                 bad = self.chain.check(env.seq, env.batch, env.type, env.at, env.actor,
                                        env.data, env.prev_hash, env.hash)
             except UnicodeEncodeError:  # a lone surrogate, \ud800: JSON allows it, UTF-8 not
-                raise InvalidFile(f"event {env.seq}: its text is not valid Unicode") from None
+                raise InvalidFile(_("event {seq}: its text is not valid Unicode").format(
+                    seq=env.seq)) from None
             if bad is not None:
-                raise InvalidFile(f"the hash chain is broken at seq {bad.first_bad_seq}: "
-                                  f"{bad.problem} (R30)")
+                raise InvalidFile(_("the hash chain is broken at seq {seq}: {problem} (R30)")
+                                  .format(seq=bad.first_bad_seq, problem=bad.problem))
             _check_envelope(env)
             _check_time(env, last)
             alone = env.type in CORRECTIONS
             if env.batch != env.seq and (last is None or env.batch != last.batch or alone):
-                raise InvalidFile(f"event {env.seq}: batch {env.batch} is not the "
-                                  "batch of the event before it")
+                raise InvalidFile(_("event {seq}: batch {batch} is not the batch of the "
+                                    "event before it").format(seq=env.seq, batch=env.batch))
             if env.seq > 1 and env.type == "EncounterCreated":
-                raise InvalidFile(f"event {env.seq}: a second EncounterCreated")
+                raise InvalidFile(_("event {seq}: a second {type}").format(
+                    seq=env.seq, type="EncounterCreated"))
             if env.batch == env.seq:
                 if alone:
                     problem = self.book.problem(env.data)
                     if problem is not None:
-                        raise InvalidFile(f"event {env.seq}: {problem}")
+                        raise InvalidFile(_("event {seq}: {problem}").format(
+                            seq=env.seq, problem=problem))
                 self.book.record(env.batch, env.type, env.data if alone else None)
             self.count, last = env.seq, env
             yield env
@@ -87,7 +91,7 @@ def _check_envelope(env: Envelope) -> None:
         check_actor(env.actor)
         check_payload(env.data)
     except Refusal as exc:
-        raise InvalidFile(f"event {env.seq}: {exc}") from None
+        raise InvalidFile(_("event {seq}: {problem}").format(seq=env.seq, problem=exc)) from None
 
 
 # An imported log's clock: a store writes `at` when it
@@ -100,10 +104,12 @@ CLOCK_SLACK = timedelta(minutes=5)
 def _check_time(env: Envelope, last: Envelope | None) -> None:
     at = _when(env.at)
     if at > datetime.now(UTC) + CLOCK_SLACK:
-        raise InvalidFile(f"event {env.seq}: its time {env.at} is in the future (R29)")
+        raise InvalidFile(_("event {seq}: its time {at} is in the future (R29)").format(
+            seq=env.seq, at=env.at))
     if last is not None and at < _when(last.at) - CLOCK_SLACK:
-        raise InvalidFile(f"event {env.seq}: its time {env.at} runs backwards, before "
-                          f"event {last.seq}'s {last.at} (R29)")
+        raise InvalidFile(_("event {seq}: its time {at} runs backwards, before event "
+                            "{before}'s {then} (R29)").format(seq=env.seq, at=env.at,
+                                                              before=last.seq, then=last.at))
 
 
 def _when(at: str) -> datetime:
@@ -123,11 +129,11 @@ def _judged(rows, fixes: Corrections, encounter: str) -> State:
         if batch in fixes.undone or batch_rows[0][2] in CORRECTIONS:
             continue
         for payload in fixes.replaced.get(batch) or [
-                decode_data(type_name, data) for _, _, type_name, data in batch_rows]:
+                decode_data(type_name, data) for _seq, _batch, type_name, data in batch_rows]:
             try:
                 judge(state, payload)
             except Refusal as exc:
-                raise InvalidFile(f"event {batch} ({type(payload).__name__}) is "
-                                  f"illegal: {exc}") from None
+                raise InvalidFile(_("event {seq} ({type}) is illegal: {problem}").format(
+                    seq=batch, type=type(payload).__name__, problem=exc)) from None
             evolve(state, payload)
     return state

@@ -20,6 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from pydantic_core import ErrorDetails
 
 from eventlog.errors import InvalidFile
+from eventlog.language import N_, _, n_
 from eventlog.files import read_bounded
 from projections.domain.commands import Load
 from projections.domain.loading import NOTHING_ADDED, shown
@@ -73,7 +74,7 @@ def read(path: Path) -> Load:
     one line naming what is wrong."""
     name = path.name
     kind = _kind(name)
-    raw = read_bounded(path, MAX_ROSTER_BYTES, "the most a roster may hold", name)
+    raw = read_bounded(path, MAX_ROSTER_BYTES, _("the most a roster may hold"), name)
     return read_bytes(name, raw, kind)
 
 
@@ -81,8 +82,11 @@ def _kind(name: str) -> str:
     suffix = Path(name).suffix
     kind = FORMATS.get(suffix.lower())
     if kind is None:
-        raise InvalidFile(f"{name}: a roster is .toml, .yaml, .yml or .json, not "
-                          f"{suffix or 'a file without an extension'}")
+        if not suffix:
+            raise InvalidFile(_("{name}: a roster is .toml, .yaml, .yml or .json, not a file "
+                                "without an extension").format(name=name))
+        raise InvalidFile(_("{name}: a roster is .toml, .yaml, .yml or .json, not {suffix}")
+                          .format(name=name, suffix=suffix))
     return kind
 
 
@@ -91,31 +95,41 @@ def read_bytes(name: str, raw: bytes, kind: str | None = None) -> Load:
     that loads it: the same strict checks as a file `load` reads."""
     kind = kind or _kind(name)
     if len(raw) > MAX_ROSTER_BYTES:
-        raise InvalidFile(f"{name} is over {MAX_ROSTER_BYTES} bytes, the most a roster may hold")
+        raise InvalidFile(_("{name} is over {most} bytes, the most a roster may hold").format(
+            name=name, most=MAX_ROSTER_BYTES))
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError:
         text = "\0"
     if "\0" in text:
-        raise InvalidFile(f"{name} is not a text file: a roster is written in {kind}")
+        raise InvalidFile(_("{name} is not a text file: a roster is written in {kind}").format(
+            name=name, kind=kind))
     data = _parse(text, kind, name)
     if data is None or data == {}:
-        raise InvalidFile(f"{name} is empty: a roster needs at least one combatant entry")
+        raise InvalidFile(_("{name} is empty: a roster needs at least one combatant entry")
+                          .format(name=name))
     if not isinstance(data, dict):
-        raise InvalidFile(f"{name}: expected combatant and group entries at the top, "
-                          f"not {shown(data)}; {NOTHING_ADDED}")
+        raise InvalidFile(_("{name}: expected combatant and group entries at the top, not "
+                            "{given}; {nothing}").format(name=name, given=shown(data),
+                                                          nothing=_(NOTHING_ADDED)))
     try:
         roster = Roster.model_validate(data)
     except ValidationError as exc:
         problems = [p for p in (_problem(err, data) for err in exc.errors()) if p]
-        more = f" (and {len(problems) - 3} more)" if len(problems) > 3 else ""
-        raise InvalidFile(f"{name}: {'; '.join(problems[:3])}{more}; {NOTHING_ADDED}") from None
+        said = "; ".join(problems[:3])
+        if len(problems) > 3:
+            said = n_("{problems} (and {n} more)", "{problems} (and {n} more)",
+                      len(problems) - 3).format(problems=said, n=len(problems) - 3)
+        raise InvalidFile(_("{name}: {problems}; {nothing}").format(
+            name=name, problems=said, nothing=_(NOTHING_ADDED))) from None
     if not roster.combatant:
-        raise InvalidFile(f"{name} holds no combatant entry: a roster needs at least one")
+        raise InvalidFile(_("{name} holds no combatant entry: a roster needs at least one")
+                          .format(name=name))
     total = sum(entry.count for entry in roster.combatant)
     if total > MAX_COMBATANTS:
-        raise InvalidFile(f"{name} adds {total} combatants: a roster adds at most "
-                          f"{MAX_COMBATANTS}; {NOTHING_ADDED}")
+        raise InvalidFile(_("{name} adds {total} combatants: a roster adds at most {most}; "
+                            "{nothing}").format(name=name, total=total, most=MAX_COMBATANTS,
+                                                nothing=_(NOTHING_ADDED)))
     return msgspec.convert({**roster.model_dump(), "file": name}, Load)
 
 
@@ -129,13 +143,17 @@ def _parse(text: str, kind: str, name: str):
         try:
             return load_yaml(text)
         except yaml.MarkedYAMLError as exc:
-            where = f" at line {exc.problem_mark.line + 1}" if exc.problem_mark else ""
-            raise ValueError(f"{exc.problem or exc.context or 'unreadable'}{where}") from None
+            what = exc.problem or exc.context or _("unreadable")
+            if exc.problem_mark:
+                what = _("{problem} at line {line}").format(problem=what,
+                                                           line=exc.problem_mark.line + 1)
+            raise ValueError(what) from None
         except yaml.YAMLError as exc:
             raise ValueError(str(exc)) from None
     except (ValueError, RecursionError) as exc:  # TOMLDecodeError, JSONDecodeError
         detail = reworded(exc) if isinstance(exc, ValueError) else type(exc).__name__
-        raise InvalidFile(f"{name} is not valid {kind}: {detail}; {NOTHING_ADDED}") from None
+        raise InvalidFile(_("{name} is not valid {kind}: {detail}; {nothing}").format(
+            name=name, kind=kind, detail=detail, nothing=_(NOTHING_ADDED))) from None
 
 
 # -- pydantic's errors in the table's language ---------------------------
@@ -143,9 +161,9 @@ def _parse(text: str, kind: str, name: str):
 KEYS = {"combatant": list(CombatantEntry.model_fields), "group": list(GroupEntry.model_fields)}
 TRACK_KEYS = list(TrackEntry.model_fields)
 EXPECTED = {
-    "int_type": "a whole number", "string_type": "text in quotes",
-    "list_type": "a list of entries", "model_type": "a table of keys",
-    "dict_type": "a table of keys", "model_attributes_type": "a table of keys",
+    "int_type": N_("a whole number"), "string_type": N_("text in quotes"),
+    "list_type": N_("a list of entries"), "model_type": N_("a table of keys"),
+    "dict_type": N_("a table of keys"), "model_attributes_type": N_("a table of keys"),
 }
 
 
@@ -157,15 +175,21 @@ def _problem(err: ErrorDetails, data: dict) -> str | None:
         if key == "tracks" and len(loc) > 4:
             return _track_problem(err, where)
     else:
-        where = "at the top"
+        where = None
         key = loc[0] if loc else None
     if kind == "extra_forbidden":
-        keys = KEYS[str(loc[0])] if where != "at the top" else list(KEYS)
-        return f"{where}: unknown key {_key(key)} (expected one of: {', '.join(keys)})"
+        keys = ", ".join(KEYS[str(loc[0])] if where else list(KEYS))
+        return (_("{where}: unknown key {key} (expected one of: {keys})") if where else
+                _("at the top: unknown key {key} (expected one of: {keys})")).format(
+            where=where, key=_key(key), keys=keys)
     if kind == "missing":
-        return f"{where}: key {_key(key)} is missing (required)"
-    subject = f"key {_key(key)}" if key is not None else "the entry"
-    return f"{where}: {subject}: expected {_expected(err)}, got {shown(err.get('input'))}"
+        return (_("{where}: key {key} is missing (required)") if where else
+                _("at the top: key {key} is missing (required)")).format(where=where, key=_key(key))
+    said = dict(where=where or _("at the top"), key=_key(key), expected=_expected(err),
+                given=shown(err.get("input")))
+    if key is None:
+        return _("{where}: the entry: expected {expected}, got {given}").format(**said)
+    return _("{where}: key {key}: expected {expected}, got {given}").format(**said)
 
 
 def _track_problem(err: ErrorDetails, where: str) -> str | None:
@@ -175,16 +199,18 @@ def _track_problem(err: ErrorDetails, where: str) -> str | None:
     name, branch, key = loc[3], loc[4], (loc[5] if len(loc) > 5 else None)
     if (branch == "int" and isinstance(given, dict)) or (branch != "int" and key is None):
         return None  # the other reading of the track speaks
+    said = dict(where=where, track=_key(name), key=_key(key), keys=", ".join(TRACK_KEYS),
+                given=shown(given))
     if branch == "int":
-        return (f"{where}: track {_key(name)}: expected a whole number (its value and "
-                f"maximum) or a table of {', '.join(TRACK_KEYS)}, got {shown(given)}")
+        return _("{where}: track {track}: expected a whole number (its value and maximum) or "
+                 "a table of {keys}, got {given}").format(**said)
     if err["type"] == "extra_forbidden":
-        return (f"{where}: track {_key(name)}: unknown key {_key(key)} (expected one of: "
-                f"{', '.join(TRACK_KEYS)})")
+        return _("{where}: track {track}: unknown key {key} (expected one of: {keys})").format(
+            **said)
     if err["type"] == "missing":
-        return f"{where}: track {_key(name)}: key {_key(key)} is missing (required)"
-    return (f"{where}: track {_key(name)}: key {_key(key)}: expected {_expected(err)}, "
-            f"got {shown(given)}")
+        return _("{where}: track {track}: key {key} is missing (required)").format(**said)
+    return _("{where}: track {track}: key {key}: expected {expected}, got {given}").format(
+        expected=_expected(err), **said)
 
 
 def _expected(err: ErrorDetails) -> str:
@@ -192,13 +218,15 @@ def _expected(err: ErrorDetails) -> str:
     if kind == "literal_error":
         expected = ctx.get("expected", "").replace("'", '"')
     elif kind == "greater_than_equal":
-        expected = f"a number of {ctx.get('ge')} or more"
+        expected = _("a number of {least} or more").format(least=ctx.get("ge"))
     elif kind == "less_than_equal":
-        expected = f"a number of {ctx.get('le')} or less"
+        expected = _("a number of {most} or less").format(most=ctx.get("le"))
     elif kind == "string_too_short":
-        expected = "a non-empty text"
+        expected = _("a non-empty text")
+    elif kind in EXPECTED:
+        expected = _(EXPECTED[kind])
     else:
-        expected = EXPECTED.get(kind, err["msg"].lower())
+        expected = err["msg"].lower()
     return expected
 
 
@@ -209,7 +237,11 @@ def entry_label(kind: str, index: int, data: dict) -> str:
     except (KeyError, IndexError, TypeError):
         entry = None
     label = entry.get("name" if kind == "combatant" else "id") if isinstance(entry, dict) else None
-    return f"{kind} {index + 1}" + (f" ({label})" if isinstance(label, str) and label else "")
+    said = dict(n=index + 1, label=label)
+    if isinstance(label, str) and label:
+        return (_("combatant {n} ({label})") if kind == "combatant" else
+                _("group {n} ({label})")).format(**said)
+    return (_("combatant {n}") if kind == "combatant" else _("group {n}")).format(**said)
 
 
 def _key(key) -> str:

@@ -13,7 +13,8 @@ import io
 from eventlog.errors import InvalidFile
 from eventlog.text import neutral
 from projections.inputs.sheets import (
-    MAX_CHARACTERS, NOTHING, TRACK_NAMES, Fields, Sheet, character, label, track_name)
+    MAX_CHARACTERS, NOTHING, Fields, Sheet, character, label, track_name, track_names)
+from eventlog.language import _
 
 COLUMNS = ("name", "id", "bonus", "ap", "grit", "portrait")
 EXPECTED = ", ".join([*COLUMNS, "track:NAME", "max:NAME"])
@@ -26,8 +27,9 @@ def rows(name: str, text: str, fields: Fields) -> list[Sheet]:
     try:
         header = next(reader, None)
         if header is None or not any(cell.strip() for cell in header):
-            raise InvalidFile(f"{name} is empty: its first row names the columns "
-                              f"({EXPECTED}); {NOTHING}")
+            raise InvalidFile(_("{name} is empty: its first row names the columns ({columns}); "
+                                "{nothing}").format(name=name, columns=EXPECTED,
+                                                    nothing=_(NOTHING)))
         columns = _columns(header, fields)
         if columns is None:
             return []
@@ -36,18 +38,21 @@ def rows(name: str, text: str, fields: Fields) -> list[Sheet]:
             if not any(cell.strip() for cell in row):
                 continue  # (a spreadsheet's empty rows)
             if index - 1 > MAX_CHARACTERS:
-                raise InvalidFile(f"{name} holds more than {MAX_CHARACTERS} characters, the "
-                                  f"most one import adds; {NOTHING}")
+                raise InvalidFile(_("{name} holds more than {most} characters, the most one "
+                                    "import adds; {nothing}").format(
+                    name=name, most=MAX_CHARACTERS, nothing=_(NOTHING)))
             if len(row) != len(columns):
                 named = columns.index("name")
                 fields.note(label("row", index, row[named] if named < len(row) else None),
-                            f"{len(row)} cells, but the header names {len(columns)} columns")
+                            _("{n} cells, but the header names {columns} columns").format(
+                                n=len(row), columns=len(columns)))
                 continue
             sheet = _row(fields, index, dict(zip(columns, row, strict=True)))
             if sheet is not None:
                 sheets.append(sheet)
     except csv.Error as exc:
-        fields.note(f"line {reader.line_num}", f"not readable as CSV ({exc})")
+        fields.note(_("line {n}").format(n=reader.line_num),
+                    _("not readable as CSV ({why})").format(why=exc))
         return []
     return sheets
 
@@ -60,26 +65,29 @@ def _columns(header: list[str], fields: Fields) -> list[str] | None:
     for number, cell in enumerate(header, start=1):
         column = cell.strip().lower()
         shown = neutral(repr(cell.strip()[:40]))
-        kind, _, track = column.partition(":")
+        kind, _sep, track = column.partition(":")
         if not column:
-            fields.note("the header", f"column {number} has no name")
+            fields.note(_("the header"), _("column {n} has no name").format(n=number))
         elif column in columns:
-            fields.note("the header", f"column {shown} is given twice")
+            fields.note(_("the header"), _("column {column} is given twice").format(column=shown))
         elif kind in ("track", "max") and track:
             if track_name(track) is None:
-                fields.note("the header", f"column {shown}: a track's name is "
-                                          f"{TRACK_NAMES}")
+                fields.note(_("the header"), _("column {column}: a track's name is {rule}")
+                            .format(column=shown, rule=track_names()))
         elif column not in COLUMNS:
-            hint = f"; a track is a column track:{column}" if track_name(column) else ""
-            fields.note("the header", f"unknown column {shown} (expected one of: "
-                                      f"{EXPECTED}){hint}")
+            said = dict(column=shown, known=EXPECTED, track=f"track:{column}")
+            fields.note(_("the header"), (
+                _("unknown column {column} (expected one of: {known}); a track is a column "
+                  "{track}") if track_name(column) else
+                _("unknown column {column} (expected one of: {known})")).format(**said))
         columns.append(column)
     if "name" not in columns:
-        fields.note("the header", "no column 'name': every character has one")
+        fields.note(_("the header"), _("no column 'name': every character has one"))
     for column in columns:
         if column.startswith("max:") and f"track:{column[4:]}" not in columns:
-            fields.note("the header", f"column {column!r} has no column "
-                                      f"'track:{column[4:]}' beside it for the value")
+            fields.note(_("the header"), _("column {column} has no column {track} beside it "
+                                           "for the value").format(
+                column=repr(column), track=repr(f"track:{column[4:]}")))
     return None if len(fields.mistakes) > before else columns
 
 

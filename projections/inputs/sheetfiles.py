@@ -8,6 +8,7 @@ from pathlib import Path
 
 from eventlog.errors import InvalidFile
 from eventlog.files import read_bounded
+from eventlog.language import _
 from eventlog.text import neutral
 from projections.inputs.sheets import (
     MAX_SHEET_BYTES, NOTHING, Fields, Sheet, SheetMistakes, distinct)
@@ -19,29 +20,35 @@ def read(path: Path, maps: list[str] | tuple[str, ...] = ()) -> list[Sheet]:
     name = neutral(path.name)
     suffix = path.suffix.lower()
     if suffix not in (".csv", ".json"):
-        raise InvalidFile(f"{name}: characters are imported from a spreadsheet's .csv or a "
-                          f"Foundry VTT actor export (.json), not "
-                          f"{neutral(path.suffix) or 'a file without an extension'}")
-    raw = read_bounded(path, MAX_SHEET_BYTES, "the most a character sheet may hold", name)
+        if not path.suffix:
+            raise InvalidFile(_("{name}: characters are imported from a spreadsheet's .csv or "
+                                "a Foundry VTT actor export (.json), not a file without an "
+                                "extension").format(name=name))
+        raise InvalidFile(_("{name}: characters are imported from a spreadsheet's .csv or a "
+                            "Foundry VTT actor export (.json), not {suffix}").format(
+            name=name, suffix=neutral(path.suffix)))
+    raw = read_bounded(path, MAX_SHEET_BYTES, _("the most a character sheet may hold"), name)
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise InvalidFile(f"{name} is not UTF-8 text (byte {exc.start + 1}): save it as "
-                          "UTF-8 (a spreadsheet's \"CSV UTF-8\")") from None
+        raise InvalidFile(_("{name} is not UTF-8 text (byte {n}): save it as UTF-8 (a "
+                            "spreadsheet's \"CSV UTF-8\")").format(name=name, n=exc.start + 1)
+                          ) from None
     if "\0" in text:
-        raise InvalidFile(f"{name} is not a text file")
+        raise InvalidFile(_("{name} is not a text file").format(name=name))
     fields = Fields(path.parent)
     if suffix == ".csv":
         if maps:
-            raise InvalidFile(f"{name}: --map names the fields of a Foundry VTT export; a "
-                              "CSV names its own columns (see the docs)")
+            raise InvalidFile(_("{name}: --map names the fields of a Foundry VTT export; a "
+                                "CSV names its own columns (see the docs)").format(name=name))
         from projections.inputs.sheetcsv import rows  # (the one a file needs)
         sheets = rows(name, text, fields)
     else:
         from projections.inputs.foundry import actors
         sheets = actors(name, text, maps, fields)
     if not fields.mistakes and not sheets:
-        raise InvalidFile(f"{name} holds no character: {NOTHING}")
+        raise InvalidFile(_("{name} holds no character: {nothing}").format(
+            name=name, nothing=_(NOTHING)))
     distinct(fields)
     if fields.mistakes:
         raise SheetMistakes(name, fields.mistakes)

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 
+from eventlog.language import _, whole
+
 MAX_DIGITS = 4300  # Python's own limit for reading an int from text
 
 
@@ -17,8 +19,8 @@ def _no_duplicates(pairs: list[tuple]) -> dict:
     out: dict = {}
     for key, value in pairs:
         if key in out:
-            raise DuplicateKey(f"key {json.dumps(key, ensure_ascii=True)[:40]} is given twice "
-                               "in one table")
+            raise DuplicateKey(_("key {key} is given twice in one table").format(
+                key=json.dumps(key, ensure_ascii=True)[:40]))
         out[key] = value
     return out
 
@@ -33,15 +35,16 @@ def load_yaml(text: str):
     class Loader(yaml.SafeLoader):
         def construct_mapping(self, node, deep=False):
             keys = set()
-            for key_node, _ in node.value:
+            for key_node, _value in node.value:
                 key = self.construct_object(key_node, deep=True)
                 try:
                     duplicate = key in keys
                 except TypeError:  # an unhashable key: SafeLoader says so itself
                     break
                 if duplicate:
-                    raise DuplicateKey(f"key {str(key)[:40]!r} is given twice in one "
-                                       f"table at line {key_node.start_mark.line + 1}")
+                    raise DuplicateKey(_("key {key} is given twice in one table at line "
+                                         "{line}").format(key=repr(str(key)[:40]),
+                                                          line=key_node.start_mark.line + 1))
                 keys.add(key)
             return super().construct_mapping(node, deep)
 
@@ -52,6 +55,6 @@ def reworded(exc: ValueError) -> str:
     """A parser's ValueError, in the table's words."""
     text = " ".join(str(exc).split()) or type(exc).__name__
     if "int_max_str_digits" in text or "integer string conversion" in text:
-        return (f"a number has more than {MAX_DIGITS} digits; numbers are at most "
-                "1,000,000,000 either way")
+        return _("a number has more than {n} digits; numbers are at most {most} either "
+                 "way").format(n=MAX_DIGITS, most=whole(1_000_000_000))
     return text

@@ -20,6 +20,7 @@ from eventlog.errors import InvalidFile, Refusal
 from eventlog.events import EVENT_TYPES, EncounterCreated
 from eventlog.files import Bounded, open_bounded, too_large
 from eventlog.jsonstream import JSONStream
+from eventlog.language import N_, _
 from projections.domain.ranges import check_numbers
 from projections.domain.rules import check_slug
 from projections.domain.state import State
@@ -28,7 +29,7 @@ from projections.inputs.intake import store_log
 from projections.ledger import Ledger
 
 MAX_IMPORT_BYTES = 256 * 1024 * 1024
-IMPORT_MOST = "the most an import reads"
+IMPORT_MOST = N_("the most an import reads")
 
 
 class ExportedEvent(msgspec.Struct):
@@ -44,7 +45,8 @@ class ExportedEvent(msgspec.Struct):
 
 
 EVENT_KEYS = frozenset(ExportedEvent.__struct_fields__)
-UNVERIFIABLE = "the hash chain cannot be verified without it (R30), so the log is not imported"
+UNVERIFIABLE = N_("the hash chain cannot be verified without it (R30), so the log is not "
+                  "imported")
 
 
 def export_json(ledger: Ledger, encounter: str, track=None) -> dict:
@@ -71,7 +73,7 @@ class Export:
 
     def __init__(self, f: Bounded, name: str):
         self.f, self.name = f, name
-        self.stream = JSONStream(f, name, "a combat-ledger json or jsonl export")
+        self.stream = JSONStream(f, name, _("a combat-ledger json or jsonl export"))
         self.header: dict = {}
         self.checked = False  # the header
         self.prescanned = False  # the header after the events, read first
@@ -100,13 +102,13 @@ class Export:
             # else (a pipe): the header is checked once the events are read
             return members
         self._check_header()
-        raise InvalidFile(f"{self.name} holds no events")
+        raise InvalidFile(_("{name} holds no events").format(name=self.name))
 
     def _header_first(self, members: Iterator[str]) -> Iterator[str]:
         """The events come before the format and version (a hand-edited
         file): read past them to the rest of the header, check it, then read
         the file again from the start up to the events."""
-        for _ in self.stream.items():
+        for _item in self.stream.items():
             pass
         for key in members:
             self._header_value(key)
@@ -120,27 +122,30 @@ class Export:
             if key == "events":
                 return members
             self.stream.value()
-        raise InvalidFile(f"{self.name} changed while it was read")
+        raise InvalidFile(_("{name} changed while it was read").format(name=self.name))
 
     def _header_value(self, key: str) -> None:
         if key in self.header or key == "events":
-            raise self.stream.error(f"{key!r} appears twice")
+            raise self.stream.error(_("{key} appears twice").format(key=repr(key)))
         self.header[key] = self.stream.value()
 
     def _check_header(self) -> None:
         h, name = self.header, self.name
-        for key, kind, said in (("format", str, "text"), ("version", int, "a whole number"),
-                                ("encounter", dict, "an object")):
+        for key, kind, said in (("format", str, N_("text")), ("version", int, N_("a whole number")),
+                                ("encounter", dict, N_("an object"))):
             if key not in h and key != "encounter":
-                raise InvalidFile(f"{name} is not a combat-ledger export: it has no {key!r}")
+                raise InvalidFile(_("{name} is not a combat-ledger export: it has no {key}")
+                                  .format(name=name, key=repr(key)))
             if key in h and type(h[key]) is not kind:
-                raise InvalidFile(f"{name} is not a combat-ledger export: its {key!r} "
-                                  f"is not {said}")
+                raise InvalidFile(_("{name} is not a combat-ledger export: its {key} is not "
+                                    "{kind}").format(name=name, key=repr(key), kind=_(said)))
         if h["format"] != FORMAT:
-            raise InvalidFile(f"{name} is not a combat-ledger export (format {h['format']!r})")
+            raise InvalidFile(_("{name} is not a combat-ledger export (format {format})").format(
+                name=name, format=repr(h["format"])))
         if h["version"] != VERSION:
-            raise InvalidFile(f"{name} is export version {h['version']}; this "
-                              f"combat-ledger reads version {VERSION}")
+            raise InvalidFile(_("{name} is export version {version}; this combat-ledger reads "
+                                "version {ours}").format(name=name, version=h["version"],
+                                                         ours=VERSION))
         count = h.get("encounter", {}).get("events")
         self.total = count if type(count) is int else 0
         self.checked = True
@@ -176,35 +181,41 @@ class Export:
         said = self.header.get("encounter", {})
         seq, digest = said.get("events"), said.get("head_hash")
         if type(seq) is int and seq != last.seq:
-            raise InvalidFile(f"{self.name} ends at seq {last.seq}, but its header says the "
-                              f"log ends at seq {seq}: events are missing (R30)")
+            raise InvalidFile(_("{name} ends at seq {last}, but its header says the log ends "
+                                "at seq {seq}: events are missing (R30)").format(
+                name=self.name, last=last.seq, seq=seq))
         if type(digest) is str and digest != last.hash:
-            raise InvalidFile(f"{self.name}: its last event (seq {last.seq}) is not the one "
-                              f"its header names (head {digest[:12]}…): the log was changed (R30)")
+            raise InvalidFile(_("{name}: its last event (seq {last}) is not the one its header "
+                                "names (head {head}…): the log was changed (R30)").format(
+                name=self.name, last=last.seq, head=digest[:12]))
 
     def _envelope(self, raw, n: int) -> Envelope:
         if isinstance(raw, dict) and ("hash" not in raw or "prev_hash" not in raw):
             missing = "hash" if "hash" not in raw else "prev_hash"
-            raise InvalidFile(f"{self.name}: event {n} has no {missing}: {UNVERIFIABLE}")
+            raise InvalidFile(_("{name}: event {n} has no {missing}: {why}").format(
+                name=self.name, n=n, missing=missing, why=_(UNVERIFIABLE)))
         try:
             ev = msgspec.convert(raw, ExportedEvent)
         except msgspec.ValidationError as exc:
-            raise self.stream.error(f"event {n} in the file: {exc}") from None
+            raise self.stream.error(_("event {n} in the file: {problem}").format(
+                n=n, problem=exc)) from None
         cls = EVENT_TYPES.get(ev.type)
         if cls is None:
-            raise InvalidFile(f"event {ev.seq}: unknown type {ev.type!r}")
+            raise InvalidFile(_("event {seq}: unknown type {type}").format(
+                seq=ev.seq, type=repr(ev.type)))
         try:
             payload = msgspec.convert(ev.data, cls)
             check_numbers(payload)
         except (msgspec.ValidationError, Refusal) as exc:
-            raise InvalidFile(f"event {ev.seq} ({ev.type}): {exc}") from None
+            raise InvalidFile(_("event {seq} ({type}): {problem}").format(
+                seq=ev.seq, type=ev.type, problem=exc)) from None
         return Envelope(ev.seq, ev.batch, cls.__name__, ev.at, ev.actor, payload,
                         ev.prev_hash, ev.hash)  # (one type name kept, not one a row)
 
 
 def read_export(raw: bytes, name: str) -> Export:
     """An export held in memory (tests, tools), opened for import."""
-    refusal = too_large(name, MAX_IMPORT_BYTES, IMPORT_MOST)
+    refusal = too_large(name, MAX_IMPORT_BYTES, _(IMPORT_MOST))
     if len(raw) > MAX_IMPORT_BYTES:
         raise refusal
     return Export(Bounded(io.BytesIO(raw), name, MAX_IMPORT_BYTES, refusal), name)
@@ -213,7 +224,7 @@ def read_export(raw: bytes, name: str) -> Export:
 def open_export(path) -> Export:
     """The export file at `path`, opened for import: refused before reading
     when it is larger than MAX_IMPORT_BYTES, and never read past that."""
-    f = open_bounded(path, MAX_IMPORT_BYTES, IMPORT_MOST)
+    f = open_bounded(path, MAX_IMPORT_BYTES, _(IMPORT_MOST))
     try:
         return Export(f, str(path))
     except BaseException:
@@ -235,9 +246,10 @@ def import_log(ledger: Ledger, doc: Export, as_id: str | None, track=None) -> St
     events = doc.envelopes()
     first = next(events, None)
     if first is None:
-        raise InvalidFile(f"{doc.name} holds no events")
+        raise InvalidFile(_("{name} holds no events").format(name=doc.name))
     if not isinstance(first.data, EncounterCreated):
-        raise InvalidFile(f"event {first.seq}: a log starts with EncounterCreated")
+        raise InvalidFile(_("event {seq}: a log starts with {type}").format(
+            seq=first.seq, type="EncounterCreated"))
     encounter = as_id or first.data.encounter
     check_slug(encounter, "encounter id")
     return store_log(ledger.store, encounter, first.data.title, chain([first], events),

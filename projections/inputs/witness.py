@@ -15,6 +15,7 @@ import re
 
 from eventlog.chain import Chain
 from eventlog.errors import InvalidFile
+from eventlog.language import _
 from eventlog.stores.log import EventLog
 
 HEAD_LINE = re.compile(rb"\s*([0-9]{1,12})\s+([0-9a-f]{64})\s*\Z")
@@ -39,11 +40,12 @@ def read_witness(path) -> tuple[int, str]:
             bad = chain.check(env.seq, env.batch, env.type, env.at, env.actor, env.data,
                               env.prev_hash, env.hash)
             if bad is not None:
-                raise InvalidFile(f"{doc.name}: its own hash chain is broken at seq "
-                                  f"{bad.first_bad_seq} (R30): it cannot witness anything")
+                raise InvalidFile(_("{name}: its own hash chain is broken at seq {seq} (R30): "
+                                    "it cannot witness anything").format(
+                    name=doc.name, seq=bad.first_bad_seq))
     verdict = chain.end()
     if not verdict.events:
-        raise InvalidFile(f"{path} holds no events to witness")
+        raise InvalidFile(_("{path} holds no events to witness").format(path=path))
     return verdict.head_seq, verdict.head_hash
 
 
@@ -56,12 +58,12 @@ def _start(path) -> bytes:
 
 def against(store: EventLog, encounter: str, seq: int, digest: str) -> str | None:
     """None when the log still holds the witnessed event; else what is wrong."""
-    head, _ = store.head(encounter)
+    head, _hash = store.head(encounter)
     if head < seq:
-        return (f"the witness saw seq {seq}, and the log now ends at seq {head}: "
-                "events were removed (R30)")
+        return _("the witness saw seq {seq}, and the log now ends at seq {head}: events "
+                 "were removed (R30)").format(seq=seq, head=head)
     row = next(iter(store.rows(encounter, after=seq - 1, upto=seq)), None)
     if row is None or row[7] != digest:
-        return (f"seq {seq} is not the event the witness saw (hash "
-                f"{digest[:12]}…): the log was rewritten (R30)")
+        return _("seq {seq} is not the event the witness saw (hash {hash}…): the log was "
+                 "rewritten (R30)").format(seq=seq, hash=digest[:12])
     return None
