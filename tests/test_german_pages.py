@@ -66,6 +66,9 @@ def test_the_order_of_choice_is_the_switch_then_the_token_then_the_browser(serve
         assert refusal(http, **{"X-Combat-Language": "klingon"}) == BAD_AFTER_DE  # (none we speak: no choice)
     with client(server, server.secrets["gm"]) as http:  # another token at the table: its own
         assert refusal(http) == BAD_AFTER_EN
+    with client(server, None) as http:  # (one kept-alive connection: nothing carried over)
+        for secret, said in (("ana", BAD_AFTER_DE), ("gm", BAD_AFTER_EN), ("ana", BAD_AFTER_DE)):
+            assert refusal(http, Authorization=f"Bearer {server.secrets[secret]}") == said
     speaks(server.db, "ana", None)  # `token lang ana auto`: the browser's again
     with client(server, server.secrets["ana"]) as http:
         assert refusal(http) == BAD_AFTER_EN
@@ -300,6 +303,13 @@ def test_the_language_switch_speaks_at_once_and_is_remembered(tmp_path):
         gm.get_by_label("Sprache").select_option("en")
         expect(gm.locator("#gm-buttons").get_by_role("button", name="Roll all")).to_be_visible()
         expect(gm.locator("html")).to_have_attribute("lang", "en")
+        # a name written right to left keeps its direction inside the page's sentences
+        with client(running, secrets["gm"]) as http:
+            assert post(http, {"command": "add", "name": "رامي", "pc": True}).status_code == 200
+        name = gm.locator("#order .member .who bdi", has_text="رامي")
+        expect(name).to_have_count(1)
+        assert name.evaluate("n => getComputedStyle(n).direction") == "rtl"
+        assert gm.locator("#state").evaluate("n => getComputedStyle(n).direction") == "ltr"
 
 
 @pytest.mark.sqlite

@@ -51,8 +51,10 @@ class Speaking:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        headers, query = Headers(scope=scope), QueryParams(scope.get("query_string", b""))
-        own = switched(headers, query)
+        headers, query = Headers(scope=scope), scope.get("query_string", b"")
+        # (the query is parsed only where it may name one: most requests have none)
+        own = language.chosen(headers.get(HEADER) or (QueryParams(query).get("lang")
+                                                      if b"lang=" in query else None))
         scope[SWITCHED] = own is not None
         with language.speaking(own or language.negotiate(headers.get("accept-language"))):
             await self.app(scope, receive, send)

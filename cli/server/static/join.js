@@ -21,6 +21,7 @@ function call(path, init) {
 let table = null, waitingFor = null;  // (drawn again when the language is switched)
 
 function words() {
+  document.title = fill(_("Join the table · {app}"), { app: "combat-ledger" });
   return [["#which", null, _("Who do you play?")], ['label[for="name"]', null, _("Your name")],
           ["#ask-gm", null, _("Ask the GM")],
           ["#title", null, table ? fill(_("Join {table}"), { table: table.title || table.encounter }) : _("Join the table")]];
@@ -30,7 +31,6 @@ function seats(told) {
   call("./api/join").then((got) => {
     table = got;
     i18n.words(words);
-    document.title = fill(_("Join the table · {app}"), { app: "combat-ledger" });
     const free = table.seats.filter((s) => !s.claimed);
     $("seats").replaceChildren(...table.seats.map((s) => {
       const id = "pc-" + s.id;
