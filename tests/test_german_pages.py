@@ -108,6 +108,7 @@ def test_the_pages_catalogue_is_served_per_language_with_its_plural_forms(server
     de, en = german.json(), english.json()
     assert (de["language"], en["language"]) == ("de", "en")
     assert de["plural"] == en["plural"] == ["one", "other"]
+    assert de["languages"] == en["languages"] == {"en": "English", "de": "Deutsch"}
     assert de["messages"]["Your turn: {names}"] == "Dein Zug: {names}"
     assert de["messages"]["Waiting: {names} is up"] == ["Warten: {names} ist dran",
                                                          "Warten: {names} sind dran"]
@@ -206,6 +207,10 @@ def test_the_rules_page_speaks_the_readers_language(server):
     assert '<html lang="de">' in german.text and "Keine solche Regel" in german.text
     assert '<html lang="en">' in english.text and "No such rule" in english.text
     assert german.headers["vary"] == "Accept-Language"
+    with client(server, None) as http:  # (a refusal's rule link carries the page's switch)
+        assert "<h1>R10 — Das Fenster zum Ergreifen</h1>" in http.get("/rules/R10?lang=de").text
+        assert "<h1>R10 — The seize window</h1>" in http.get(
+            "/rules/R10", headers={"Accept-Language": "de;q=0.5, en"}).text
 
 
 # -- the pages in a real browser ---------------------------------------------------

@@ -94,6 +94,18 @@ def plural_forms(lang: str) -> tuple[tuple[str, int], ...]:
 
 
 @cache
+def names() -> dict[str, str]:
+    """Each language the server speaks, named in itself (the pages' switch:
+    "English", "Deutsch"), as CLDR names it."""
+    from babel import Locale
+    out = {}
+    for code in language.LANGUAGES:
+        name = Locale.parse(code).get_display_name(code) or code
+        out[code] = name[:1].upper() + name[1:]
+    return out
+
+
+@cache
 def catalogue(lang: str) -> tuple[bytes, str]:
     """The pages' messages in `lang` as JSON, and its entity tag."""
     import msgspec
@@ -104,7 +116,7 @@ def catalogue(lang: str) -> tuple[bytes, str]:
             said[forms[0]] = (_(forms[0]) if len(forms) == 1
                               else [n_(forms[0], forms[-1], n) for _tag, n in forms_of])
     body = msgspec.json.encode({"language": lang, "plural": [tag for tag, _n in forms_of],
-                                "messages": said})
+                                "languages": names(), "messages": said})
     return body, '"' + hashlib.sha256(body).hexdigest()[:32] + '"'
 
 

@@ -11,8 +11,8 @@
 
 const i18n = (() => {
   const KEY = "combat-lang";
-  const NAMES = { en: "English", de: "Deutsch" };  // (each in its own language)
-  let catalogue = { language: "en", plural: ["one", "other"], messages: {} };
+  // (`languages`: each the server speaks, named in itself: "English", "Deutsch")
+  let catalogue = { language: "en", plural: ["one", "other"], languages: { en: "English" }, messages: {} };
   let rules = new Intl.PluralRules("en");
   let drawn = () => [], chosenNow = "";  // (storage off: the switch holds on this page)
 
@@ -96,7 +96,7 @@ const i18n = (() => {
     const select = document.createElement("select");
     select.id = id;
     select.className = "language";
-    for (const [code, name] of Object.entries(NAMES)) {
+    for (const [code, name] of Object.entries(catalogue.languages)) {
       const option = document.createElement("option");
       option.value = code;
       option.lang = code;
