@@ -29,7 +29,8 @@ const i18n = (() => {
   function load(token) {
     const ask = { headers: headers() };
     if (token) ask.headers.Authorization = "Bearer " + token;
-    return fetch("./api/messages", ask).then((r) => (r.ok ? r.json() : null), () => null).then((got) => {
+    // (no catalogue, offline or refused: the page speaks English rather than nothing)
+    return fetch("./api/messages", ask).then((r) => (r.ok ? r.json() : null)).catch(() => null).then((got) => {
       if (got && got.messages) catalogue = got;
       rules = new Intl.PluralRules(catalogue.language);
       document.documentElement.lang = catalogue.language;
