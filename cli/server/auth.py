@@ -7,6 +7,8 @@ from eventlog import language
 from eventlog.stores.contract import Token
 from projections import access
 
+SWITCHED = "combat.switched"  # the scope's mark: the page chose its language itself
+
 
 def presented(request) -> str | None:
     """The token a request carries, if any (its query is parsed only when
@@ -24,9 +26,6 @@ def token_of(store, request) -> Token:
     token = access.identify(store, presented(request))
     heard(request, token)
     return token
-
-
-SWITCHED = "combat.switched"  # the scope's mark: the page chose its language itself
 
 
 def heard(request, token) -> None:
