@@ -9,9 +9,12 @@ from contextlib import asynccontextmanager
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
+
+from eventlog.language import _, speaking
 
 from cli.server import declare, evening, portraits, reads, rules, table
 from cli.server.health import health
@@ -20,6 +23,7 @@ from cli.server.handles import Handles
 from cli.server.hooks import Deliverer
 from cli.server.hub import Hub
 from cli.server.replies import JSON, run
+from cli.server.speech import Speaking, messages, wanted
 from cli.server.stream import stream
 
 API = "/api/encounters/{encounter}"
@@ -30,6 +34,7 @@ ROUTES = [  # (tried in order: the declarations first, the table's busiest reque
     Route("/health", health),
     Route("/metrics", metrics),
     Route("/api/me", reads.me),
+    Route("/api/messages", messages),
     Route("/api/party", reads.party_of),
     Route("/api/encounters", reads.encounters),
     Route(f"{API}/status", reads.status_of),
@@ -57,18 +62,24 @@ ROUTES = [  # (tried in order: the declarations first, the table's busiest reque
 
 
 async def unexpected(request: Request, exc: Exception):
-    return JSON({"error": f"unexpected failure ({type(exc).__name__}); "
-                          "the declaration may not have been recorded: check the log"},
-                status_code=500)
+    # (said outside the middleware, which the server's last handler wraps:
+    # the request's language is chosen here again)
+    with speaking(wanted(request)):
+        said = _("unexpected failure ({kind}); the declaration may not have been recorded: "
+                 "check the log").format(kind=type(exc).__name__)
+    return JSON({"error": said}, status_code=500)
 
 
 async def not_here(request: Request, exc: HTTPException):
     """Starlette's own refusals (no such address, a wrong method), in the
     API's shape: one line under "error"."""
-    words = {404: "no such page or API address (see the docs' table server page)",
-             405: f"{request.method} is not allowed here"}
-    return JSON({"error": words.get(exc.status_code, exc.detail)},
-                status_code=exc.status_code, headers=exc.headers)
+    if exc.status_code == 404:
+        said = _("no such page or API address (see the docs' table server page)")
+    elif exc.status_code == 405:
+        said = _("{method} is not allowed here").format(method=request.method)
+    else:
+        said = exc.detail
+    return JSON({"error": said}, status_code=exc.status_code, headers=exc.headers)
 
 
 def build(open_store, join_minutes: float | None = None) -> Starlette:
@@ -90,6 +101,7 @@ def build(open_store, join_minutes: float | None = None) -> Starlette:
             handles.close()
 
     app = Starlette(routes=ROUTES, lifespan=lifespan,  # (starlette: a handler takes any Exception)
+                    middleware=[Middleware(Speaking)],
                     exception_handlers={HTTPException: not_here,  # type: ignore[dict-item]
                                         Exception: unexpected})
     app.state.hub, app.state.handles = hub, handles

@@ -13,6 +13,7 @@ import msgspec
 
 from eventlog.codec import envelope_dict
 from eventlog.events import MARKERS
+from eventlog.language import _
 from projections.history import envelope
 
 from cli.server.replies import TooBusy, ledger, run
@@ -44,10 +45,10 @@ class Gate:
     async def enter(self, digest: str):
         mine = self.by_token.get(digest, 0)
         if mine >= PER_TOKEN:
-            raise TooBusy(f"this token has {PER_TOKEN} long reads under way (a log, a "
-                          "stream catching up): let one finish first")
+            raise TooBusy(_("this token has {n} long reads under way (a log, a stream catching "
+                            "up): let one finish first").format(n=PER_TOKEN))
         if self.total >= PER_SERVER:
-            raise TooBusy("the server is busy sending logs: try again in a moment")
+            raise TooBusy(_("the server is busy sending logs: try again in a moment"))
         self.by_token[digest] = mine + 1
         self.total += 1
         try:

@@ -12,6 +12,7 @@ import msgspec
 from starlette.requests import Request
 
 from eventlog.codec import envelope_dict
+from eventlog.language import _
 from projections import access
 from projections.domain import commands as c
 from projections.numbering import players_events, players_seq
@@ -43,9 +44,10 @@ def read_command(raw: bytes, _state: Callable[[], State]) -> c.Command:
     try:
         return c.decode(raw)
     except (msgspec.ValidationError, msgspec.DecodeError) as exc:
-        raise BadInput(f"not a command: {c.malformed(raw, exc)} (see /api/schema)") from None
+        raise BadInput(_("not a command: {why} (see /api/schema)")
+                       .format(why=c.malformed(raw, exc))) from None
     except RecursionError:  # (msgspec's depth guard, on a hostile body)
-        raise BadInput("not a command: it is nested too deeply (see /api/schema)") from None
+        raise BadInput(_("not a command: it is nested too deeply (see /api/schema)")) from None
 
 
 def read_line(raw: bytes, state: Callable[[], State]) -> c.Command:
@@ -56,7 +58,8 @@ def read_line(raw: bytes, state: Callable[[], State]) -> c.Command:
     try:
         line = msgspec.json.decode(raw, type=dict[str, str]).get("line", "")
     except (msgspec.ValidationError, msgspec.DecodeError) as exc:
-        raise BadInput(f'not a line: send {{"line": "act rook major"}} ({one_line(exc)})') from None
+        raise BadInput(_('not a line: send {example} ({why})')
+                       .format(example='{"line": "act rook major"}', why=one_line(exc))) from None
     try:
         words = split(line)
         if words and words[0] in COST_ALIASES:

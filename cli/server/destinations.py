@@ -22,6 +22,7 @@ from urllib.parse import SplitResult, unquote, urlsplit
 
 from eventlog.errors import LedgerError
 from eventlog.text import neutral
+from eventlog.language import _
 
 Address = ipaddress.IPv4Address | ipaddress.IPv6Address
 NAT64 = ipaddress.ip_network("64:ff9b::/96")
@@ -60,15 +61,18 @@ def read(url: str) -> Destination:
         port = parts.port
         host = parts.hostname
     except ValueError:
-        raise LedgerError("a hook's URL must be http://HOST[:PORT]/PATH or https://...; "
-                          "that one cannot be read (a bad port or host)") from None
+        raise LedgerError(_("a hook's URL must be http://HOST[:PORT]/PATH or https://...; "
+                            "that one cannot be read (a bad port or host)")) from None
     if parts.scheme not in ("http", "https"):
-        raise LedgerError("a hook's URL starts with http:// or https://, not "
-                          f"{neutral(parts.scheme)[:20] + '://' if parts.scheme else 'that'}")
+        if parts.scheme:
+            raise LedgerError(_("a hook's URL starts with http:// or https://, not {scheme}")
+                              .format(scheme=neutral(parts.scheme)[:20] + "://"))
+        raise LedgerError(_("a hook's URL starts with http:// or https://, not that"))
     if not host:
-        raise LedgerError("a hook's URL names a host after http:// or https://")
+        raise LedgerError(_("a hook's URL names a host after http:// or https://"))
     if any(ord(ch) < 33 or ord(ch) == 127 for ch in url):
-        raise LedgerError(f"a hook's URL holds a space or control character: {shown(url)}")
+        raise LedgerError(_("a hook's URL holds a space or control character: {url}")
+                          .format(url=shown(url)))
     target = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
     credentials = None
     if parts.username is not None or parts.password is not None:
@@ -101,9 +105,9 @@ def resolve(host: str, port: int) -> list[Address]:
     try:
         found = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
     except (OSError, UnicodeError):
-        raise LedgerError(f"{neutral(host)[:80]} does not resolve now") from None
+        raise LedgerError(_("{host} does not resolve now").format(host=neutral(host)[:80])) from None
     out: list[Address] = []
-    for *_, sockaddr in found:
+    for *_info, sockaddr in found:
         address = ipaddress.ip_address(str(sockaddr[0]).split("%", 1)[0])
         if address not in out:
             out.append(address)
@@ -120,9 +124,14 @@ def checked(url: str, allow_private: bool) -> tuple[Destination, list[Address]]:
         for address in addresses:
             why = kind(address)
             if why is not None:
-                named = (f"{address} is" if where.host == str(address)
-                         else f"{neutral(where.host)[:80]} is {address},")
-                raise LedgerError(
-                    f"{shown(url)}: {named} a {why} address; a hook sends only to public "
+                if where.host == str(address):
+                    raise LedgerError(_(
+                        "{url}: {address} is a {kind} address; a hook sends only to public "
+                        "addresses (add it with --allow-private for a bot on your own network)")
+                        .format(url=shown(url), address=address, kind=why))
+                raise LedgerError(_(
+                    "{url}: {host} is {address}, a {kind} address; a hook sends only to public "
                     "addresses (add it with --allow-private for a bot on your own network)")
+                    .format(url=shown(url), host=neutral(where.host)[:80], address=address,
+                            kind=why))
     return where, addresses

@@ -12,6 +12,7 @@ from starlette.requests import Request
 
 from eventlog.errors import InvalidFile
 from eventlog.text import neutral
+from eventlog.language import _
 from projections import access
 from projections.domain import commands as c
 from cli.server import declare
@@ -42,7 +43,7 @@ def _decoded(raw: bytes, kind):
     try:
         return msgspec.json.decode(raw, type=kind)
     except (msgspec.ValidationError, msgspec.DecodeError) as exc:
-        raise BadInput(f"not a request: {' '.join(str(exc).splitlines())}") from None
+        raise BadInput(_("not a request: {why}").format(why=" ".join(str(exc).splitlines()))) from None
 
 
 def roster_of(upload: Upload) -> c.Load:

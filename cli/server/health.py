@@ -10,6 +10,7 @@ import re
 from starlette.requests import Request
 
 from eventlog.errors import LedgerError
+from eventlog.language import _
 from cli.server.replies import JSON, ledger, one_line, run
 
 PROBE_S = 5.0  # a store that has not answered by then is not healthy
@@ -18,7 +19,8 @@ HIDDEN = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://\S*|(?<![\w.])(?:~|\.{1,2})?/[^\
 
 def plain(message: str) -> str:
     """`message` without URLs or file paths (a GET /health is anonymous)."""
-    return HIDDEN.sub("the store", message)
+    said = _("the store")
+    return HIDDEN.sub(lambda _found: said, message)
 
 
 def probe(request: Request) -> None:
@@ -29,11 +31,11 @@ async def health(request: Request):
     try:
         await asyncio.wait_for(run(probe, request), PROBE_S)
     except TimeoutError:
-        error = f"the store did not answer within {PROBE_S:g} s"
+        error = _("the store did not answer within {s} s").format(s=f"{PROBE_S:g}")
     except LedgerError as exc:
         error = plain(one_line(exc))
     except Exception as exc:  # (a store that fails oddly is unhealthy, not a 500)
-        error = f"the store failed ({type(exc).__name__})"
+        error = _("the store failed ({kind})").format(kind=type(exc).__name__)
     else:
         return JSON({"ok": True}, headers={"Cache-Control": "no-store"})
     return JSON({"ok": False, "error": error}, status_code=503,

@@ -16,6 +16,7 @@ from prometheus_client import (
 from starlette.requests import Request
 from starlette.responses import Response
 
+from eventlog.language import _
 from eventlog.text import neutral
 from projections import access
 from cli.server.replies import guarded, ledger, run
@@ -64,9 +65,10 @@ def now() -> float:
 @guarded
 async def metrics(request: Request):
     token = await run(lambda: auth.token_of(ledger(request).store, request))
+    auth.heard(request, token)
     if token.role not in ("gm", "metrics"):
-        raise access.Forbidden(f"{neutral(token.name)}'s token may not read the metrics: "
-                               "a GM or metrics token may")
+        raise access.Forbidden(_("{name}'s token may not read the metrics: a GM or metrics "
+                                 "token may").format(name=neutral(token.name)))
     body = generate_latest(request.app.state.metrics.registry)
     return Response(body, media_type=CONTENT_TYPE_LATEST, headers={"Cache-Control": "no-store"})
 

@@ -9,6 +9,7 @@ from starlette.requests import Request
 from starlette.responses import FileResponse
 
 from eventlog.text import neutral
+from eventlog.language import _
 from projections import access
 from projections.numbering import players_seq
 
@@ -31,8 +32,11 @@ PAGE_HEADERS = {
 
 
 async def token_of(request: Request):
-    """The request's token (401 without a known one), read on a worker thread."""
-    return await run(lambda: auth.token_of(ledger(request).store, request))
+    """The request's token (401 without a known one), read on a worker
+    thread; its language, if it has one, is the rest of the request's."""
+    token = await run(lambda: auth.token_of(ledger(request).store, request))
+    auth.heard(request, token)  # (the worker's context was a copy: said here again)
+    return token
 
 
 async def reading(request: Request):
@@ -56,9 +60,26 @@ async def manifest(request: Request):
 
 @guarded
 async def me(request: Request):
-    token = await token_of(request)
+    try:
+        token = await token_of(request)
+    except access.Unauthorized as exc:
+        if await run(waits, request):  # (the join page polls: its words are the reader's)
+            from cli.server.replies import one_line
+            request.app.state.metrics.refused(401)
+            return JSON({"error": one_line(exc), "waiting": True}, status_code=401)
+        raise
     return JSON({"name": token.name, "role": token.role, "owns": list(token.owns),
                  "encounter": token.encounter})
+
+
+def waits(request: Request) -> bool:
+    """Whether the request's secret is a join request still waiting for the
+    GM (the join page keeps asking; any other refusal is its answer)."""
+    from eventlog.codec import utc_now
+    from projections.joining import WAITS
+    secret = auth.presented(request)
+    asked = ledger(request).store.join(access.digest(secret)) if secret else None
+    return asked is not None and asked.state == WAITS and utc_now() < asked.expires_at
 
 
 @guarded
@@ -98,7 +119,7 @@ async def status_of(request: Request):
 @guarded
 async def log_of(request: Request):
     token, encounter = await reading(request)
-    after = number(request, "after", 0, "a seq (a whole number of 0 or more)")
+    after = number(request, "after", 0, _("a seq (a whole number of 0 or more)"))
     return await bounded_log(request, token, encounter, after, players=not sees_all(token))
 
 
@@ -106,8 +127,8 @@ async def log_of(request: Request):
 async def lines_of(request: Request):
     """The last lines of the log as `combat log` words them (the GM page)."""
     token, encounter = await reading(request)
-    last = number(request, "last", LINES, f"a number of lines from 1 to {MAX_LINES}",
-                  1, MAX_LINES)
+    last = number(request, "last", LINES,
+                  _("a number of lines from 1 to {most}").format(most=MAX_LINES), 1, MAX_LINES)
 
     def lines():  # (an unknown encounter: timeline's head read is the 404)
         from projections.reports.timeline import said, timeline
@@ -117,8 +138,24 @@ async def lines_of(request: Request):
             from projections.numbering import Lens, entries_for_players
             from projections.visible import Sieve
             entries = entries_for_players(entries, Lens(Sieve.of(lg.state(encounter)), marks=True))
-        return [said(e) for e in deque(entries, maxlen=last)]
+        return [{**said(e), **kind_of(e.env.data)} for e in deque(entries, maxlen=last)]
     return JSON(await run(lines))
+
+
+def kind_of(data) -> dict:
+    """What a line of the log is, as data the GM page acts on (its words are
+    the reader's language): `correction` (undo, retraction, redo, amendment)
+    or `created` (an encounter's first line, not a fork's)."""
+    from eventlog.events import Amended, EncounterCreated, Redone, Undone
+    if isinstance(data, Undone):
+        return {"correction": "undo" if data.kind == "undo" else "retraction"}
+    if isinstance(data, Redone):
+        return {"correction": "redo"}
+    if isinstance(data, Amended):
+        return {"correction": "amendment"}
+    if isinstance(data, EncounterCreated) and data.fork is None:
+        return {"created": True}
+    return {}
 
 
 @guarded
@@ -128,9 +165,9 @@ async def latest_of(request: Request):
     Ctrl-Z takes back what the GM saw, or nothing. The GM's only."""
     token, encounter = await reading(request)
     if not sees_all(token):
-        raise access.Forbidden(f"{neutral(token.name)}'s token is not the GM's: only the "
-                               "GM undoes and redoes")
-    at = number(request, "at", 0, "a seq (a whole number of 1 or more)", 1) or None
+        raise access.Forbidden(_("{name}'s token is not the GM's: only the GM undoes and redoes")
+                               .format(name=neutral(token.name)))
+    at = number(request, "at", 0, _("a seq (a whole number of 1 or more)"), 1) or None
 
     def latest():
         from projections.correcting import latest

@@ -12,6 +12,7 @@ from starlette.responses import Response
 from eventlog.errors import (
     Conflict, LedgerError, Refusal, StoreError, Unconfirmed, UnknownEncounter,
 )
+from eventlog.language import N_, _
 from projections import access
 from projections.joining import TooMany
 from projections.portraits import NoPortrait
@@ -48,7 +49,7 @@ CODES = ((access.Unauthorized, 401), (access.Forbidden, 403), (UnknownEncounter,
 # A store's own failure (a driver's message, a lock, a lost connection) names
 # where the store lives: the client is told this, the server's terminal the
 # rest.
-STORE_FAILED = "the store could not answer this request (the server's terminal says why)"
+STORE_FAILED = N_("the store could not answer this request (the server's terminal says why)")
 
 
 class JSON(Response):
@@ -73,9 +74,9 @@ def failure(exc: LedgerError, hidden=()) -> JSON:
     if code == 503:
         import sys
         print(f"combat serve: {line}", file=sys.stderr, flush=True)
-        line = STORE_FAILED
+        line = _(STORE_FAILED)
     for where in sorted(hidden, key=len, reverse=True):
-        line = line.replace(where, "the store")
+        line = line.replace(where, _("the store"))
     if isinstance(exc, Unconfirmed):  # what the page offers to declare once asked
         return JSON({"error": line, "confirm": exc.confirm, "why": exc.why}, status_code=code)
     return JSON({"error": line}, status_code=code)
@@ -100,7 +101,7 @@ def encounter_of(request: Request) -> str:
     encounter = request.path_params["encounter"]
     if "\x00" in encounter or len(encounter) > 200:
         from eventlog.text import neutral
-        raise UnknownEncounter(f"no encounter {neutral(encounter)[:60]!r}")
+        raise UnknownEncounter(_("no encounter {id!r}").format(id=neutral(encounter)[:60]))
     return encounter
 
 
@@ -113,9 +114,11 @@ def check_unarchived(request: Request, token, encounter: str, reads: bool = True
     if reads and token.role == "gm" and request.query_params.get("archived") in ("1", "true"):
         return
     from eventlog.text import neutral
-    raise UnknownEncounter(f"{neutral(encounter)} is archived: `combat unarchive "
-                           f"{neutral(encounter)}` brings it back"
-                           + (" (a GM token reads it with ?archived=1)" if reads else ""))
+    if reads:
+        raise UnknownEncounter(_("{id} is archived: `combat unarchive {id}` brings it back (a GM "
+                                 "token reads it with ?archived=1)").format(id=neutral(encounter)))
+    raise UnknownEncounter(_("{id} is archived: `combat unarchive {id}` brings it back")
+                           .format(id=neutral(encounter)))
 
 
 def ledger(request: Request):
@@ -135,7 +138,8 @@ def number(request: Request, name: str, default: int, takes: str, low: int = 0,
     if given is None:
         return default
     if not DIGITS.fullmatch(given) or not low <= int(given) <= high:
-        raise BadInput(f"?{name}= takes {takes}, not {given[:20]!r}")
+        raise BadInput(_("?{name}= takes {takes}, not {given!r}")
+                       .format(name=name, takes=takes, given=given[:20]))
     return int(given)
 
 
@@ -143,7 +147,7 @@ async def body_of(request: Request) -> bytes:
     """The request's body, read no further than MAX_BODY (unparsed)."""
     declared = request.headers.get("content-length", "")
     if declared.isdigit() and int(declared) > MAX_BODY:
-        raise TooLarge(f"a request holds at most {MAX_BODY // 1024} KiB")
+        raise TooLarge(_("a request holds at most {n} KiB").format(n=MAX_BODY // 1024))
     import asyncio
 
     from cli.server.limits import BODY_S
@@ -153,8 +157,8 @@ async def body_of(request: Request) -> bytes:
             async for chunk in request.stream():
                 size += len(chunk)
                 if size > MAX_BODY:
-                    raise TooLarge(f"a request holds at most {MAX_BODY // 1024} KiB")
+                    raise TooLarge(_("a request holds at most {n} KiB").format(n=MAX_BODY // 1024))
                 chunks.append(chunk)
     except TimeoutError:
-        raise TooSlow(f"a request's body arrives within {BODY_S:g} s") from None
+        raise TooSlow(_("a request's body arrives within {s} s").format(s=f"{BODY_S:g}")) from None
     return b"".join(chunks)

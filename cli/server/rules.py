@@ -10,6 +10,7 @@ import re
 from starlette.requests import Request
 from starlette.responses import HTMLResponse
 
+from eventlog.language import _, current
 from projections import rulebook
 
 CODE = re.compile(r"`([^`]+)`")
@@ -18,6 +19,7 @@ HEADERS = {
     "Referrer-Policy": "no-referrer",
     "Content-Security-Policy": "default-src 'none'; style-src 'self'; frame-ancestors 'none'",
     "X-Content-Type-Options": "nosniff",
+    "Vary": "Accept-Language",  # (the reference is the reader's language's)
 }
 
 
@@ -41,7 +43,7 @@ def _blocks(markdown: str) -> str:
 
 
 def _page(title: str, body: str) -> str:
-    return ("<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+    return (f"<!doctype html>\n<html lang=\"{current()}\"><head><meta charset=\"utf-8\">"
             "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
             f"<title>{html.escape(title)}</title>"
             "<link rel=\"stylesheet\" href=\"/static/style.css\"></head>\n"
@@ -54,6 +56,6 @@ async def rule_page(request: Request) -> HTMLResponse:
     try:
         found = rulebook.rule(request.path_params["rule"])
     except rulebook.UnknownRule as exc:
-        return HTMLResponse(_page("No such rule", f"<p>{html.escape(str(exc))}</p>"),
+        return HTMLResponse(_page(_("No such rule"), f"<p>{html.escape(str(exc))}</p>"),
                             status_code=404, headers=HEADERS)
     return HTMLResponse(_page(found.title, _blocks(found.text)), headers=HEADERS)

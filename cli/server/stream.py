@@ -11,6 +11,7 @@ from __future__ import annotations
 from starlette.requests import Request
 
 from eventlog.errors import LedgerError, UnknownEncounter
+from eventlog.language import N_, _
 
 from cli.server.catchup import Catching
 from cli.server.hub import Listener
@@ -19,15 +20,28 @@ from cli.server.replies import DIGITS, BadInput, guarded, ledger, run
 from cli.server.views import CLOSED_SEQ, TABLE_SEQ, closed_message, encode, frame_for, sees_all
 
 PING_S = 15  # a keep-alive comment on an idle stream (proxies, phones' NAT)
-REFUSED = {"event": "refused", "data": encode(
-    {"error": "unknown or revoked token: ask the GM for a new link"})}
+REVOKED = N_("unknown or revoked token: ask the GM for a new link")
+
+
+def refused() -> dict:
+    """The last message of a stream whose token stopped working."""
+    return {"event": "refused", "data": encode({"error": _(REVOKED)})}
+
+
+def closed_again(msg) -> str:
+    """A closing message made once by the hub (in no reader's language),
+    said again in this listener's."""
+    import msgspec
+    made = msgspec.json.decode(msg.data)
+    return closed_message(made["encounter"], made["reason"]).data
 
 
 def last_seen(request: Request) -> int | None:
     """`Last-Event-ID`: the seq of the last message the client saw."""
     last = request.headers.get("last-event-id")
     if last is not None and not DIGITS.fullmatch(last.strip()):
-        raise BadInput(f"Last-Event-ID is the seq of the last message seen, not {last[:20]!r}")
+        raise BadInput(_("Last-Event-ID is the seq of the last message seen, not {given!r}")
+                       .format(given=last[:20]))
     return int(last) if last is not None else None
 
 
@@ -45,7 +59,7 @@ async def _refused(request: Request, encounter: str, reads_archived: bool) -> di
     """The last message of a stream whose token stopped working: a delete
     of its encounter takes its tokens too, and then the why is the delete."""
     why = await run(lambda: _ended(ledger(request), encounter, reads_archived))
-    return {"event": "closed", "data": closed_message(encounter, why).data} if why else REFUSED
+    return {"event": "closed", "data": closed_message(encounter, why).data} if why else refused()
 
 
 def _resumed(lg, encounter: str, seen: int) -> int | None:
@@ -108,8 +122,8 @@ async def stream(request: Request):
             while True:
                 msg = await listener.queue.get()  # (None: the hub's tick, TICK_S)
                 if msg is not None and msg.seq == CLOSED_SEQ:  # (archived or deleted: why,
-                    yield {"event": "closed", "data": msg.data}  # before its tokens' refusal)
-                    return
+                    yield {"event": "closed", "data": closed_again(msg)}  # before its tokens'
+                    return  # refusal)
                 if not (hub.valid(token.digest) or await still_valid()):
                     yield await _refused(request, encounter, listener.archived)
                     return

@@ -14,6 +14,7 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, Response
 
 from eventlog.errors import LedgerError, UnknownEncounter
+from eventlog.language import _
 from projections import access, joining
 
 from cli.server.reads import PAGE_HEADERS, STATIC, token_of
@@ -25,15 +26,15 @@ ASKS, PER_S = 5, 60.0  # join requests one address may send in PER_S seconds
 
 def check_gm(token) -> None:
     if token.role != "gm":
-        raise access.Forbidden(f"{token.name}'s token is not the GM's: only the GM "
-                               "chooses the table and lets players in")
+        raise access.Forbidden(_("{name}'s token is not the GM's: only the GM chooses the table "
+                                 "and lets players in").format(name=token.name))
 
 
 def _body(raw: bytes, kind):
     try:
         return msgspec.json.decode(raw, type=kind)
     except (msgspec.ValidationError, msgspec.DecodeError) as exc:
-        raise BadInput(f"not a request: {' '.join(str(exc).splitlines())}") from None
+        raise BadInput(_("not a request: {why}").format(why=" ".join(str(exc).splitlines()))) from None
 
 
 class Choice(msgspec.Struct, forbid_unknown_fields=True):
@@ -66,8 +67,8 @@ def _seats(request: Request) -> dict:
     lg = ledger(request)
     encounter = joining.on_table(lg.store)
     if encounter is None or lg.store.is_archived(encounter):
-        raise UnknownEncounter("the GM has put no encounter on the table yet: ask them "
-                               "to (`combat serve --encounter ID`, or the GM page)")
+        raise UnknownEncounter(_("the GM has put no encounter on the table yet: ask them to "
+                                 "(`combat serve --encounter ID`, or the GM page)"))
     state = lg.state(encounter)
     return {"encounter": encounter, "title": state.title,
             "seats": joining.open_seats(lg.store, state)}
@@ -89,7 +90,7 @@ class Asked:
             while times and now - times[0] > PER_S:
                 times.popleft()
             if len(times) >= ASKS:
-                raise Slow("too many join requests from this device: wait a minute")
+                raise Slow(_("too many join requests from this device: wait a minute"))
             times.append(now)
 
 
@@ -117,7 +118,7 @@ async def joins(request: Request):
     check_gm(await token_of(request))
     kind = request.query_params.get("kind", "waiting")
     if kind not in ("waiting", "joined"):
-        raise BadInput("?kind= is waiting or joined")
+        raise BadInput(_("?kind= is waiting or joined"))
     if kind == "waiting":
         waiting = await run(lambda: joining.pending(ledger(request).store))
         return JSON([{"name": j.name, "owns": [j.pc], "encounter": j.encounter,
@@ -137,7 +138,7 @@ async def revoke(request: Request):
         store = ledger(request).store
         found = access.named(store.tokens(), name, ("player",))  # (case-blind)
         if found is None:
-            raise LedgerError(f"no player token named {name!r}")
+            raise LedgerError(_("no player token named {name!r}").format(name=name))
         store.revoke_token(found.name)
         return found.name
     return JSON({"name": await run(revoked), "revoked": True})
@@ -172,6 +173,6 @@ async def qr(request: Request):
     import segno
     out = io.BytesIO()
     segno.make(join_url(request), error="m").save(
-        out, kind="svg", scale=6, dark="#000", light="#fff", border=2, title="Join this table")
+        out, kind="svg", scale=6, dark="#000", light="#fff", border=2, title=_("Join this table"))
     return Response(out.getvalue(), media_type="image/svg+xml",
                     headers={"Cache-Control": "no-store"})

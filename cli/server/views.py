@@ -10,6 +10,8 @@ from typing import NamedTuple
 
 import msgspec
 
+from eventlog.language import N_, _
+
 from eventlog.stores.contract import Token
 from projections.domain.deck import on_deck
 from projections.domain.may import may, mine
@@ -41,14 +43,14 @@ def table_message(encounter: str | None) -> Message:
 
 
 CLOSED_SEQ = -2  # a message that is no batch: the encounter left the store or was archived
-ENDED = {"archived": "{e} was archived: `combat unarchive {e}` brings it back",
-         "deleted": "{e} was deleted from the store"}
+ENDED = {"archived": N_("{e} was archived: `combat unarchive {e}` brings it back"),
+         "deleted": N_("{e} was deleted from the store")}
 
 
 def closed_message(encounter: str, why: str) -> Message:
     """A stream's last message: why it ends (`why` is a key of ENDED)."""
     return Message(CLOSED_SEQ, encode({"encounter": encounter, "reason": why,
-                                       "error": ENDED[why].format(e=encounter)}))
+                                       "error": _(ENDED[why]).format(e=encounter)}))
 
 
 def encode(view: dict | list) -> str:

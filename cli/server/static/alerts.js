@@ -8,10 +8,11 @@
 
 const alerts = (() => {
   const SWITCHES = {  // name -> [label, on by default, the roles that show it]
-    vibrate: ["Vibrate", true, ["player"]],
-    sound: ["Sound", false, ["player"]],
-    speak: ["Speak turns", false, ["view"]],
+    vibrate: [N_("Vibrate: {state}"), true, ["player"]],
+    sound: [N_("Sound: {state}"), false, ["player"]],
+    speak: [N_("Speak turns: {state}"), false, ["view"]],
   };
+  const shows = [];  // each switch's button redraws its words (the language may change)
   let baseTitle = document.title, said = "", lock = null, wantLock = false, audio = null;
 
   function isOn(name) {
@@ -81,7 +82,8 @@ const alerts = (() => {
   // pass (the same turn again in the next pass is said again).
   function cue(kind, names, quiet, moment) {
     const now = kind ? kind + ":" + names.join(",") + (kind === "turn" ? "@" + moment : "") : "";
-    document.title = (kind === "turn" ? "● Your turn · " : kind === "deck" ? "On deck · " : "") + baseTitle;
+    document.title = kind === "turn" ? fill(_("● Your turn · {title}"), { title: baseTitle })
+      : kind === "deck" ? fill(_("On deck · {title}"), { title: baseTitle }) : baseTitle;
     awake(kind === "turn");
     if (now === said) return;
     said = now;
@@ -100,9 +102,10 @@ const alerts = (() => {
     if (known) return;
     said = names.join(",") + "@" + moment;
     if (quiet || !names.length || !isOn("speak") || !window.speechSynthesis) return;
-    const words = names.length > 1 ? names.slice(0, -1).join(", ") + " and " + names[names.length - 1] : names[0];
+    const words = names.length > 1 ? fill(_("{names} and {last}"), { names: names.slice(0, -1).join(", "), last: names[names.length - 1] })
+      : names[0];
     speechSynthesis.cancel();
-    speechSynthesis.speak(new SpeechSynthesisUtterance(words + ", your turn"));
+    speechSynthesis.speak(spoken(fill(_("{names}, your turn"), { names: words })));
   }
 
   function start(role, title, host) {
@@ -114,7 +117,7 @@ const alerts = (() => {
       const show = () => {
         const on = isOn(name);
         button.setAttribute("aria-pressed", String(on));
-        button.textContent = label + (on ? ": on" : ": off");
+        button.textContent = fill(_(label), { state: on ? _("on") : _("off") });
       };
       button.type = "button";
       button.className = "toggle small";
@@ -125,14 +128,25 @@ const alerts = (() => {
         show();
         // (a tap is what lets a page make sound: the sample is heard now, the alerts later)
         if (on && name === "sound") beep("deck");
-        if (on && name === "speak" && window.speechSynthesis) speechSynthesis.speak(new SpeechSynthesisUtterance("turns will be spoken"));
+        if (on && name === "speak" && window.speechSynthesis) speechSynthesis.speak(spoken(_("turns will be spoken")));
         if (!on && name === "speak" && window.speechSynthesis) speechSynthesis.cancel();
       });
       show();
+      shows.push(show);
       host.append(button);
     }
     host.hidden = shown.length === 0;
+    host.setAttribute("aria-label", _("alerts on this device"));
   }
 
-  return { cue, announce, start, isOn };
+  // The device's voice speaks the page's language.
+  function spoken(words) {
+    const said = new SpeechSynthesisUtterance(words);
+    said.lang = i18n.language;
+    return said;
+  }
+
+  function relabel() { for (const show of shows) show(); }
+
+  return { cue, announce, start, isOn, relabel };
 })();

@@ -36,7 +36,7 @@ function el(tag, props, ...children) {
 }
 
 function api(path, body, method) {
-  const init = { headers: { Authorization: "Bearer " + token } };
+  const init = { headers: { Authorization: "Bearer " + token, ...i18n.headers() } };
   if (body !== undefined) {
     init.method = method || "POST";
     init.headers["Content-Type"] = "application/json";
@@ -44,15 +44,17 @@ function api(path, body, method) {
   }
   // (relative to the page: served under a proxy's --root-path too)
   return fetch("." + path, init).then(async (r) => {
-    const data = await r.json().catch(() => ({ error: "the server answered " + r.status }));
+    const answered = fill(_("the server answered {status}"), { status: r.status });
+    const data = await r.json().catch(() => ({ error: answered }));
     if (!r.ok) {
-      const refused = new Error(data.error || ("the server answered " + r.status));
+      const refused = new Error(data.error || answered);
+      refused.status = r.status;
       refused.confirm = data.confirm;  // the core asks first: this command, named, does it
       refused.why = data.why;
       throw refused;
     }
     return data;
-  }, () => { throw new Error("offline: the server cannot be reached, nothing was sent"); });
+  }, () => { throw new Error(_("offline: the server cannot be reached, nothing was sent")); });
 }
 
 // -- words for people: names, not ids; rule ids linked to their text --------
@@ -82,7 +84,7 @@ const RULE_ID = /\b(R(?:[1-9]|[12][0-9]|3[01])[a-z]?)\b/;
 
 function withRules(text) {
   const parts = text.split(RULE_ID);
-  return parts.map((part, i) => i % 2 ? el("a", { href: "./rules/" + part, target: "_blank", rel: "noopener noreferrer" }, part) : part);
+  return parts.map((part, i) => i % 2 ? el("a", { href: "./rules/" + part + i18n.query("?"), target: "_blank", rel: "noopener noreferrer" }, part) : part);
 }
 
 function say(text, kind) {
@@ -100,7 +102,7 @@ function declare(command, done, asked) {
   return api(path, command).then((answer) => {
     render(answer.status);
     if (me.role === "gm" && window.gmDeclared) window.gmDeclared();
-    say(party.told(done || "✓ declared", answer.carried), "ok");  // (the end of a fight from the party)
+    say(party.told(done || _("✓ declared"), answer.carried), "ok");  // (the end of a fight from the party)
     if (answer.carried) party.refresh();
     return answer;
   }, (err) => { if (err.confirm && asked) asked(err); else say(err.message, "error"); });
@@ -110,25 +112,32 @@ function declare(command, done, asked) {
 
 function pips(c) {
   const max = Math.max(c.max_ap, c.ap);
-  return el("span", { class: "pips", title: c.ap + " of " + c.max_ap + " AP", "aria-label": c.ap + " of " + c.max_ap + " AP" },
+  const said = fill(_("{ap} of {max} AP"), { ap: c.ap, max: c.max_ap });
+  return el("span", { class: "pips", title: said, "aria-label": said },
             "●".repeat(c.ap), el("span", { class: "spent", "aria-hidden": "true" }, "○".repeat(max - c.ap)));
 }
 
 function owned(id) { return me.role === "player" && me.owns.includes(id); }
 
+// A combatant's state words (their class is the key, their text the reader's).
+const TAGS = { acting: N_("acting"), up: N_("up"), seized: N_("seized"), left: N_("left"),
+               hidden: N_("hidden"), you: N_("you") };
+
+function tag(key) { return el("span", { class: "tag " + key }, _(TAGS[key])); }
+
 function combatantLine(c, cls) {
   const tags = [];
-  if (status.acting === c.id) tags.push("acting");
-  else if (status.up.includes(c.id)) tags.push("up");
-  if (c.seized) tags.push("seized");
-  if (!c.active) tags.push("left");
-  if (c.hidden) tags.push("hidden");
-  if (owned(c.id)) tags.push("you");
-  for (const e of c.effects || []) tags.push(e.name);  // conditions and effects
+  if (status.acting === c.id) tags.push(tag("acting"));
+  else if (status.up.includes(c.id)) tags.push(tag("up"));
+  if (c.seized) tags.push(tag("seized"));
+  if (!c.active) tags.push(tag("left"));
+  if (c.hidden) tags.push(tag("hidden"));
+  if (owned(c.id)) tags.push(tag("you"));
+  for (const e of c.effects || []) tags.push(el("span", { class: "tag " + e.name, dir: "auto" }, e.name));  // conditions and effects
   return el("div", { class: cls + (status.up.includes(c.id) ? " up" : "") + (owned(c.id) ? " own" : ""), data: { id: c.id } },
-            el("span", { class: "who" }, portraits.face(c), c.name, ...tags.map((t) => el("span", { class: "tag " + t }, t))),
-            el("span", { class: "ap" }, pips(c), " ", el("span", { class: "init" }, "grit " + c.grit),
-               " ", el("span", { class: "init tracks" }, trackText(c))));
+            el("span", { class: "who" }, portraits.face(c), el("bdi", {}, c.name), ...tags),
+            el("span", { class: "ap" }, pips(c), " ", el("span", { class: "init" }, fill(_("grit {n}"), { n: c.grit })),
+               " ", el("span", { class: "init tracks", dir: "auto" }, trackText(c))));
 }
 
 // A combatant's tracks as the status gives them to this token (hp 7/10 · stun 2).
@@ -138,7 +147,8 @@ function trackText(c) {
 }
 
 function sideBadge(side) {
-  return el("span", { class: "side " + side, title: side === "pc" ? "player character" : "NPC" }, side.toUpperCase());
+  return el("span", { class: "side " + side, title: side === "pc" ? _("player character") : _("NPC") },
+            side === "pc" ? _("PC") : _("NPC"));
 }
 
 function slotItem(slot, byId, groups) {
@@ -154,16 +164,17 @@ function slotItem(slot, byId, groups) {
       el("span", { class: "init" }, init === null ? "–" : String(init)), combatantLine(lone, "member")));
   } else {
     item.append(el("div", { class: "slot-head" }, sideBadge(side), el("span", { class: "init" }, init === null ? "–" : String(init)),
-                   el("span", { class: "who" }, slot + " (group)")));
+                   el("span", { class: "who" }, ...i18n.nodes(_("{group} (group)"), { group: slot }))));
     for (const m of members) item.append(combatantLine(byId[m], "member"));
   }
   return item;
 }
 
 function phaseText() {
-  if (status.phase === "setup") return "setting up";
-  if (status.phase === "ended") return "the encounter has ended";
-  return "round " + status.round + " · pass " + status.pass + (status.round_complete ? " · round complete" : "");
+  if (status.phase === "setup") return _("setting up");
+  if (status.phase === "ended") return _("the encounter has ended");
+  return fill(status.round_complete ? _("round {round} · pass {pass} · round complete") : _("round {round} · pass {pass}"),
+              { round: status.round, pass: status.pass });
 }
 
 function render(next, streamed) {
@@ -179,15 +190,15 @@ function render(next, streamed) {
   const groups = Object.fromEntries(status.groups.map((g) => [g.id, g]));
   document.body.dataset.seq = String(status.seq);
   $("title").textContent = status.title || status.encounter;
-  $("where").textContent = me.role === "gm" ? status.encounter + " · seq " + status.seq : "";
+  $("where").textContent = me.role === "gm" ? fill(_("{encounter} · seq {seq}"), status) : "";
   const up = status.up.map(nameOf).join(", ");
-  $("state").textContent = phaseText() + (up ? " · up: " + up : "");
+  $("state").replaceChildren(...(up ? i18n.nodes(_("{phase} · up: {names}"), { phase: phaseText(), names: up }) : [phaseText()]));
   $("window").hidden = !status.seize_window;
-  $("ties").replaceChildren(...status.ties.map((tie) => el("p", {}, "tie: " + tie.map(nameOf).join(", ") + " ",
+  $("ties").replaceChildren(...status.ties.map((tie) => el("p", {}, ...i18n.nodes(_("tie: {names}"), { names: tie.map(nameOf).join(", ") }), " ",
     me.role === "view" ? null : tie.map((slot) => el("button", {
-      on: { click: () => declare({ command: "order", slots: [slot, ...tie.filter((x) => x !== slot)] }, "✓ " + nameOf(slot) + " goes first") },
+      on: { click: () => declare({ command: "order", slots: [slot, ...tie.filter((x) => x !== slot)] }, fill(_("✓ {name} goes first"), { name: nameOf(slot) })) },
       disabled: me.role === "player" && !mayOrder(tie),
-      data: { order: slot } }, nameOf(slot) + " first")))));
+      data: { order: slot } }, ...i18n.nodes(_("{name} first"), { name: nameOf(slot) }))))));
   const slots = me.role === "gm" && window.gmSlots ? window.gmSlots(status) : status.order;
   $("order").replaceChildren(...slots.map((slot) => slotItem(slot, byId, groups)));
   followTurn();
@@ -217,13 +228,9 @@ function followTurn() {
   if (!first) turnStart = Date.now();
   else startTimer(status.seq);
   const who = status.up.map(nameOf).join(", ");
-  $("announce").textContent = status.phase !== "combat" ? phaseText()
-    : who ? "Round " + status.round + ", pass " + status.pass + ": " + who + isOrAre(status.up, " up") : phaseText();
-}
-
-function isOrAre(names, what) {
-  // "Goblin 1 is up", "Goblin 1, Goblin 3 are up"
-  return (names.length > 1 ? " are" : " is") + what;
+  $("announce").textContent = status.phase !== "combat" || !who ? phaseText()
+    : fill(n_("Round {round}, pass {pass}: {names} is up", "Round {round}, pass {pass}: {names} are up", status.up.length),
+           { round: status.round, pass: status.pass, names: who });
 }
 
 function onDeck() {
@@ -236,13 +243,18 @@ function cue(quiet, moment) {
   const banner = $("banner");
   const mineUp = me.owns.filter((id) => status.up.includes(id));
   const deck = onDeck();
+  // ("Goblin 1 is up", "Goblin 1, Goblin 3 are up": the number of names says which)
   let text, kind = "";
-  if (mineUp.length) { text = "Your turn: " + mineUp.map(nameOf).join(", "); kind = "turn"; }
-  else if (deck.length) { text = "On deck: " + deck.map(nameOf).join(", ") + isOrAre(deck, " next"); kind = "deck"; }
-  else if (status.up.length) text = "Waiting: " + status.up.map(nameOf).join(", ") + isOrAre(status.up, " up");
-  else text = phaseText();
+  const names = (ids) => ({ names: ids.map(nameOf).join(", ") });
+  if (mineUp.length) { text = i18n.nodes(_("Your turn: {names}"), names(mineUp)); kind = "turn"; }
+  else if (deck.length) {
+    text = i18n.nodes(n_("On deck: {names} is next", "On deck: {names} are next", deck.length), names(deck));
+    kind = "deck";
+  } else if (status.up.length) {
+    text = i18n.nodes(n_("Waiting: {names} is up", "Waiting: {names} are up", status.up.length), names(status.up));
+  } else text = [phaseText()];
   banner.hidden = false;
-  banner.textContent = text;
+  banner.replaceChildren(...text);
   banner.className = "banner " + kind;
   alerts.cue(kind, kind === "turn" ? mineUp : kind === "deck" ? deck : [], quiet, moment);
 }
@@ -252,44 +264,50 @@ function tick() {
   timer.hidden = !(status && status.phase === "combat" && status.up.length);
   if (timer.hidden) return;
   const s = Math.max(0, Math.floor((Date.now() - turnStart) / 1000));
-  timer.textContent = "this turn: " + Math.floor(s / 60) + ":" + String(s % 60).padStart(2, "0");
+  timer.textContent = fill(_("this turn: {time}"), { time: Math.floor(s / 60) + ":" + String(s % 60).padStart(2, "0") });
 }
 
 // -- a player's own combatants ---------------------------------------------
+
+// An interrupt's cost (the player's card and the GM's panel).
+function costChoice(id) {
+  return el("select", { ...(id ? { id } : {}), "aria-label": _("interrupt cost") },
+            el("option", { value: "minor" }, _("minor (1)")), el("option", { value: "major" }, _("major (2)")),
+            el("option", { value: "3" }, _("3 AP")), el("option", { value: "4" }, _("4 AP")));
+}
 
 function card(c) {
   const id = c.id;
   const may = ((status.mine || {})[id] || { may: [] }).may;
   const can = (what) => may.includes(what);
-  const label = el("input", { class: "label", placeholder: "what it does (optional)", "aria-label": "what " + c.name + " does" });
-  const act = (cost, words) => declare({ command: "act", id, cost, label: label.value }, "✓ " + c.name + ": " + words)
+  const name = { name: c.name };
+  const label = el("input", { class: "label", dir: "auto", placeholder: _("what it does (optional)"), "aria-label": fill(_("what {name} does"), name) });
+  const act = (cost, words) => declare({ command: "act", id, cost, label: label.value }, fill(words, name))
     .then((a) => { if (a) label.value = ""; });
-  const cost = el("select", { "aria-label": "interrupt cost" },
-                  el("option", { value: "minor" }, "minor (1)"), el("option", { value: "major" }, "major (2)"),
-                  el("option", { value: "3" }, "3 AP"), el("option", { value: "4" }, "4 AP"));
+  const cost = costChoice();
   const big = (text, what, fn) => el("button", { class: "big", type: "button", disabled: !can(what), on: { click: fn } }, text);
-  const body = [el("h2", {}, portraits.face(c, "big"), c.name, " ", pips(c), owned(id) ? el("span", { class: "tag you" }, "you") : null,
-                         c.hidden ? el("span", { class: "tag hidden" }, "hidden") : null)];
+  const body = [el("h2", {}, portraits.face(c, "big"), el("bdi", {}, c.name), " ", pips(c), owned(id) ? tag("you") : null,
+                         c.hidden ? tag("hidden") : null)];
   if (c.initiative === null && !c.group) {
-    const die = el("input", { class: "die", type: "number", min: "1", max: "10", placeholder: "d10",
-                              "aria-label": "the die " + c.name + " rolled" });
+    const die = el("input", { class: "die", type: "number", min: "1", max: "10", placeholder: _("d10"),
+                              "aria-label": fill(_("the die {name} rolled"), name) });
     body.push(el("div", { class: "buttons" }, die,
-      big("Enter roll", "roll", () => declare({ command: "roll", slots: [id], die: Number(die.value) }, "✓ " + c.name + " rolled " + die.value)),
-      big("Roll for me", "roll", () => declare({ command: "roll", slots: [id] }, "✓ " + c.name + " rolled"))));
+      big(_("Enter roll"), "roll", () => declare({ command: "roll", slots: [id], die: Number(die.value) }, fill(_("✓ {name} rolled {die}"), { ...name, die: die.value }))),
+      big(_("Roll for me"), "roll", () => declare({ command: "roll", slots: [id] }, fill(_("✓ {name} rolled"), name)))));
   }
   body.push(el("div", { class: "buttons" },
-    big("Minor · 1 AP", "act", () => act("minor", "minor action")),
-    big("Major · 2 AP", "act", () => act("major", "major action")),
-    el("button", { class: "big", type: "button", disabled: status.phase === "ended", on: { click: () => act("free", "free action") } }, "Free"),
-    big("End turn", "end-turn", () => declare({ command: "end-turn", id }, "✓ " + c.name + "'s turn ended"))),
+    big(_("Minor · 1 AP"), "act", () => act("minor", _("✓ {name}: minor action"))),
+    big(_("Major · 2 AP"), "act", () => act("major", _("✓ {name}: major action"))),
+    el("button", { class: "big", type: "button", disabled: status.phase === "ended", on: { click: () => act("free", _("✓ {name}: free action")) } }, _("Free")),
+    big(_("End turn"), "end-turn", () => declare({ command: "end-turn", id }, fill(_("✓ {name}'s turn ended"), name)))),
     el("div", { class: "buttons" },
-      big("Seize · 1 Grit", "seize", () => declare({ command: "seize", id }, "✓ " + c.name + " seizes the moment")),
-      big("Interrupt", "interrupt", () => declare({ command: "interrupt", id, cost: isNaN(cost.value) ? cost.value : Number(cost.value), label: label.value }, "✓ " + c.name + " interrupts")),
+      big(_("Seize · 1 Grit"), "seize", () => declare({ command: "seize", id }, fill(_("✓ {name} seizes the moment"), name))),
+      big(_("Interrupt"), "interrupt", () => declare({ command: "interrupt", id, cost: isNaN(cost.value) ? cost.value : Number(cost.value), label: label.value }, fill(_("✓ {name} interrupts"), name))),
       cost),
     el("div", { class: "buttons" }, label));
   const up = status.up.includes(id);
   return el("article", { class: "card" + (up ? " up" : "") + (owned(id) ? " own" : ""), data: { card: id },
-                         "aria-label": c.name + (up ? ", up now" : "") }, ...body);
+                         "aria-label": up ? fill(_("{name}, up now"), name) : c.name }, ...body);
 }
 
 function renderMine(byId) {
@@ -323,9 +341,13 @@ function renderMine(byId) {
 
 // -- the stream: live, reconnecting, offline ----------------------------------
 
+let badgeState = "connecting";
+
 function badge(state) {
-  const words = { live: "live", reconnecting: "reconnecting…", offline: "offline" };
-  $("live").textContent = words[state];
+  const words = { live: N_("live"), reconnecting: N_("reconnecting…"), offline: N_("offline"),
+                  connecting: N_("connecting…") };
+  badgeState = state;
+  $("live").textContent = _(words[state]);
   $("live").className = "live " + state;
 }
 
@@ -333,7 +355,7 @@ function listen() {
   if (source) source.close();
   status = null;
   turnKey = "";
-  const url = "./api/encounters/" + encodeURIComponent(encounter) + "/stream?token=" + encodeURIComponent(token);
+  const url = "./api/encounters/" + encodeURIComponent(encounter) + "/stream?token=" + encodeURIComponent(token) + i18n.query("&");
   source = new EventSource(url);  // (it resumes by Last-Event-ID by itself)
   source.addEventListener("status", (ev) => { render(JSON.parse(ev.data), true); badge("live"); });
   source.addEventListener("table", (ev) => followTable(JSON.parse(ev.data).encounter));
@@ -361,7 +383,7 @@ function startTimer(seq) {
 function followTable(next) {
   if (!next || next === encounter) return;
   if (me.encounter && me.encounter !== next) {
-    say("the GM put " + next + " on the table; this link reaches " + me.encounter + " only", "note");
+    say(fill(_("the GM put {next} on the table; this link reaches {mine} only"), { next, mine: me.encounter }), "note");
     return;
   }
   encounter = next;
@@ -369,20 +391,36 @@ function followTable(next) {
   listen();
 }
 
+// The page's language switch: everything is said again in the new language
+// at once (the fixed words, the status, and what the server words: the
+// stream is opened again, which redraws).
+function relanguage() {
+  badge(badgeState);
+  alerts.relabel();
+  if (me && me.role === "gm" && window.gmLanguage) window.gmLanguage();
+  party.again();
+  if (encounter) listen();
+}
+
 function start() {
   if (overlay) document.body.classList.add("overlay");
   if (!token) { location.replace("./join"); return; }
-  api("./api/me").then((who) => {
+  i18n.load(token).then(() => {
+    i18n.words(pageWords);
+    i18n.switcher($("speaks"), token, relanguage);
+    badge("connecting");
+    return api("./api/me");
+  }).then((who) => {
     me = who;
     document.body.classList.add(me.role);
-    alerts.start(me.role, "combat-ledger · " + me.name, $("alerts"));
+    alerts.start(me.role, fill(_("combat-ledger · {name}"), { name: me.name }), $("alerts"));
     return api("./api/table");
   }).then((table) => {
     me.table = table.encounter;
     return api("./api/encounters");
   }).then((list) => {
     if (!list) return;
-    if (!list.length) { say("no encounter yet: the GM starts one with `combat new ID`", "note"); return; }
+    if (!list.length) { say(_("no encounter yet: the GM starts one with `combat new ID`"), "note"); return; }
     const wanted = params.get("encounter");
     const live = list.filter((e) => e.phase !== "ended");
     const pick = list.find((e) => e.id === wanted) || list.find((e) => e.id === me.encounter)
@@ -390,14 +428,14 @@ function start() {
     encounter = pick.id;
     $("legend").hidden = me.role !== "view";
     if (me.role === "view" && !overlay) {
-      $("join").prepend(el("img", { src: "./join/qr.svg", alt: "QR code: scan it to join this table", width: "160", height: "160" }));
+      $("join").prepend(el("img", { src: "./join/qr.svg", alt: _("QR code: scan it to join this table"), width: "160", height: "160" }));
       $("join").hidden = false;
     }
     if (me.role === "gm" && window.gmStart) window.gmStart(list);
     listen();
     setInterval(tick, 1000);
   }).catch((err) => {
-    if (/unknown or revoked|waiting/.test(err.message) && !params.get("token")) {
+    if (err.status === 401 && !params.get("token")) {  // (a kept token no longer opens the page)
       try { localStorage.removeItem("combat-token"); } catch (e) { /* */ }
     }
     say(err.message, "error");

@@ -17,13 +17,13 @@ const commandsPath = () => "./api/encounters/" + encodeURIComponent(encounter) +
 // careful one, which asks before it ends a turn nothing was spent in (R21).
 function confirmFirst(text, lines, command, done, asksWhy, extra) {
   const box = $("confirm");
-  const why = asksWhy ? el("input", { class: "label", "aria-label": "why, for the record", placeholder: "why (for the record)" }) : null;
+  const why = asksWhy ? el("input", { class: "label", dir: "auto", "aria-label": _("why, for the record"), placeholder: _("why (for the record)") }) : null;
   const go = () => { box.hidden = true; declare(why ? { ...command, reason: why.value } : command, done); };
   const yes = el("button", { type: "button", class: "big", on: { click: go } }, text);
-  box.replaceChildren(...[el("p", {}, text + "?"), extra,
-    el("ul", { class: "preview", "aria-label": "what it would change" }, ...lines.map((l) => el("li", {}, l))), why,
+  box.replaceChildren(...[el("p", {}, fill(_("{question}?"), { question: text })), extra,
+    el("ul", { class: "preview", "aria-label": _("what it would change") }, ...lines.map((l) => el("li", {}, l))), why,
     el("div", { class: "buttons" }, yes,
-       el("button", { type: "button", on: { click: closeConfirm } }, "Cancel"))].filter(Boolean));
+       el("button", { type: "button", on: { click: closeConfirm } }, _("Cancel")))].filter(Boolean));
   box.hidden = false;
   box.scrollIntoView({ block: "nearest" });
   (why || yes).focus();
@@ -124,55 +124,56 @@ const keyed = (text, key, fn, disabled) =>
   el("button", { type: "button", class: "big", "aria-keyshortcuts": key, disabled, on: { click: fn } },
      text, el("kbd", { "aria-hidden": "true" }, key));
 
-function small(text, fn, props) {
-  return el("button", { type: "button", ...(props || {}), on: { click: fn } }, text);
+function small(text, fn, props) {  // (`text`: words, or the nodes of i18n.nodes)
+  return el("button", { type: "button", ...(props || {}), on: { click: fn } }, ...[].concat(text));
 }
 
 function rollRow(c) {
   const slot = c.group || c.id;
   const group = status.groups.find((g) => g.id === slot);
   if ((group ? group.initiative : c.initiative) !== null) return null;
-  const die = el("input", { class: "die", type: "number", min: "1", max: "10", placeholder: "d10",
-                            "aria-label": "the die " + slot + " rolled" });
+  const die = el("input", { class: "die", type: "number", min: "1", max: "10", placeholder: _("d10"),
+                            "aria-label": fill(_("the die {name} rolled"), { name: slot }) });
   return el("div", { class: "buttons" }, die,
-    small("Enter roll", () => declare({ command: "roll", slots: [slot], die: Number(die.value) }, "✓ " + nameOf(slot) + " rolled " + die.value)),
-    small("Roll for " + (group ? slot : c.name), () => declare({ command: "roll", slots: [slot] }, "✓ " + nameOf(slot) + " rolled")));
+    small(_("Enter roll"), () => declare({ command: "roll", slots: [slot], die: Number(die.value) }, fill(_("✓ {name} rolled {die}"), { name: nameOf(slot), die: die.value }))),
+    small(fill(_("Roll for {name}"), { name: group ? slot : c.name }), () => declare({ command: "roll", slots: [slot] }, fill(_("✓ {name} rolled"), { name: nameOf(slot) }))));
 }
 
 function effectsRow(c) {
-  const name = el("input", { class: "word", placeholder: "condition", "aria-label": "a condition or effect on " + c.name });
-  const rounds = el("input", { class: "die rounds", type: "number", min: "1", placeholder: "rounds", "aria-label": "for how many rounds" });
+  const name = el("input", { class: "word", dir: "auto", placeholder: _("condition"), "aria-label": fill(_("a condition or effect on {name}"), { name: c.name }) });
+  const rounds = el("input", { class: "die rounds", type: "number", min: "1", placeholder: _("rounds"), "aria-label": _("for how many rounds") });
   const add = () => declare({ command: "effect", id: c.id, name: name.value.trim(),
                               ...(rounds.value ? { rounds: Number(rounds.value) } : { until_ended: true }) },
-                            "✓ " + c.name + ": " + name.value.trim());
+                            fill(_("✓ {name}: {effect}"), { name: c.name, effect: name.value.trim() }));
   return el("div", { class: "buttons" },
     ...(c.effects || []).filter((e) => e.active !== false).map((e) =>
-      small("End " + e.name, () => declare({ command: "end-effect", effect: e.id }, "✓ " + e.name + " ends"),
-            { "aria-label": "end " + e.name + " on " + c.name })),
-    name, rounds, small("Add effect", add));
+      small(i18n.nodes(_("End {effect}"), { effect: e.name }), () => declare({ command: "end-effect", effect: e.id }, fill(_("✓ {effect} ends"), { effect: e.name })),
+            { "aria-label": fill(_("end {effect} on {name}"), { effect: e.name, name: c.name }) })),
+    name, rounds, small(_("Add effect"), add));
 }
 
 function trackRows(c) {
   const rows = Object.entries(c.tracks || {}).map(([name, t]) => {
-    const to = el("input", { class: "die", type: "number", min: "0", "aria-label": "set " + name + " of " + c.name + " to" });
+    const to = el("input", { class: "die", type: "number", min: "0", "aria-label": fill(_("set {track} of {name} to"), { track: name, name: c.name }) });
     const change = (delta) => declare({ command: "track", id: c.id, name, delta },
                                       "✓ " + c.name + " " + name + (delta > 0 ? " +" : " ") + delta);
     return el("div", { class: "buttons track", data: { track: name } },
-      el("span", { class: "track-name" }, name + " " + t.value + (t.max === null ? "" : "/" + t.max)),
+      el("span", { class: "track-name", dir: "auto" }, name + " " + t.value + (t.max === null ? "" : "/" + t.max)),
       small("−1", () => change(-1), { "aria-label": name + " −1" }),
       small("+1", () => change(1), { "aria-label": name + " +1" }),
-      to, small("Set", () => declare({ command: "track", id: c.id, name, value: Number(to.value) },
-                                     "✓ " + c.name + " " + name + " = " + to.value), { "aria-label": "set " + name }),
+      to, small(_("Set"), () => declare({ command: "track", id: c.id, name, value: Number(to.value) },
+                                        "✓ " + c.name + " " + name + " = " + to.value), { "aria-label": fill(_("set {track}"), { track: name }) }),
       // (the GM chooses per track whether the players see it)
-      small("Players see it", () => declare({ command: "track", id: c.id, name, delta: 0, public: !t.public },
-                                            "✓ the players " + (t.public ? "no longer see " : "see ") + c.name + "'s " + name),
-            { class: "toggle", "aria-pressed": String(!!t.public), "aria-label": "players see " + name }));
+      small(_("Players see it"), () => declare({ command: "track", id: c.id, name, delta: 0, public: !t.public },
+                                               fill(t.public ? _("✓ the players no longer see {name}'s {track}") : _("✓ the players see {name}'s {track}"),
+                                                    { name: c.name, track: name })),
+            { class: "toggle", "aria-pressed": String(!!t.public), "aria-label": fill(_("players see {track}"), { track: name }) }));
   });
-  const name = el("input", { class: "word", placeholder: "new track", "aria-label": "a new track on " + c.name });
-  const value = el("input", { class: "die rounds", type: "number", min: "0", placeholder: "value", "aria-label": "its value and maximum" });
+  const name = el("input", { class: "word", dir: "auto", placeholder: _("new track"), "aria-label": fill(_("a new track on {name}"), { name: c.name }) });
+  const value = el("input", { class: "die rounds", type: "number", min: "0", placeholder: _("value"), "aria-label": _("its value and maximum") });
   rows.push(el("div", { class: "buttons" }, name, value,
-    small("Add track", () => declare({ command: "track", id: c.id, name: name.value.trim(), value: Number(value.value),
-                                       max: Number(value.value) }, "✓ " + c.name + " " + name.value.trim()))));
+    small(_("Add track"), () => declare({ command: "track", id: c.id, name: name.value.trim(), value: Number(value.value),
+                                          max: Number(value.value) }, "✓ " + c.name + " " + name.value.trim()))));
   return rows;
 }
 
@@ -202,34 +203,35 @@ function renderPanel() {
   const c = status && status.combatants.find((x) => x.id === selected);
   const kept = panelKept(panel);
   panel.dataset.id = selected || "";
-  if (!c) { panel.replaceChildren(el("p", {}, "add a combatant: `add NAME` in the command box, or a roster below")); return; }
-  const label = el("input", { id: "act-label", class: "label", placeholder: "what it does (optional)", "aria-label": "what " + c.name + " does" });
-  const cost = el("select", { id: "interrupt-cost", "aria-label": "interrupt cost" },
-                  el("option", { value: "minor" }, "minor (1)"), el("option", { value: "major" }, "major (2)"),
-                  el("option", { value: "3" }, "3 AP"), el("option", { value: "4" }, "4 AP"));
+  if (!c) { panel.replaceChildren(el("p", {}, _("add a combatant: `add NAME` in the command box, or a roster below"))); return; }
+  const name = { name: c.name };
+  const label = el("input", { id: "act-label", class: "label", dir: "auto", placeholder: _("what it does (optional)"), "aria-label": fill(_("what {name} does"), name) });
+  const cost = costChoice("interrupt-cost");
   const state = status.acting === c.id ? "acting" : status.up.includes(c.id) ? "up" : !c.active ? "left" : "";
+  const go = (command, text) => () => declare(command, fill(text, name));
   panel.replaceChildren(...[
-    el("h2", { tabindex: "-1" }, portraits.face(c, "big"), c.name, " ", pips(c), " ", el("span", { class: "init" }, "grit " + c.grit),
-       state ? el("span", { class: "tag" }, state) : null, c.hidden ? el("span", { class: "tag hidden" }, "hidden") : null),
+    el("h2", { tabindex: "-1" }, portraits.face(c, "big"), el("bdi", {}, c.name), " ", pips(c), " ",
+       el("span", { class: "init" }, fill(_("grit {n}"), { n: c.grit })),
+       state ? el("span", { class: "tag" }, _(TAGS[state])) : null, c.hidden ? tag("hidden") : null),
     rollRow(c),
     el("div", { class: "buttons" },
-      keyed("Minor · 1 AP", "n", () => act("minor")), keyed("Major · 2 AP", "m", () => act("major")),
-      keyed("Free", "f", () => act("free")), keyed("End turn", "e", endTurn)),
+      keyed(_("Minor · 1 AP"), "n", () => act("minor")), keyed(_("Major · 2 AP"), "m", () => act("major")),
+      keyed(_("Free"), "f", () => act("free")), keyed(_("End turn"), "e", endTurn)),
     el("div", { class: "buttons" },
-      keyed("Seize · 1 Grit", "s", () => declare({ command: "seize", id: c.id }, "✓ " + c.name + " seizes the moment")),
-      keyed("Interrupt", "i", interrupt), cost),
+      keyed(_("Seize · 1 Grit"), "s", go({ command: "seize", id: c.id }, _("✓ {name} seizes the moment"))),
+      keyed(_("Interrupt"), "i", interrupt), cost),
     el("div", { class: "buttons" }, label),
-    el("h3", {}, "Tracks"), ...trackRows(c),
-    el("h3", {}, "Conditions"), effectsRow(c),
+    el("h3", {}, _("Tracks")), ...trackRows(c),
+    el("h3", {}, _("Conditions")), effectsRow(c),
     el("div", { class: "buttons" },
-      small("Grit +1", () => declare({ command: "grit", id: c.id, delta: 1 }, "✓ " + c.name + " gains 1 Grit")),
-      small("Grit −1", () => declare({ command: "grit", id: c.id, delta: -1 }, "✓ " + c.name + " loses 1 Grit")),
-      c.active ? small("Leaves", () => declare({ command: "leave", id: c.id, reason: label.value }, "✓ " + c.name + " leaves"))
-               : small("Rejoins", () => declare({ command: "rejoin", id: c.id }, "✓ " + c.name + " rejoins")),
-      c.hidden ? small("Reveal", () => declare({ command: "reveal", id: c.id }, "✓ the players see " + c.name))
-               : small("Hide", () => declare({ command: "hide", id: c.id }, "✓ " + c.name + " is hidden from the players")))]
+      small(_("Grit +1"), go({ command: "grit", id: c.id, delta: 1 }, _("✓ {name} gains 1 Grit"))),
+      small(_("Grit −1"), go({ command: "grit", id: c.id, delta: -1 }, _("✓ {name} loses 1 Grit"))),
+      c.active ? small(_("Leaves"), () => declare({ command: "leave", id: c.id, reason: label.value }, fill(_("✓ {name} leaves"), name)))
+               : small(_("Rejoins"), go({ command: "rejoin", id: c.id }, _("✓ {name} rejoins"))),
+      c.hidden ? small(_("Reveal"), go({ command: "reveal", id: c.id }, _("✓ the players see {name}")))
+               : small(_("Hide"), go({ command: "hide", id: c.id }, _("✓ {name} is hidden from the players"))))]
     .filter(Boolean));
-  panel.setAttribute("aria-label", "controls for " + c.name);
+  panel.setAttribute("aria-label", fill(_("controls for {name}"), name));
   panelRestored(panel, kept);
 }
 
@@ -241,7 +243,8 @@ function act(cost) {
   const c = chosen();
   if (!c) return;
   const label = $("act-label") ? $("act-label").value : "";
-  declare({ command: "act", id: c.id, cost, label }, "✓ " + c.name + ": " + cost + " action")
+  const done = { minor: _("✓ {name}: minor action"), major: _("✓ {name}: major action"), free: _("✓ {name}: free action") };
+  declare({ command: "act", id: c.id, cost, label }, fill(done[cost], { name: c.name }))
     .then((a) => { if (a && $("act-label")) $("act-label").value = ""; });
 }
 
@@ -250,7 +253,7 @@ function interrupt() {
   if (!c) return;
   const cost = $("interrupt-cost").value;
   declare({ command: "interrupt", id: c.id, cost: isNaN(cost) ? cost : Number(cost), label: $("act-label").value },
-          "✓ " + c.name + " interrupts").then((a) => { if (a && $("act-label")) $("act-label").value = ""; });
+          fill(_("✓ {name} interrupts"), { name: c.name })).then((a) => { if (a && $("act-label")) $("act-label").value = ""; });
 }
 
 function endTurn() {
@@ -259,13 +262,13 @@ function endTurn() {
   // once the GM confirms it (the core asks, naming whose turn it is).
   const c = chosen();
   const member = c && status.up.length > 1 && status.up.includes(c.id);
-  declare({ command: "end-turn", careful: true, ...(member ? { id: c.id } : {}) }, "✓ turn ended",
-          (err) => confirmFirst("End " + nameOf(err.confirm.id) + "'s turn", [named(err.why || err.message)],
-                                err.confirm, "✓ turn ended"));
+  declare({ command: "end-turn", careful: true, ...(member ? { id: c.id } : {}) }, _("✓ turn ended"),
+          (err) => confirmFirst(fill(_("End {name}'s turn"), { name: nameOf(err.confirm.id) }), [named(err.why || err.message)],
+                                err.confirm, _("✓ turn ended")));
 }
 
 const KEYS = { m: () => act("major"), n: () => act("minor"), f: () => act("free"), i: interrupt,
-               s: () => { const c = chosen(); if (c) declare({ command: "seize", id: c.id }, "✓ " + c.name + " seizes the moment"); },
+               s: () => { const c = chosen(); if (c) declare({ command: "seize", id: c.id }, fill(_("✓ {name} seizes the moment"), { name: c.name })); },
                e: endTurn };
 
 function onKey(ev) {
@@ -286,16 +289,20 @@ function onKey(ev) {
 
 // -- the table's buttons and the command box ----------------------------------
 
-function gmButtons() {
-  const simple = [["Roll all", () => declare({ command: "roll" }, "✓ rolled")],
-                  ["Next round", () => preview({ command: "round" }, "Start the next round", "✓ a new round")],
-                  ["End turn", endTurn],
-                  ["Undo", () => correct("undo"), "Control+Z"],
-                  ["Redo", () => correct("redo"), "Control+Y"],
-                  ["End encounter", () => confirmFirst("End the encounter",
-                    ["afterwards only notes, undo, redo, retraction and amendment (R25)"], { command: "end" }, "✓ the encounter has ended")]];
+function tableButtons() {
+  const simple = [[_("Roll all"), () => declare({ command: "roll" }, _("✓ rolled"))],
+                  [_("Next round"), () => preview({ command: "round" }, _("Start the next round"), _("✓ a new round"))],
+                  [_("End turn"), endTurn],
+                  [_("Undo"), () => correct("undo"), "Control+Z"],
+                  [_("Redo"), () => correct("redo"), "Control+Y"],
+                  [_("End encounter"), () => confirmFirst(_("End the encounter"),
+                    [_("afterwards only notes, undo, redo, retraction and amendment (R25)")], { command: "end" }, _("✓ the encounter has ended"))]];
   $("gm-buttons").replaceChildren(...simple.map(([text, fn, key]) =>
     el("button", { type: "button", on: { click: fn }, ...(key ? { "aria-keyshortcuts": key, title: key.replace("Control", "Ctrl") } : {}) }, text)));
+}
+
+function gmButtons() {
+  tableButtons();
   $("line-form").addEventListener("submit", (ev) => {
     ev.preventDefault();
     const line = $("line").value.trim();
@@ -308,7 +315,7 @@ function gmButtons() {
     sent.then((full) => api(path, { line: full })).then((answer) => {
       // a --dry-run appends nothing: what it would change is the answer
       if (answer.party || answer.carried) party.refresh();
-      if (answer.preview) say("dry run, nothing appended: " + answer.preview.join(" · "), "note");
+      if (answer.preview) say(fill(_("dry run, nothing appended: {preview}"), { preview: answer.preview.join(" · ") }), "note");
       else if (answer.party) say(answer.party.map((l) => l.trim()).join(" · "), "ok");  // (`party rest`)
       else if (answer.carried) say(party.told("✓ " + line, answer.carried), "ok");
       else say("✓ " + line, "ok");
@@ -332,3 +339,10 @@ window.gmStart = function () {
 };
 
 window.gmPicked = function (next) { $("encounter").value = next; archiveWords(); };
+
+// The page's language switched: the GM's own words are said again (the
+// rows and the panel with the next status: app.js opens the stream again).
+window.gmLanguage = function () {
+  tableButtons();
+  eveningAgain();
+};

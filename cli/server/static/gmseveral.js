@@ -15,7 +15,7 @@ function severalChosen() {
 
 function severalBox(row) {
   const c = status.combatants.find((x) => x.id === row.dataset.id);
-  const box = el("input", { type: "checkbox", class: "choose", "aria-label": "choose " + c.name + " for several at once",
+  const box = el("input", { type: "checkbox", class: "choose", "aria-label": fill(_("choose {name} for several at once"), { name: c.name }),
                             on: { change: () => { if (box.checked) several.add(c.id); else several.delete(c.id); severalBar(); } } });
   box.checked = several.has(c.id);
   const pair = el("div", { class: "choosing" + (box.checked ? " chosen" : "") });
@@ -46,28 +46,28 @@ function severalBar() {
   const chosen = severalChosen();
   const ids = chosen.map((c) => c.id).join(","), who = chosen.map((c) => c.name).join(", ");
   const tracks = commonTracks();
-  const track = el("input", { class: "word", list: "several-tracks", placeholder: "track", "aria-label": "the track to change",
+  const track = el("input", { class: "word", dir: "auto", list: "several-tracks", placeholder: _("track"), "aria-label": _("the track to change"),
                               value: tracks.includes("hp") ? "hp" : tracks[0] || "" });
-  const n = el("input", { class: "die", type: "number", min: "1", value: "1", "aria-label": "by how much" });
-  const minus = small("−1", () => change(-1), { title: "for every one chosen" });
-  const plus = small("+1", () => change(1), { title: "for every one chosen" });
+  const n = el("input", { class: "die", type: "number", min: "1", value: "1", "aria-label": _("by how much") });
+  const minus = small("−1", () => change(-1), { title: _("for every one chosen") });
+  const plus = small("+1", () => change(1), { title: _("for every one chosen") });
   const relabel = () => { const k = Math.abs(Number(n.value)) || 1; minus.textContent = "−" + k; plus.textContent = "+" + k; };
   n.addEventListener("input", relabel);
   const change = (sign) => {
     const k = Math.abs(Number(n.value)) || 1, name = track.value.trim();
     declare({ command: "track", id: ids, name, delta: sign * k }, "✓ " + who + ": " + name + " " + (sign < 0 ? "−" : "+") + k);
   };
-  const condition = el("input", { class: "word", placeholder: "condition", "aria-label": "a condition on every one chosen" });
-  const rounds = el("input", { class: "die rounds", type: "number", min: "1", placeholder: "rounds", "aria-label": "for how many rounds, on every one chosen" });
+  const condition = el("input", { class: "word", dir: "auto", placeholder: _("condition"), "aria-label": _("a condition on every one chosen") });
+  const rounds = el("input", { class: "die rounds", type: "number", min: "1", placeholder: _("rounds"), "aria-label": _("for how many rounds, on every one chosen") });
   const add = () => declare({ command: "effect", id: ids, name: condition.value.trim(),
                               ...(rounds.value ? { rounds: Number(rounds.value) } : { until_ended: true }) },
                             "✓ " + who + ": " + condition.value.trim());
   bar.replaceChildren(
-    el("h2", {}, chosen.length + " chosen: ", el("span", { class: "names" }, who)),
+    el("h2", {}, ...i18n.nodes(_("{n} chosen: {names}"), { n: chosen.length, names: el("span", { class: "names", dir: "auto" }, who) })),
     el("datalist", { id: "several-tracks" }, ...tracks.map((t) => el("option", { value: t }))),
     el("div", { class: "buttons" }, track, n, minus, plus),
-    el("div", { class: "buttons" }, condition, rounds, small("Add condition", add)),
-    el("div", { class: "buttons" }, small("Clear the choice", severalClear, { "aria-keyshortcuts": "Escape" })));
+    el("div", { class: "buttons" }, condition, rounds, small(_("Add condition"), add)),
+    el("div", { class: "buttons" }, small(_("Clear the choice"), severalClear, { "aria-keyshortcuts": "Escape" })));
   for (const box of bar.querySelectorAll("input")) {
     const was = kept[box.getAttribute("aria-label")];
     if (was !== undefined && was !== "") box.value = was;

@@ -12,17 +12,17 @@ const party = (() => {
 
   function sheet(ch) {
     const tracks = ch.tracks.map((t) => t.track + " " + t.value + (t.max === null ? "" : "/" + t.max));
-    const said = ["Grit " + ch.grit, ...tracks];
+    const said = [fill(_("Grit {n}"), { n: ch.grit }), ...tracks];
     if (ch.conditions.length) said.push(ch.conditions.join(", "));
-    if (me.role === "gm") said.push(ch.fight ? "in fight " + ch.fight : "between fights");
-    return el("li", { data: { character: ch.id } }, el("strong", {}, ch.name), " · " + said.join(" · "));
+    if (me.role === "gm") said.push(ch.fight ? fill(_("in fight {fight}"), ch) : _("between fights"));
+    return el("li", { data: { character: ch.id } }, el("strong", { dir: "auto" }, ch.name), " · " + said.join(" · "));
   }
 
   function draw(p) {
     const box = $("party");
     const between = !status || status.phase === "ended";
     box.hidden = !p.characters.length || (me.role === "player" && !between);
-    $("party-head").textContent = me.role === "gm" ? "The party (seq " + p.seq + ")" : "Between fights";
+    $("party-head").textContent = me.role === "gm" ? fill(_("The party (seq {seq})"), p) : _("Between fights");
     $("party-list").replaceChildren(...p.characters.map(sheet));
     const waiting = p.waiting || [];
     $("party-waiting").hidden = !waiting.length;
@@ -55,5 +55,8 @@ const party = (() => {
     return done + " · " + lines[0] + (lines.length > 1 ? " " + lines.slice(1).join(" · ") : "");
   }
 
-  return { refresh, follow, told };
+  // The page's language switched: drawn again in it.
+  function again() { drawn = ""; refresh(); }
+
+  return { refresh, follow, told, again };
 })();
