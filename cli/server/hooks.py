@@ -27,6 +27,7 @@ delivers."""
 from __future__ import annotations
 
 import base64
+import contextvars
 import hashlib
 import hmac
 import http.client
@@ -39,6 +40,7 @@ import msgspec
 
 from eventlog.errors import LedgerError
 from eventlog.events import CORRECTIONS
+from eventlog.language import N_, _
 from projections.numbering import players_events
 from projections.visible import Sieve
 
@@ -60,7 +62,10 @@ class Deliverer:
         self.handles = handles
         self.stopping = threading.Event()
         self.workers: dict[str, Worker] = {}
-        self.thread = threading.Thread(target=self._run, name="combat-hooks", daemon=True)
+        # (a thread starts with a context of its own: the hooks speak the
+        # server's language, the one `serve` was started in)
+        self.thread = threading.Thread(target=contextvars.copy_context().run, args=(self._run,),
+                                       name="combat-hooks", daemon=True)
 
     def start(self) -> None:
         self.thread.start()
@@ -91,8 +96,8 @@ class Worker:
         self.stopping = threading.Event()
         self.server_stopping = server_stopping
         self.said: dict[str, tuple] = {}  # Discord: the (round, acting) last told, per encounter
-        self.thread = threading.Thread(target=self._run, name=f"combat-hook-{hook.id}",
-                                       daemon=True)
+        self.thread = threading.Thread(target=contextvars.copy_context().run, args=(self._run,),
+                                       name=f"combat-hook-{hook.id}", daemon=True)
         self.thread.start()
 
     def done(self) -> bool:
@@ -132,7 +137,7 @@ class Worker:
                 end = msg.seq
                 sieve = msg.sieve
                 assert isinstance(sieve, Sieve)  # (a batch's message carries its sieve)
-                _, events = players_events(ledger, encounter, end, sieve, mark)
+                _players, events = players_events(ledger, encounter, end, sieve, mark)
                 if events:
                     body = self._body(encounter, msg.players_seq, events,
                                       msgspec.json.decode(msg.shown or msg.data))
@@ -159,9 +164,11 @@ class Worker:
         self.said[encounter] = now
         if correction:
             first = events[0]
-            what = {"Undone": "undone", "Redone": "redone", "Amended": "amended"}[first["type"]]
-            line = (f"Correction: {first['actor']}'s seq {_target(first['data'])} {what}; "
-                    f"now {_words(status, now)}")
+            said = {"Undone": N_("Correction: {actor}'s seq {seq} undone; now {now}"),
+                    "Redone": N_("Correction: {actor}'s seq {seq} redone; now {now}"),
+                    "Amended": N_("Correction: {actor}'s seq {seq} amended; now {now}")}
+            line = _(said[first["type"]]).format(actor=first["actor"], seq=_target(first["data"]),
+                                                 now=_words(status, now))
         elif now != was and status.get("phase") != "setup":
             line = _words(status, now)
         else:
@@ -258,11 +265,13 @@ def _target(data: dict) -> str:
 
 
 def _words(status: dict, turn: tuple) -> str:
-    rnd, _, acting, phase = turn
+    rnd, _pass, acting, phase = turn
     if phase == "ended":
-        return "the fight is over"
+        return _("the fight is over")
     names = {c["id"]: c["name"] for c in status.get("combatants", [])}
     if acting:
-        return f"round {rnd}: {names.get(acting, acting)} is up"
+        return _("round {round}: {name} is up").format(round=rnd, name=names.get(acting, acting))
     up = [names.get(c, c) for c in status.get("up", [])]
-    return f"round {rnd}: " + (", ".join(up) + " may act" if up else "between turns")
+    if up:
+        return _("round {round}: {names} may act").format(round=rnd, names=", ".join(up))
+    return _("round {round}: between turns").format(round=rnd)
