@@ -150,8 +150,8 @@ def test_the_grammars_help_is_said_in_the_readers_language():
     with speaking("de"):
         said = BY_NAME["roll"].help
     assert said.startswith("Initiative würfeln, 1W10 + Bonus (R1); Trupps würfeln einmal (R7).")
-    assert said.endswith("Beispiel: combat roll            (everyone who has not rolled)\n"
-                         "          combat roll rook --die 7")
+    assert said.endswith("Beispiel: combat roll            (alle, die noch nicht gewürfelt "
+                         "haben)\n          combat roll rook --die 7")
 
 
 def test_the_words_taken_from_click_and_typer_are_theirs():

@@ -77,7 +77,7 @@ class Spec(msgspec.Struct, frozen=True):
     name: str
     struct: type[c.Command] | None
     summary: str              # the first line of its help
-    example: str              # `combat ...` lines, one per line
+    example: str              # `combat ...` lines, one per line (marked where a line says more)
     params: tuple[Arg | Opt, ...] = ()
     details: str = ""         # more help, between the summary and the example
     reads_file: str | None = None  # the word naming a file on this machine ("FILE", "--roster")
@@ -107,7 +107,8 @@ class Spec(msgspec.Struct, frozen=True):
         if self.details:
             parts.append(_(self.details))
         label = _("Example:")
-        parts.append(label + " " + ("\n" + " " * (len(label) + 1)).join(self.example.splitlines()))
+        lines = _(self.example).splitlines()  # (a line to type is left as typed)
+        parts.append(label + " " + ("\n" + " " * (len(label) + 1)).join(lines))
         return "\n\n".join(parts)
 
     def command(self, values: dict[str, Any], read: Reader | None = None) -> c.Command:

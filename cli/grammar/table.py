@@ -101,7 +101,7 @@ SPECS: tuple[Spec, ...] = (
          (Arg("id", "G", N_("The group's id."), complete="groups"),
           Opt("bonus", "--bonus", N_("The group's initiative bonus."), int, required=True))),
     Spec("roll", c.Roll, N_("Roll initiative, 1d10 + bonus (R1); groups roll once (R7)."),
-         "combat roll            (everyone who has not rolled)\ncombat roll rook --die 7",
+         N_("combat roll            (everyone who has not rolled)\ncombat roll rook --die 7"),
          (Arg("slots", "SLOT", N_("Slot ids (default: every active slot without initiative)."),
               required=False, words="list", complete="slots"),
           Opt("die", "--die", N_("A physical d10 rolled at the table (1-10), one slot only."),
