@@ -115,6 +115,7 @@ VENDORED = (
     (re.compile(r"(?P<value>.*) is not one of (?P<choices>.*)\.", re.S),
      N_("{value} is not one of {choices}.")),
 )
+USAGE_METAVARS = (N_("[OPTIONS]"), N_("COMMAND [ARGS]..."))
 MISSING = {"argument": N_("Missing argument{name}."), "option": N_("Missing option{name}."),
            "parameter": N_("Missing parameter{name}.")}
 
@@ -180,6 +181,9 @@ def _speak_typers_click() -> None:
     usage = formatting.HelpFormatter.write_usage
 
     def write_usage(self, prog: str, args: str = "", prefix: str | None = None) -> None:
+        for english in USAGE_METAVARS:  # (the placeholders click writes itself)
+            if english in args:
+                args = args.replace(english, _(english), 1)
         usage(self, prog, args, _("Usage:") + " " if prefix is None else prefix)
 
     helped = core.Command.get_help_option

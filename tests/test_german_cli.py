@@ -20,7 +20,7 @@ def german(db: Path, *args: str, env=None):
 
 def test_the_programs_help_is_german_with_lang_de(tmp_path):
     out = german(tmp_path / "l.db", "--help").stdout
-    assert out.startswith("Aufruf: combat [OPTIONS] COMMAND [ARGS]...\n\n  combat-ledger: ein "
+    assert out.startswith("Aufruf: combat [OPTIONEN] BEFEHL [ARGUMENTE]...\n\n  combat-ledger: ein "
                           "ereignisbasierter Kampfbegleiter.")
     for said in ("Optionen:\n", "Befehle:\n", "  --help                Diese Hilfe zeigen und beenden.",
                  "  --install-completion  Die Vervollständigung für die aktuelle Shell",
@@ -35,7 +35,7 @@ def test_the_programs_help_is_german_with_lang_de(tmp_path):
 
 
 @pytest.mark.parametrize("args,said", [
-    (("act", "--help"), ["Aufruf: combat act [OPTIONS] {ID} {COST} [LABEL]\n",
+    (("act", "--help"), ["Aufruf: combat act [OPTIONEN] {ID} {COST} [LABEL]\n",
                          "  AP im eigenen Zug eines Kämpfers ausgeben, höchstens 4 pro Zug",
                          "  Beispiel: combat act rook major shoots the ganger\n",
                          "Argumente:\n  ID     Wessen Zug es ist.  [erforderlich]",
@@ -166,7 +166,7 @@ def test_the_words_taken_from_click_and_typer_are_theirs():
         if spec is not None and spec.origin:
             for path in sorted(Path(spec.origin).parent.rglob("*.py")):
                 sources += path.read_text(encoding="utf-8")
-    forms = [*clickwords.WORDS, *clickwords.COMPLETION_HELP.values()]
+    forms = [*clickwords.WORDS, *clickwords.COMPLETION_HELP.values(), *clickwords.USAGE_METAVARS]
     with speaking("en"):
         forms += [form for n in (1, 2) for form in clickwords.plurals(n)]
     assert [f for f in forms if f'"{f}"' not in sources and f"'{f}'" not in sources] == []
