@@ -37,7 +37,7 @@ def test_the_programs_help_is_german_with_lang_de(tmp_path):
 @pytest.mark.parametrize("args,said", [
     (("act", "--help"), ["Aufruf: combat act [OPTIONEN] {ID} {COST} [LABEL]\n",
                          "  AP im eigenen Zug eines Kämpfers ausgeben, höchstens 4 pro Zug",
-                         "  Beispiel: combat act rook major shoots the ganger\n",
+                         "  Beispiel: combat act rook major schießt auf den Ganger\n",
                          "Argumente:\n  ID     Wessen Zug es ist.  [erforderlich]",
                          "  --help  Diese Hilfe zeigen und beenden.\n"]),
     (("token", "add", "--help"), ["Ein Token erstellen und einmal ausgeben",

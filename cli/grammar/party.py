@@ -32,14 +32,14 @@ PARTY_SPECS: tuple[Spec, ...] = (
           Opt("grit", "--grit", N_("Grit now."), int, 0), TRACK, WHY),
          build=_tracked(c.PartyAdd)),
     Spec("party set", c.PartySet, N_("A change to a character between fights."),
-         'combat party set rook --track hp=20 --reason "healed in town"',
+         N_('combat party set rook --track hp=20 --reason "healed in town"'),
          (Arg("id", "ID", N_("The character's id.")),
           Opt("bonus", "--bonus", N_("Initiative bonus."), int),
           Opt("ap", "--ap", N_("Maximum AP."), int),
           Opt("grit", "--grit", N_("Grit."), int), TRACK, WHY),
          build=_tracked(c.PartySet)),
     Spec("party remove", c.PartyRemove, N_("A character leaves the party (its history "
-         "stays in the log)."), "combat party remove vex --reason retired",
+         "stays in the log)."), N_("combat party remove vex --reason retired"),
          (Arg("id", "ID", N_("The character's id.")), WHY)),
     Spec("party rest", c.PartyRest, N_("A rest: conditions that last until a rest end; --full "
          "also restores every track with a maximum to it."), "combat party rest --full",
@@ -48,7 +48,7 @@ PARTY_SPECS: tuple[Spec, ...] = (
     Spec("party carry", c.PartyCarry, N_("Carry into the party what a fight left its "
          "characters and the party does not hold yet (after a correction to the fight, "
          "or `end --no-carry`)."),
-         'combat party carry bridge --reason "the hit was retracted"',
+         N_('combat party carry bridge --reason "the hit was retracted"'),
          (Arg("encounter", "ENCOUNTER", N_("The fight (started with --party)."),
               complete="encounters"), WHY)),
     Spec("party undo", c.PartyUndo, N_("Take back the party's latest declaration (a carry "
@@ -56,7 +56,7 @@ PARTY_SPECS: tuple[Spec, ...] = (
     Spec("party redo", c.PartyRedo, N_("Declare again the party's most recently undone "
          "declaration."), "combat party redo"),
     Spec("session start", c.SessionStart, N_("Open a session: the fights started from now "
-         "on belong to it."), 'combat session start "Night one"',
+         "on belong to it."), N_('combat session start "Night one"'),
          (Arg("title", "TITLE", N_("The evening's title."), required=False, words="text"),)),
     Spec("session end", c.SessionEnd, N_("Close the open session."), "combat session end"),
 )

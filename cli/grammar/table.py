@@ -69,9 +69,9 @@ def _track(values: dict[str, Any], read: Reader | None) -> c.Command:
 
 SPECS: tuple[Spec, ...] = (
     Spec("new", c.New, N_("Create an encounter; it becomes the current one."),
-         'combat new warehouse --title "Warehouse raid"\n'
+         N_('combat new warehouse --title "Warehouse raid"\n'
          "combat new docks --roster examples/party.toml --carry-grit warehouse\n"
-         "combat new alley --party rook,vex",
+         "combat new alley --party rook,vex"),
          (Arg("id", "ID", N_("Its id, a slug like `warehouse`.")),
           Arg("members", "IDS", N_("With --party: only these characters (ids, commas between)."),
               required=False),
@@ -124,12 +124,12 @@ SPECS: tuple[Spec, ...] = (
          "(R10-R13)."), "combat seize vex",
          (Arg("id", "ID", N_("Who seizes."), complete="combatants"),)),
     Spec("act", c.Act, N_("Spend AP in a combatant's own turn, at most 4 per turn "
-         "(R16-R18, R20)."), "combat act rook major shoots the ganger",
+         "(R16-R18, R20)."), N_("combat act rook major shoots the ganger"),
          (Arg("id", "ID", N_("Whose turn it is."), complete="combatants"),
           Arg("cost", "COST", COST_HELP),
           Arg("label", "LABEL", N_("What they do, e.g. shoots."), required=False, words="text"))),
     Spec("interrupt", c.Interrupt, N_("Spend AP out of turn: an Interrupt Action (R19)."),
-         "combat interrupt vex minor dives for cover",
+         N_("combat interrupt vex minor dives for cover"),
          (Arg("id", "ID", N_("Who interrupts."), complete="combatants"),
           Arg("cost", "COST", COST_HELP),
           Arg("label", "LABEL", N_("What they do."), required=False, words="text"))),
@@ -141,30 +141,30 @@ SPECS: tuple[Spec, ...] = (
                  "loudly; in play mode, on the GM's page (and with COMBAT_CAREFUL=1) it "
                  "is refused: name the turn to end.")),
     Spec("leave", c.Leave, N_("A combatant leaves the encounter: skipped until they rejoin "
-         "(R22)."), 'combat leave ganger-2 --reason "knocked out"',
+         "(R22)."), N_('combat leave ganger-2 --reason "knocked out"'),
          (Arg("id", "ID", N_("Who leaves."), complete="combatants"),
           Opt("reason", "--reason", N_("Defeated, fled, removed..."), default=""))),
     Spec("rejoin", c.Rejoin, N_("A combatant comes back, at their old initiative and "
          "current AP (R22)."), "combat rejoin ganger-2",
          (Arg("id", "ID", N_("Who comes back."), complete="combatants"),)),
     Spec("max-ap", c.MaxAP, N_("Change a combatant's maximum AP; it applies at the next "
-         "round (R14)."), 'combat max-ap chrome 4 --reason "wired reflexes"',
+         "round (R14)."), N_('combat max-ap chrome 4 --reason "wired reflexes"'),
          (Arg("id", "ID", N_("Whose maximum."), complete="combatants"),
           Arg("n", "N", N_("The new maximum AP."), int), REASON)),
     Spec("adjust-ap", c.AdjustAP, N_("Adjust a combatant's current AP now, never below 0 "
-         "(R14)."), "combat adjust-ap rook -1 --reason stunned",
+         "(R14)."), N_("combat adjust-ap rook -1 --reason stunned"),
          (Arg("id", "ID", N_("Whose AP."), complete="combatants"),
           Arg("delta", "DELTA", N_("AP to add (negative to take)."), int), REASON)),
     Spec("grit", c.Grit, N_("Grit gained or lost; never below 0 (R13)."),
-         'combat grit rook -1        combat grit cat 1 --reason "good roleplay"',
+         N_('combat grit rook -1        combat grit cat 1 --reason "good roleplay"'),
          (Arg("id", "ID", N_("Whose Grit."), complete="combatants"),
           Arg("delta", "DELTA", N_("Grit gained (negative: lost)."), int), MAY_REASON)),
     Spec("set-initiative", c.SetInitiative, N_("Override a slot's initiative total; the die "
-         "stays recorded (R4)."), 'combat set-initiative boss 15 --reason "ambush"',
+         "stays recorded (R4)."), N_('combat set-initiative boss 15 --reason "ambush"'),
          (Arg("slot", "SLOT", N_("The slot: a lone combatant or a group."), complete="slots"),
           Arg("total", "TOTAL", N_("The new initiative total."), int), REASON)),
     Spec("note", c.Note, N_("Add a note to the record (allowed even after the end, R25)."),
-         "combat note the warehouse is on fire",
+         N_("combat note the warehouse is on fire"),
          (Arg("text", "TEXT", N_("The note."), words="text"),)),
     Spec("end", c.End, N_("End the encounter: afterwards only notes, undo, redo, retract "
          "and amend (R25). A fight from the party carries what it left them back to it."),
@@ -176,12 +176,12 @@ SPECS: tuple[Spec, ...] = (
     Spec("redo", c.Redo, N_("Redo the most recently undone declaration, with the same dice "
          "(R27)."), "combat redo\ncombat redo --expect 40", (DRY_RUN, EXPECT)),
     Spec("retract", c.Retract, N_("Retract an earlier declaration (a mistake noticed later), "
-         "re-judging the rest (R28)."), 'combat retract 12 --reason "the reload cost 1 AP"',
+         "re-judging the rest (R28)."), N_('combat retract 12 --reason "the reload cost 1 AP"'),
          (Arg("seq", "SEQ", N_("Any seq of the declaration to retract."), int),
           Opt("cascade", "--cascade", CASCADE, bool, False), MAY_REASON, DRY_RUN)),
     Spec("amend", c.Amend, N_("Correct an earlier declaration in place; everything after it "
          "is re-judged (R28)."),
-         'combat amend 12 --die 8        combat amend 15 --cost minor --reason "a reload costs 1"',
+         N_('combat amend 12 --die 8        combat amend 15 --cost minor --reason "a reload costs 1"'),
          (Arg("seq", "SEQ", N_("The seq of the declaration to correct."), int),
           Opt("die", "--die", N_("The die an initiative roll really showed."), int),
           Opt("cost", "--cost", N_("The action's real cost: free, minor, major or a number.")),
@@ -193,8 +193,8 @@ SPECS: tuple[Spec, ...] = (
     Spec("fork", c.Fork, N_("Start a new encounter from this one's history up to SEQ (its "
          "whole batch) and play it on another way; this one is left as it is. The fork "
          "becomes the current encounter."),
-         'combat fork 17 --as what-if --title "What if Rook had not seized?"\n'
-         "combat diff warehouse what-if",
+         N_('combat fork 17 --as what-if --title "What if Rook had not seized?"\n'
+         "combat diff warehouse what-if"),
          (Arg("seq", "SEQ", N_("The last event the fork keeps (with the rest of its batch)."), int),
           Arg("new", "NEW", N_("The fork's id (or --as NEW)."), required=False),
           Opt("id", "--as", N_("The fork's id, a slug like `what-if`."), metavar="NEW"),
@@ -206,9 +206,9 @@ SPECS: tuple[Spec, ...] = (
          build=_fork),
     Spec("effect", c.Effect, N_("A condition on a combatant (prone, blinded) for a while; "
          "with --max-ap it changes the maximum AP (R14). It runs out by itself."),
-         'combat effect vex prone --until-round-end        combat effect rook blinded --rounds 2\n'
+         N_('combat effect vex prone --until-round-end        combat effect rook blinded --rounds 2\n'
          'combat effect goblin-1,goblin-2 stunned --rounds 1\n'
-         'combat effect rook "Wired reflexes" --max-ap +1 --rounds 3',
+         'combat effect rook "Wired reflexes" --max-ap +1 --rounds 3'),
          (Arg("id", "ID", N_("Who is affected; several ids between commas "
               "(goblin-1,goblin-2) are one declaration, one undo."), complete="targets"),
           Arg("name", "NAME", N_('The condition or effect, e.g. prone, "Wired reflexes".')),
@@ -228,9 +228,9 @@ SPECS: tuple[Spec, ...] = (
           Opt("effect", "--id", N_("The effect's id (default: the slug of NAME).")))),
     Spec("track", c.Track, N_("Set or change a named counter of a combatant (hp, stun, "
          "ammo); a change past 0 or its maximum stops there."),
-         'combat track juno hp 10 --max 10        combat track juno hp -3 --reason shot '
+         N_('combat track juno hp 10 --max 10        combat track juno hp -3 --reason shot '
          '--by ganger-1\ncombat track boss hp 40 --max 40 --public\n'
-         'combat track goblin-1,goblin-2,boss hp -3',
+         'combat track goblin-1,goblin-2,boss hp -3'),
          (Arg("id", "ID", N_("Whose track; several ids between commas "
               "(goblin-1,goblin-2,boss) are one declaration, one undo."),
               complete="targets"),
@@ -252,7 +252,7 @@ SPECS: tuple[Spec, ...] = (
          "whole past."), "combat reveal sniper",
          (Arg("id", "ID", N_("Who is revealed."), complete="combatants"),)),
     Spec("end-effect", c.EndEffect, N_("End an effect before it runs out (R14)."),
-         'combat end-effect stunned --reason "a medkit"',
+         N_('combat end-effect stunned --reason "a medkit"'),
          (Arg("effect", "EFFECT", N_("The effect's id (see status).")), MAY_REASON)),
 )
 
