@@ -33,17 +33,17 @@ def add(ctx: typer.Context,
     import secrets
 
     from cli.output import write
-    from cli.server.destinations import checked, read, shown
+    from cli.server.destinations import checked, read, resolve, shown
     from eventlog.codec import utc_now
     from eventlog.stores.contract import Hook
-    read(url)  # (a malformed URL: one line, before the store is opened)
-    try:
+    destination = read(url)  # (a malformed URL: one line, before the store is opened)
+    try:  # (a name that does not resolve now is kept: each delivery checks again)
+        resolve(destination.host, destination.port)
+    except LedgerError as exc:
+        later = " " + _("({problem}: it is checked again at each delivery)").format(problem=exc)
+    else:
         checked(url, allow_private)
         later = ""
-    except LedgerError as exc:
-        if "does not resolve now" not in str(exc):
-            raise
-        later = " " + _("({problem}: it is checked again at each delivery)").format(problem=exc)
     hook = Hook(hashlib.sha256(url.encode()).hexdigest()[:8], url, discord,
                 secrets.token_urlsafe(32), utc_now(), allow_private)
     store = session(ctx).store

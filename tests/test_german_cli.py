@@ -183,3 +183,18 @@ def test_docs_commands_is_english_whatever_the_machines_language():
                                                          "PATH": "/usr/bin:/bin"})
     assert page.returncode == 0, page.stderr
     assert page.stdout == (ROOT / "docs" / "commands.md").read_text(encoding="utf-8")
+
+
+def test_a_hook_to_a_name_that_does_not_resolve_now_is_kept_in_any_language(tmp_path):
+    """Whether the name resolves is asked of the resolver, not read from the
+    words of the refusal (they are the reader's)."""
+    db = tmp_path / "l.db"
+    german(db, "new", "alley")
+    added = german(db, "hook", "add", "https://nowhere.invalid/combat")
+    assert added.returncode == 0, added.stderr
+    assert re.match(r"Hook [0-9a-f]{8}: jeder Stapel an https://nowhere\.invalid/combat \(.+: bei "
+                    r"jeder Zustellung wird erneut geprüft\), signiert; Geheimnis, einmal gezeigt: ",
+                    added.stdout), added.stdout
+    refused = german(db, "hook", "add", "http://127.0.0.1:9/combat")
+    assert refused.returncode == 1 and refused.stderr.startswith("Fehler: "), refused.stderr
+    assert len(german(db, "hook", "list").stdout.splitlines()) == 1
