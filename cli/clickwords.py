@@ -102,6 +102,8 @@ def speak_click() -> None:
 # said here instead, from what the error knows; a message it made in words
 # (a value that is not a number...) is read back by its form.
 VENDORED = (
+    (re.compile(r"(?P<message>.*)\. Did you mean (?P<suggestions>.*)\?", re.S),
+     N_("{message}. Did you mean {suggestions}?")),
     (re.compile(r"Got unexpected extra argument(?:\(s\)|s)? \((?P<args>.*)\)", re.S),
      N_("Got unexpected extra argument(s) ({args})")),
     (re.compile(r"No such option: (?P<option>.*)", re.S), N_("No such option: {option}")),
@@ -124,7 +126,10 @@ def said(message: str) -> str:
     """One of click's messages made in words, in the reader's language."""
     for form, english in VENDORED:
         if m := form.fullmatch(message):
-            return _(english).format(**m.groupdict())
+            parts = m.groupdict()
+            if "message" in parts:  # (typer's suggestion after a message of its own)
+                parts["message"] = said(parts["message"])
+            return _(english).format(**parts)
     return message
 
 

@@ -62,6 +62,7 @@ def test_a_commands_help_is_german_and_keeps_its_words(tmp_path, args, said):
     (("use",), "Fehler: Fehlendes Argument 'encounter'."),
     (("list", "a", "b"), "Fehler: Unerwartete zusätzliche Argumente (a b)"),
     (("frobnicate",), "Fehler: Einen Befehl 'frobnicate' gibt es nicht."),
+    (("statsu",), "Fehler: Einen Befehl 'statsu' gibt es nicht. Gemeint ist 'stats', 'status'?"),
     (("list", "--bogus"), "Fehler: Diese Option gibt es nicht: --bogus"),
     (("export", "--format", "xml"), "Fehler: Ungültiger Wert für '--format': 'xml' ist keines von "
                                     "'json', 'jsonl', 'csv', 'md', 'html'."),
@@ -70,7 +71,7 @@ def test_a_commands_help_is_german_and_keeps_its_words(tmp_path, args, said):
 ])
 def test_a_usage_error_is_said_in_german_with_exit_2(tmp_path, args, error):
     result = german(tmp_path / "l.db", *args)
-    command = "combat" if args[0] == "frobnicate" else f"combat {args[0]}"
+    command = "combat" if args[0] in ("frobnicate", "statsu") else f"combat {args[0]}"
     assert result.returncode == 2, result.stderr
     assert result.stderr.startswith("Aufruf: combat"), result.stderr
     assert f"Hilfe mit '{command} --help'.\n\n" in result.stderr
