@@ -74,7 +74,7 @@ def test_a_usage_error_is_said_in_german_with_exit_2(tmp_path, args, error):
     command = "combat" if args[0] in ("frobnicate", "statsu") else f"combat {args[0]}"
     assert result.returncode == 2, result.stderr
     assert result.stderr.startswith("Aufruf: combat"), result.stderr
-    assert f"Hilfe mit '{command} --help'.\n\n" in result.stderr
+    assert f"Hilfe: `{command} --help`.\n\n" in result.stderr
     assert result.stderr.endswith(error + "\n"), result.stderr
     assert not (tmp_path / "l.db").exists()  # (changes nothing)
 
