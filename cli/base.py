@@ -8,6 +8,7 @@ from typer.core import TyperGroup
 
 from cli import output
 from cli.session import Session
+from eventlog.language import _
 
 # click's own errors (usage: exit 2) pass through; typer may vendor click.
 CLICK_ERROR = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "ClickException")
@@ -18,6 +19,14 @@ class LedgerGroup(TyperGroup):
     output that fails after a batch was committed still exits 0 (output.py)."""
 
     depth = 0  # the demo and play mode run commands inside a command
+
+    def get_params(self, ctx) -> list:
+        params = super().get_params(ctx)
+        from cli.clickwords import COMPLETION_HELP
+        for param in params:  # (typer's own options, which it does not mark for gettext)
+            if param.name in COMPLETION_HELP and isinstance(param, typer.core.TyperOption):
+                param.help = _(COMPLETION_HELP[param.name])
+        return params
 
     def list_commands(self, ctx) -> list[str]:
         """In the order of the table's evening (cli/main.py HELP_ORDER)."""
@@ -48,9 +57,9 @@ class LedgerGroup(TyperGroup):
 app = typer.Typer(
     cls=LedgerGroup, no_args_is_help=True, pretty_exceptions_enable=False,
     rich_markup_mode=None,
-    help="combat-ledger: an event-sourced combat tracker. Every declaration at "
+    help=_("combat-ledger: an event-sourced combat tracker. Every declaration at "
          "the table is appended to a log; the order, AP and passes are folded "
-         "from it.",
+         "from it."),
 )
 
 # Commands that take negative numbers as arguments (`grit rook -1`).
@@ -69,20 +78,20 @@ def main_options(
     ctx: typer.Context,
     db: str | None = typer.Option(
         None, "--db", envvar="COMBAT_DB", show_envvar=True,
-        help="The store: a SQLite file, or a PostgreSQL URL (postgresql://user@host/db) "
-             "(default: $XDG_DATA_HOME/combat-ledger/ledger.db)."),
+        help=_("The store: a SQLite file, or a PostgreSQL URL (postgresql://user@host/db) "
+             "(default: $XDG_DATA_HOME/combat-ledger/ledger.db).")),
     encounter: str | None = typer.Option(
         None, "--encounter", envvar="COMBAT_ENCOUNTER", show_envvar=True,
-        help="Act on this encounter instead of the current one."),
+        help=_("Act on this encounter instead of the current one.")),
     actor: str = typer.Option(
         "gm", "--actor", envvar="COMBAT_ACTOR", show_envvar=True,
-        help="Who declares: gm or a player's name (R29)."),
+        help=_("Who declares: gm or a player's name (R29).")),
     lang: str | None = typer.Option(
         None, "--lang", envvar="COMBAT_LANG", show_envvar=True,
-        help="The language to speak: en or de (default: the locale's, from LANG)."),
+        help=_("The language to speak: en or de (default: the locale's, from LANG).")),
     version: bool = typer.Option(
         False, "--version", is_eager=True, callback=show_version,
-        help="Print the version (combat-ledger X.Y.Z) and exit."),
+        help=_("Print the version (combat-ledger X.Y.Z) and exit.")),
 ) -> None:
     if ctx.obj is None:
         ctx.obj = Session.opened(db, encounter, actor)

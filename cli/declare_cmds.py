@@ -15,6 +15,7 @@ from cli import complete
 from cli.base import NUMBERS, app, session
 from cli.grammar import SPECS, Arg, BadLine, Opt, Spec
 from cli.session import read_roster
+from eventlog.language import _
 
 COMPLETE = {"combatants": complete.combatant_ids, "targets": complete.target_ids,
             "slots": complete.slot_ids,
@@ -31,12 +32,12 @@ def _parameter(p: Arg | Opt) -> inspect.Parameter:
         else:
             kind = p.kind if p.required else p.kind | None
         default = typer.Argument(... if p.required else None, metavar=p.metavar,
-                                 help=p.help, autocompletion=done, show_default=False)
+                                 help=_(p.help), autocompletion=done, show_default=False)
     elif p.kind is bool:
-        kind, default = bool, typer.Option(False, p.flag, help=p.help)
+        kind, default = bool, typer.Option(False, p.flag, help=_(p.help))
     else:
         kind = p.kind if p.required or p.default is not None else p.kind | None
-        default = typer.Option(... if p.required else p.default, p.flag, help=p.help,
+        default = typer.Option(... if p.required else p.default, p.flag, help=_(p.help),
                                metavar=p.metavar, autocompletion=done)
     return inspect.Parameter(p.field, KEYWORD, default=default, annotation=kind)
 
@@ -65,5 +66,7 @@ def _callback(spec: Spec):
 
 
 for _spec in SPECS:
-    app.command(_spec.name, help=_spec.help.replace("\n\nExample: ", "\n\n\b\nExample: "),
+    # (\b: click keeps the example's lines as they are, one under the other)
+    _text, _gap, _example = _spec.help.rpartition("\n\n")
+    app.command(_spec.name, help=f"{_text}\n\n\b\n{_example}",
                 context_settings=NUMBERS)(_callback(_spec))

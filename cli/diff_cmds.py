@@ -6,29 +6,28 @@ import typer
 from cli.base import app, session
 from cli.complete import encounter_names
 from cli.session import print_json
+from eventlog.language import _, n_
 
 
-@app.command()
+@app.command(help=_(
+    "Where two encounters part (a fork and its source share their history\n"
+    "up to the fork's seq), then side by side what each went on to: events,\n"
+    "rounds, each combatant's turns, AP and Grit spent, tracks at the end,\n"
+    "and who is still standing.\n\n"
+    "Example: combat diff warehouse what-if        combat diff warehouse what-if --json"))
 def diff(ctx: typer.Context,
-         a: str = typer.Argument(..., metavar="A", help="An encounter id.",
+         a: str = typer.Argument(..., metavar="A", help=_("An encounter id."),
                                  autocompletion=encounter_names),
-         b: str = typer.Argument(..., metavar="B", help="Another encounter id.",
+         b: str = typer.Argument(..., metavar="B", help=_("Another encounter id."),
                                  autocompletion=encounter_names),
-         as_json: bool = typer.Option(False, "--json", help="JSON for scripts.")) -> None:
-    """Where two encounters part (a fork and its source share their history
-    up to the fork's seq), then side by side what each went on to: events,
-    rounds, each combatant's turns, AP and Grit spent, tracks at the end,
-    and who is still standing.
-
-    Example: combat diff warehouse what-if        combat diff warehouse what-if --json
-    """
+         as_json: bool = typer.Option(False, "--json", help=_("JSON for scripts."))) -> None:
     from eventlog.errors import LedgerError
     from projections.reports.diff import diff as compare
     s = session(ctx)
     for eid in (a, b):
         s.store.head(eid)  # an unknown id is one line
     if a == b:
-        raise LedgerError(f"diff compares two encounters: {a} is given twice")
+        raise LedgerError(_("diff compares two encounters: {encounter} is given twice").format(encounter=a))
     result = compare(s.ledger, a, b)
     if as_json:
         print_json(result)
@@ -44,19 +43,20 @@ def _show(result: dict) -> None:
     a, b = result["sides"]
     shared = result["shared_until"]
     if shared and result["relation"]:
-        console.print(f"{escape(result['relation'])}: both hold seq 1 to {shared}, then part")
+        console.print(_("{relation}: both hold seq 1 to {seq}, then part").format(
+            relation=escape(result["relation"]), seq=shared))
     elif shared:
-        console.print(f"{escape(a['encounter'])} and {escape(b['encounter'])} hold the same "
-                      f"seq 1 to {shared}, then part")
+        console.print(_("{a} and {b} hold the same seq 1 to {seq}, then part").format(
+            a=escape(a["encounter"]), b=escape(b["encounter"]), seq=shared))
     else:
-        console.print(f"{escape(a['encounter'])} and {escape(b['encounter'])} share no "
-                      "history; from the start:")
+        console.print(_("{a} and {b} share no history; from the start:").format(
+            a=escape(a["encounter"]), b=escape(b["encounter"])))
     table = Table(show_edge=False, pad_edge=False)
     table.add_column("")
     table.add_column(escape(a["encounter"]))
     table.add_column(escape(b["encounter"]))
-    table.add_row("events after", str(a["events_after"]), str(b["events_after"]))
-    table.add_row("round", _round(a), _round(b))
+    table.add_row(_("events after"), str(a["events_after"]), str(b["events_after"]))
+    table.add_row(_("round"), _round(a), _round(b))
     ids = list(dict.fromkeys([c["id"] for c in a["combatants"]] +
                              [c["id"] for c in b["combatants"]]))
     mine = {side["encounter"]: {c["id"]: c for c in side["combatants"]} for side in (a, b)}
@@ -66,10 +66,13 @@ def _show(result: dict) -> None:
 
 
 def _round(side: dict) -> str:
-    end = {"ended": ", ended", "setup": " (setup)"}.get(side["phase"], "")
-    if side["round"] == side["round_then"]:
-        return f"{side['round']}{end}"
-    return f"{side['round_then']} → {side['round']}{end}"
+    rounds = (str(side["round"]) if side["round"] == side["round_then"]
+              else f"{side['round_then']} → {side['round']}")
+    if side["phase"] == "ended":
+        return _("{rounds}, ended").format(rounds=rounds)
+    if side["phase"] == "setup":
+        return _("{rounds} (setup)").format(rounds=rounds)
+    return rounds
 
 
 def _cell(c: dict | None) -> str:
@@ -77,14 +80,14 @@ def _cell(c: dict | None) -> str:
     if c is None:
         return "—"
     if c["turns"] or c["ap_spent"]:
-        parts = [f"{c['turns']} turn{'s' if c['turns'] != 1 else ''}", f"{c['ap_spent']} AP"]
+        parts = [n_("{n} turn", "{n} turns", c["turns"]).format(n=c["turns"]), f"{c['ap_spent']} AP"]
     else:
-        parts = ["no turn"]
+        parts = [_("no turn")]
     if c["grit_spent"]:
         parts.append(f"{c['grit_spent']} Grit")
     for name, t in c["tracks"].items():
         parts.append(f"{escape(name)} {t['value']}" + (f"/{t['max']}" if t["max"] is not None else ""))
-    parts.append("standing" if c["standing"] else "left")
+    parts.append(_("standing") if c["standing"] else _("left"))
     if c["joined"]:
-        parts.append("joined")
+        parts.append(_("joined"))
     return " · ".join(parts)

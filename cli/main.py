@@ -194,6 +194,10 @@ def main(leave=sys.exit) -> None:
     import gc
     gc.enable()  # (play mode and the server run for hours)
     module = COMMANDS.get(argv[at]) if at is not None and at < len(argv) else None
+    from eventlog import language
+    if language.current() != language.SOURCE:  # (English reads click's own words)
+        from cli.clickwords import speak_click
+        speak_click()
     importlib.import_module(f"cli.{module}" if module else "cli.app")
     from cli.base import app
     app(args=argv, prog_name="combat")

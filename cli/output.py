@@ -84,10 +84,11 @@ def output_failed(exc: BaseException, committed: bool) -> int:
     silence_stdout()
     if isinstance(exc, BrokenPipeError):
         return 0
-    why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+    from eventlog.language import _, reason
+    why = reason(exc) if isinstance(exc, OSError) and exc.strerror else str(exc)
     if committed:
-        say(f"warning: the declaration was recorded, but its output could not be "
-            f"written ({why})")
+        say(_("warning: the declaration was recorded, but its output could not be "
+              "written ({why})").format(why=why))
         return 0
-    say(f"error: cannot write the output: {why}")
+    say(_("error: cannot write the output: {why}").format(why=why))
     return 1

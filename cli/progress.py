@@ -24,6 +24,8 @@ def progress(console=None):
         shown = console or Console(stderr=True)
         if not shown.is_terminal:
             return items
-        return rich_track(items, total=total, description=f"{what} {total} events",
+        from eventlog.language import _
+        return rich_track(items, total=total, description=_("{what} {total} events").format(
+                              what=what, total=total),
                           console=shown, transient=True)
     return track

@@ -8,6 +8,7 @@ from functools import cached_property
 
 from eventlog import userstate
 from eventlog.errors import LedgerError, UnknownEncounter
+from eventlog.language import _
 from projections.domain import commands as c
 from projections.domain.state import State
 from projections.ledger import Ledger, Outcome
@@ -90,8 +91,8 @@ class Session:
         if self.named and not self.creates and not is_url(self.db) \
                 and not os.path.lexists(self.db):
             from eventlog.errors import StoreError
-            raise StoreError(f"no store at {self.where}: check the path, or start one "
-                             "there with `combat new ID`")
+            raise StoreError(_("no store at {store}: check the path, or start one there with "
+                               "`combat new ID`").format(store=self.where))
         return Ledger(open_store(self.db))
 
     @property
@@ -125,14 +126,14 @@ class Session:
     def encounter(self) -> str:
         eid = self.chosen or self.current()
         if not eid:
-            raise LedgerError("no current encounter: start one with `combat new ID`")
+            raise LedgerError(_("no current encounter: start one with `combat new ID`"))
         try:
             self.ledger.head(eid)
         except UnknownEncounter:
             if self.chosen:
                 raise
-            raise LedgerError(f"your current encounter {eid!r} is no longer in "
-                              f"{self.where}: choose one with `combat use ID`") from None
+            raise LedgerError(_("your current encounter {id!r} is no longer in {store}: choose "
+                                "one with `combat use ID`").format(id=eid, store=self.where)) from None
         return eid
 
     def state(self, at: int | None = None) -> State:

@@ -5,28 +5,25 @@ import typer
 
 from cli.base import app, session
 from cli.complete import encounter_names
+from eventlog.language import _, n_
 
 
-@app.command()
-def use(ctx: typer.Context, encounter: str = typer.Argument(..., help="An encounter id.", autocompletion=encounter_names)) -> None:
-    """Make another encounter the current one.
-
-    Example: combat use warehouse
-    """
+@app.command(help=_(
+    "Make another encounter the current one.\n\n"
+    "Example: combat use warehouse"))
+def use(ctx: typer.Context, encounter: str = typer.Argument(..., help=_("An encounter id."), autocompletion=encounter_names)) -> None:
     s = session(ctx)
     s.ledger.head(encounter)
     s.choose(encounter)
-    print(f"current encounter: {encounter}")
+    print(_("current encounter: {encounter}").format(encounter=encounter))
 
 
-@app.command("list")
+@app.command("list", help=_(
+    "List the encounters in the store; * marks the current one.\n\n"
+    "Example: combat list        combat list --all"))
 def list_(ctx: typer.Context,
-          as_json: bool = typer.Option(False, "--json", help="JSON for scripts."),
-          everything: bool = typer.Option(False, "--all", help="Archived encounters too.")) -> None:
-    """List the encounters in the store; * marks the current one.
-
-    Example: combat list        combat list --all
-    """
+          as_json: bool = typer.Option(False, "--json", help=_("JSON for scripts.")),
+          everything: bool = typer.Option(False, "--all", help=_("Archived encounters too."))) -> None:
     from cli.console import console
     from cli.render import escape
     from cli.session import print_json
@@ -42,65 +39,62 @@ def list_(ctx: typer.Context,
         print_json(rows)
         return
     if not rows:
-        console.print("no encounters yet: start one with `combat new ID`")
+        console.print(_("no encounters yet: start one with `combat new ID`"))
     for r in rows:
         mark = "*" if r["current"] else " "
-        tag = "  (archived)" if r.get("archived") else ""
+        tag = "  " + _("(archived)") if r.get("archived") else ""
         if "parent" in r:
-            tag = f"  (fork of {r['parent']['encounter']} at seq {r['parent']['seq']})" + tag
-        console.print(f"{mark} {r['id']:<20} {r['events']:>6} events  {escape(r['title'])}{tag}")
+            tag = "  " + _("(fork of {encounter} at seq {seq})").format(
+                encounter=r["parent"]["encounter"], seq=r["parent"]["seq"]) + tag
+        events = _("{n} events").format(n=f"{r['events']:>6}")
+        console.print(f"{mark} {r['id']:<20} {events}  {escape(r['title'])}{tag}")
 
 
 def _parent(point) -> dict:
     return {} if point is None else {"parent": {"encounter": point.encounter, "seq": point.seq}}
 
 
-ID = typer.Argument(..., metavar="ID", help="An encounter id.", autocompletion=encounter_names)
+ID = typer.Argument(..., metavar="ID", help=_("An encounter id."), autocompletion=encounter_names)
 
 
-@app.command()
+@app.command(help=_(
+    "Set an encounter aside: it leaves `list`, the pages' pickers and what\n"
+    "tokens reach; its log is kept (`list --all` shows it, `unarchive` brings it back).\n\n"
+    "Example: combat archive demo-1"))
 def archive(ctx: typer.Context, encounter: str = ID) -> None:
-    """Set an encounter aside: it leaves `list`, the pages' pickers and what
-    tokens reach; its log is kept (`list --all` shows it, `unarchive` brings it back).
-
-    Example: combat archive demo-1
-    """
     session(ctx).ledger.set_archived(encounter, True)
-    print(f"archived {encounter}: `combat unarchive {encounter}` brings it back")
+    print(_("archived {encounter}: `combat unarchive {encounter}` brings it back").format(encounter=encounter))
 
 
-@app.command()
+@app.command(help=_(
+    "Bring an archived encounter back into `list` and the pages.\n\n"
+    "Example: combat unarchive demo-1"))
 def unarchive(ctx: typer.Context, encounter: str = ID) -> None:
-    """Bring an archived encounter back into `list` and the pages.
-
-    Example: combat unarchive demo-1
-    """
     session(ctx).ledger.set_archived(encounter, False)
-    print(f"{encounter} is listed again")
+    print(_("{encounter} is listed again").format(encounter=encounter))
 
 
-@app.command()
+@app.command(help=_(
+    "Give an encounter a new title, declared as an event of its log.\n\n"
+    'Example: combat rename warehouse --title "Warehouse raid, part 1"'))
 def rename(ctx: typer.Context, encounter: str = ID,
-           title: str = typer.Option(..., "--title", help="The new title.")) -> None:
-    """Give an encounter a new title, declared as an event of its log.
-
-    Example: combat rename warehouse --title "Warehouse raid, part 1"
-    """
+           title: str = typer.Option(..., "--title", help=_("The new title."))) -> None:
     from projections.domain import commands as c
     s = session(ctx)
     s.ledger.execute(encounter, c.Rename(title=title), s.actor)
-    print(f"{encounter} is now titled {title}")
+    print(_("{encounter} is now titled {title}").format(encounter=encounter, title=title))
 
 
-@app.command()
+@app.command(help=_(
+    "Remove a whole encounter from the store: the only deletion, never part\n"
+    "of a log. `archive` keeps the log instead.\n\n"
+    "Example: combat delete demo-1 --confirm demo-1"))
 def delete(ctx: typer.Context, encounter: str = ID,
-           confirm: str = typer.Option("", "--confirm", metavar="ID", help="The id again: the whole log is removed.")) -> None:
-    """Remove a whole encounter from the store: the only deletion, never part
-    of a log. `archive` keeps the log instead.
-
-    Example: combat delete demo-1 --confirm demo-1
-    """
+           confirm: str = typer.Option("", "--confirm", metavar="ID", help=_("The id again: the whole log is removed."))) -> None:
     ended = session(ctx).ledger.delete(encounter, confirm)
-    print(f"deleted {encounter} from the store"
-          + (f"; {ended} token{'s' if ended != 1 else ''} that reached it alone ended"
-             if ended else ""))
+    if ended:
+        print(n_("deleted {encounter} from the store; {n} token that reached it alone ended",
+                 "deleted {encounter} from the store; {n} tokens that reached it alone ended",
+                 ended).format(encounter=encounter, n=ended))
+    else:
+        print(_("deleted {encounter} from the store").format(encounter=encounter))

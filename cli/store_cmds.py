@@ -2,23 +2,21 @@
 import typer
 
 from cli.base import app, session
+from eventlog.language import _, n_
 
 
-@app.command()
+@app.command(help=_(
+    "Copy every encounter of this store into another store (either kind).\n\n"
+    "Each chain is verified on both sides (R30); the copy's events, hashes and\n"
+    "`status` are identical. Run again, it skips what is already there; an\n"
+    "encounter there with another log refuses the copy, and nothing is written;\n"
+    "one there as an older copy of the same log is brought up to date.\n\n"
+    "\b\n"
+    "Example: combat copy --to postgresql://club@db.example/ledger\n"
+    "         combat --db postgresql://club@db.example/ledger copy --to home.db"))
 def copy(ctx: typer.Context,
-         to: str = typer.Option(..., "--to", help="The store to copy into: a SQLite file or "
-                                                  "a PostgreSQL URL (postgresql://...).")) -> None:
-    """Copy every encounter of this store into another store (either kind).
-
-    Each chain is verified on both sides (R30); the copy's events, hashes and
-    `status` are identical. Run again, it skips what is already there; an
-    encounter there with another log refuses the copy, and nothing is written;
-    one there as an older copy of the same log is brought up to date.
-
-    \b
-    Example: combat copy --to postgresql://club@db.example/ledger
-             combat --db postgresql://club@db.example/ledger copy --to home.db
-    """
+         to: str = typer.Option(..., "--to", help=_("The store to copy into: a SQLite file or "
+                                                  "a PostgreSQL URL (postgresql://...)."))) -> None:
     from cli.console import console
     from cli.render import escape
     from eventlog.errors import LedgerError
@@ -27,7 +25,7 @@ def copy(ctx: typer.Context,
     from eventlog.text import neutral
     s = session(ctx)
     if to == "":
-        raise LedgerError("--to is empty: name a ledger file or a PostgreSQL URL")
+        raise LedgerError(_("--to is empty: name a ledger file or a PostgreSQL URL"))
     if not is_url(to):
         from pathlib import Path
 
@@ -37,29 +35,37 @@ def copy(ctx: typer.Context,
     target = open_store(to)
     from eventlog.stores.records import PARTY_STREAM
     copied = skipped = 0
-    party = ""
+    party = False
     try:
         for done in copy_store(s.store, target, where):
             if done.encounter == PARTY_STREAM:  # (the party's log: counted apart)
-                party = " and the party's log"
-                done = done._replace(encounter="the party")
+                party = True
+                done = done._replace(encounter=_("the party"))
                 copied -= not done.skipped
                 skipped -= done.skipped
             if done.skipped:
                 skipped += 1
-                console.print(f"{done.encounter}: already there with the same chain "
-                              f"({done.events} event{'s' if done.events != 1 else ''}), skipped")
+                console.print(n_("{encounter}: already there with the same chain ({n} event), skipped",
+                                 "{encounter}: already there with the same chain ({n} events), skipped",
+                                 done.events).format(encounter=done.encounter, n=done.events))
             elif done.since:
                 copied += 1
-                console.print(f"{done.encounter}: brought up to date, events {done.since + 1}"
-                              f" to {done.events} added (head {done.head[:12]}…)")
+                console.print(_("{encounter}: brought up to date, events {first} to {last} added "
+                                "(head {head}…)").format(encounter=done.encounter, first=done.since + 1,
+                                                         last=done.events, head=done.head[:12]))
             else:
                 copied += 1
-                console.print(f"{done.encounter}: copied {done.events} "
-                              f"event{'s' if done.events != 1 else ''} "
-                              f"(head {done.head[:12]}…)")
+                console.print(n_("{encounter}: copied {n} event (head {head}…)",
+                                 "{encounter}: copied {n} events (head {head}…)", done.events).format(
+                    encounter=done.encounter, n=done.events, head=done.head[:12]))
     finally:
         target.close()
-    console.print(f"copied {copied} encounter{'s' if copied != 1 else ''}{party} to {escape(where)}"
-                  + (f", {skipped} already there" if skipped else "")
-                  + "; every chain verified on both sides")
+    if party:
+        said = n_("copied {n} encounter and the party's log to {store}",
+                  "copied {n} encounters and the party's log to {store}", copied)
+    else:
+        said = n_("copied {n} encounter to {store}", "copied {n} encounters to {store}", copied)
+    said = said.format(n=copied, store=escape(where))
+    if skipped:
+        said = _("{copied}, {skipped} already there").format(copied=said, skipped=skipped)
+    console.print(_("{copied}; every chain verified on both sides").format(copied=said))

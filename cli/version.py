@@ -7,4 +7,5 @@ def version_text() -> str:
     try:
         return f"combat-ledger {version('combat-ledger')}"
     except PackageNotFoundError:  # a checkout run without installing it
-        return "combat-ledger (not installed)"
+        from eventlog.language import _
+        return _("combat-ledger (not installed)")

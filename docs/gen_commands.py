@@ -34,14 +34,20 @@ def _walk(command, name: str, parent, depth: int):
 
 
 def commands_page() -> str:
+    """The reference in English, whatever the machine's locale: the help is
+    said as each command registers, so the app is imported speaking English
+    (the process's language is never taken from LANG here: only the
+    `combat` program chooses one)."""
     import typer.main
 
-    import cli.app
-    root = typer.main.get_command(cli.app.app)
-    parts = [INTRO]
-    for depth, path, text in _walk(root, "combat", None, 0):
-        title = "Global options" if depth == 0 else f"`{path}`"
-        parts.append(f"\n{'#' * min(depth + 2, 4)} {title}\n\n```text\n{text.rstrip()}\n```\n")
+    from eventlog.language import speaking
+    with speaking("en"):
+        import cli.app
+        root = typer.main.get_command(cli.app.app)
+        parts = [INTRO]
+        for depth, path, text in _walk(root, "combat", None, 0):
+            title = "Global options" if depth == 0 else f"`{path}`"
+            parts.append(f"\n{'#' * min(depth + 2, 4)} {title}\n\n```text\n{text.rstrip()}\n```\n")
     return "".join(parts)
 
 

@@ -78,6 +78,28 @@ def own_state_dir(tmp_path_factory):
 
 
 @pytest.fixture(autouse=True, scope="session")
+def english_whatever_the_locale():
+    """The tests read English whatever the machine's locale: every `combat`
+    they start inherits a C locale and no COMBAT_LANG. A test that wants
+    German names it (`--lang de`, COMBAT_LANG=de or LANG=de_DE.UTF-8 in its
+    command's environment, `speaking("de")` in this process)."""
+    with pytest.MonkeyPatch.context() as mp:
+        for var in ("LC_ALL", "LC_MESSAGES", "LANGUAGE", "COMBAT_LANG"):
+            mp.delenv(var, raising=False)
+        mp.setenv("LANG", "C.UTF-8")
+        yield
+
+
+@pytest.fixture(autouse=True)
+def read_in_english():
+    """Each test starts in English, whatever a test before it in this
+    process chose (`combat --lang de` run in process speaks German after)."""
+    from eventlog.language import speaking
+    with speaking("en"):
+        yield
+
+
+@pytest.fixture(autouse=True, scope="session")
 def console_width_per_command():
     """cli.render's console keeps the COLUMNS of the moment it was made as its
     width for good (rich); without it, it reads each command's COLUMNS, so no

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from eventlog.errors import LedgerError
+from eventlog.language import _
 
 if TYPE_CHECKING:
     from projections.domain.state import State
@@ -21,7 +22,7 @@ def expand(words: list[str], state: State | None) -> list[str]:
     head, rest = words[0], words[1:]
     if head in COST_ALIASES:
         if state is None:
-            raise LedgerError("no current encounter: start one with `new ID`")
+            raise LedgerError(_("no current encounter: start one with `new ID`"))
         from projections.domain.ids import candidates
         found = candidates(state, rest[0]) if rest else []
         if len(found) == 1:  # an id, its unique prefix or a name (the docs)

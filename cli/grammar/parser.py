@@ -6,6 +6,7 @@ from typing import Any, NamedTuple
 
 import msgspec
 
+from eventlog.language import N_, _
 from projections.domain import commands as c
 
 from cli.grammar.party import PARTY_SPECS
@@ -19,6 +20,8 @@ READ_BY_NAME: dict[str, Spec] = {spec.name: spec for spec in READS}
 # The terminal's own options: never part of a line another client sends.
 GLOBAL_OPTIONS = ("--db", "--encounter", "--actor", "--install-completion",
                   "--show-completion", "--help", "--version")
+# Why shlex cannot split a line (its own words, said in the reader's language).
+SPLIT_REASONS = (N_("No closing quotation"), N_("No escaped character"))
 
 
 class Line(NamedTuple):
@@ -32,7 +35,7 @@ def split(text: str) -> list[str]:
     try:
         return shlex.split(text)
     except ValueError as exc:
-        raise BadLine(f"cannot read that line: {exc}") from None
+        raise BadLine(_("cannot read that line: {reason}").format(reason=_(str(exc)))) from None
 
 
 def parse(words: list[str], *, local: bool = False, read: Reader | None = None,
@@ -45,18 +48,18 @@ def parse(words: list[str], *, local: bool = False, read: Reader | None = None,
         words = words[1:]
     actor, words = _leading(words, local)
     if not words:
-        raise BadLine("say what to declare, e.g. `act rook major shoots`")
+        raise BadLine(_("say what to declare, e.g. `act rook major shoots`"))
     spec = BY_NAME.get(words[0])
     if spec is None and " ".join(words[:2]) in PARTY_BY_NAME:
         spec, words = PARTY_BY_NAME[" ".join(words[:2])], [" ".join(words[:2]), *words[2:]]
     if spec is None and words[0] in ("party", "session"):
         kinds = "|".join(s.name.split()[1] for s in PARTY_SPECS if s.name.startswith(words[0]))
-        raise BadLine(f"`{' '.join(words[:2])[:60]}` declares nothing: `{words[0]} {kinds}` "
-                      "are its declarations")
+        raise BadLine(_("`{line}` declares nothing: `{command} {kinds}` are its declarations")
+                      .format(line=" ".join(words[:2])[:60], command=words[0], kinds=kinds))
     if spec is None:
-        raise BadLine(f"`{words[0][:40]}` declares nothing: only declarations can be "
-                      "sent here" if not words[0].startswith("-") else
-                      f"no such option: {words[0][:40]}")
+        raise BadLine(_("`{word}` declares nothing: only declarations can be sent here")
+                      .format(word=words[0][:40]) if not words[0].startswith("-") else
+                      _("no such option: {option}").format(option=words[0][:40]))
     command = spec.command(_values(spec, words[1:]), read)
     if careful and isinstance(command, c.EndTurn):
         command = msgspec.structs.replace(command, careful=True)
@@ -68,7 +71,7 @@ def parse_read(words: list[str]) -> tuple[Spec, dict[str, Any]]:
     --at 12`), read as a declaration's are; BadLine for wrong usage."""
     spec = READ_BY_NAME.get(words[0]) if words else None
     if spec is None:
-        raise BadLine(f"`{(words or [''])[0][:40]}` is not a reading command")
+        raise BadLine(_("`{word}` is not a reading command").format(word=(words or [""])[0][:40]))
     return spec, _values(spec, words[1:])
 
 
@@ -91,17 +94,17 @@ def _leading(words: list[str], local: bool) -> tuple[str | None, list[str]]:
         elif len(words) > 1:
             actor, words = words[1], words[2:]
         else:
-            raise BadLine("--actor needs a name")
+            raise BadLine(_("--actor needs a name"))
     return actor, words
 
 
 def _global(name: str) -> str:
     if name == "--help":
-        return "help is on the page: this box only declares"
+        return _("help is on the page: this box only declares")
     if name in ("--db", "--encounter", "--actor"):
-        return (f"{name} is not for this box: the page's encounter and your token's "
-                "name are used")
-    return f"{name} is the terminal's option, not a declaration"
+        return _("{option} is not for this box: the page's encounter and your token's "
+                 "name are used").format(option=name)
+    return _("{option} is the terminal's option, not a declaration").format(option=name)
 
 
 def _values(spec: Spec, words: list[str]) -> dict[str, Any]:
@@ -116,26 +119,26 @@ def _values(spec: Spec, words: list[str]) -> dict[str, Any]:
             name, eq, inline = word.partition("=")
             option = spec.options.get(name)
             if option is None:
-                raise _usage(spec, f"no such option: {name[:40]}")
+                raise _usage(spec, _("no such option: {option}").format(option=name[:40]))
             if not option.takes_value:
                 if eq:
-                    raise _usage(spec, f"{name} takes no value")
+                    raise _usage(spec, _("{option} takes no value").format(option=name))
                 values[option.field] = True
                 continue
             value = inline if eq else next(rest, None)
             if value is None:
-                raise _usage(spec, f"{name} needs a value")
+                raise _usage(spec, _("{option} needs a value").format(option=name))
             if option.kind is list:  # (repeated: `--track hp=20 --track stun=0`)
                 values[option.field] = (*values[option.field], value)
             else:
                 values[option.field] = _typed(spec, option, value)
         elif word.startswith("-") and len(word) > 1 and not NUMBER.fullmatch(word):
-            raise _usage(spec, f"no such option: {word[:40]}")
+            raise _usage(spec, _("no such option: {option}").format(option=word[:40]))
         else:
             given.append(word)
     for option in spec.options.values():
         if option.required and values[option.field] is None:
-            raise _usage(spec, f"missing option {option.flag}")
+            raise _usage(spec, _("missing option {option}").format(option=option.flag))
     values.update(_positional(spec, given))
     return values
 
@@ -145,16 +148,16 @@ def _positional(spec: Spec, given: list[str]) -> dict[str, Any]:
     for arg in spec.args:
         if arg.words:
             if arg.required and not given:
-                raise _usage(spec, f"missing {arg.metavar}")
+                raise _usage(spec, _("missing {argument}").format(argument=arg.metavar))
             taken = [_typed(spec, arg, w) for w in given]
             given = []
             values[arg.field] = " ".join(taken) if arg.words == "text" else taken
         elif given:
             values[arg.field] = _typed(spec, arg, given.pop(0))
         elif arg.required:
-            raise _usage(spec, f"missing {arg.metavar}")
+            raise _usage(spec, _("missing {argument}").format(argument=arg.metavar))
     if given:
-        raise _usage(spec, f"unexpected extra word {given[0][:40]!r}")
+        raise _usage(spec, _("unexpected extra word {word!r}").format(word=given[0][:40]))
     return values
 
 
@@ -162,10 +165,11 @@ def _typed(spec: Spec, param: Arg | Opt, word: str) -> Any:
     if param.kind is int:
         if not NUMBER.fullmatch(word.strip()):
             name = param.metavar if isinstance(param, Arg) else param.flag
-            raise _usage(spec, f"{name} takes a whole number, not {word[:40]!r}")
+            raise _usage(spec, _("{name} takes a whole number, not {word!r}").format(
+                name=name, word=word[:40]))
         return int(word)
     return word
 
 
 def _usage(spec: Spec, problem: str) -> BadLine:
-    return BadLine(f"{problem} (usage: {spec.synopsis})")
+    return BadLine(_("{problem} (usage: {synopsis})").format(problem=problem, synopsis=spec.synopsis))

@@ -17,6 +17,7 @@ from collections.abc import Callable
 import msgspec
 
 from eventlog.errors import LedgerError
+from eventlog.language import _
 from projections.domain import commands as c
 
 
@@ -76,7 +77,7 @@ class Spec(msgspec.Struct, frozen=True):
     name: str
     struct: type[c.Command] | None
     summary: str              # the first line of its help
-    example: str              # `combat ...` lines, one per line
+    example: str              # `combat ...` lines, one per line (marked where a line says more)
     params: tuple[Arg | Opt, ...] = ()
     details: str = ""         # more help, between the summary and the example
     reads_file: str | None = None  # the word naming a file on this machine ("FILE", "--roster")
@@ -100,11 +101,14 @@ class Spec(msgspec.Struct, frozen=True):
 
     @property
     def help(self) -> str:
-        parts = [self.summary]
+        """Its help in the reader's language, the example last (the lines to
+        type stay as typed, under each other)."""
+        parts = [_(self.summary)]
         if self.details:
-            parts.append(self.details)
-        lines = self.example.splitlines()
-        parts.append("Example: " + "\n         ".join(lines))
+            parts.append(_(self.details))
+        label = _("Example:")
+        lines = _(self.example).splitlines()  # (a line to type is left as typed)
+        parts.append(label + " " + ("\n" + " " * (len(label) + 1)).join(lines))
         return "\n\n".join(parts)
 
     def command(self, values: dict[str, Any], read: Reader | None = None) -> c.Command:
@@ -112,5 +116,5 @@ class Spec(msgspec.Struct, frozen=True):
         if self.build is not None:
             return self.build(values, read)
         if self.struct is None:
-            raise BadLine(f"`{self.name}` reads; it declares nothing")
+            raise BadLine(_("`{command}` reads; it declares nothing").format(command=self.name))
         return self.struct(**values)
