@@ -72,3 +72,111 @@ def test_an_unknown_id_is_refused_in_german_with_the_ids_it_may_mean(duel):
         "error: no combatant 'rok' in this encounter: did you mean rook?\n")
     assert refused(duel, "roll", "zed") == (
         "Fehler: kein Kämpfer oder Trupp 'zed' in dieser Begegnung\n")
+
+
+def test_r28c_a_retraction_names_its_casualties_in_german_a_line_each(duel):
+    duel("act", "rook", "minor", "aims")
+    lines = refused(duel, "retract", "4").splitlines()
+    # (each casualty's own words are the log's: the reader's too, said elsewhere)
+    assert lines[0] == "Fehler: seq 4 zurückzunehmen würde 2 spätere Ansagen unzulässig machen:"
+    assert lines[1].startswith("  seq 6: ") and lines[1].endswith(
+        " (Runde 1 kann nicht beginnen: rook hat noch keine Initiative; zuerst würfeln (R5))")
+    assert lines[2].startswith("  seq 7: ") and lines[2].endswith(
+        " (noch hat keine Runde begonnen: handle, sobald die SL Runde 1 beginnt (R5))")
+    assert lines[3:] == ["Nimm sie mit --cascade ebenfalls zurück (R28)"]
+    english = refused_en(duel, "retract", "4").splitlines()
+    assert english[0] == "error: retracting seq 4 would make 2 later declarations illegal:"
+    assert english[1].endswith(" (round 1 cannot start: rook has no initiative yet; roll first (R5))")
+    assert english[3:] == ["Retract them too with --cascade (R28)"]
+
+
+def test_undo_of_another_seq_than_seen_and_a_retraction_of_the_start_in_german(duel):
+    duel("act", "rook", "minor", "aims")
+    assert refused(duel, "retract", "99") == (
+        "Fehler: es gibt keine seq 99 im Protokoll von alley (1 bis 7)\n")
+    assert refused(duel, "retract", "1") == (
+        "Fehler: das Anlegen der Begegnung kann nicht zurückgenommen werden (R26)\n")
+    said = refused(duel, "undo", "--expect", "3")
+    assert said.startswith("Fehler: die letzte Ansage ist jetzt seq 7 (")
+    assert said.endswith("), nicht seq 3: nichts rückgängig gemacht (R26)\n")
+
+
+def test_a_refused_join_request_is_said_in_german(duel):
+    from eventlog.errors import LedgerError
+    from eventlog.stores import open_store
+    from projections import joining
+    from projections.ledger import Ledger
+    ledger = Ledger(open_store(duel.db))
+    try:
+        state = ledger.state("alley")
+        with speaking("de"):
+            with pytest.raises(LedgerError) as gm:
+                joining.request(ledger.store, state, "GM-Console", "rook", "10.0.0.1")
+            with pytest.raises(LedgerError) as nobody:
+                joining.request(ledger.store, state, "Ana", "zed", "10.0.0.1")
+            joining.request(ledger.store, state, "Ana", "rook", "10.0.0.1")
+            with pytest.raises(LedgerError) as twice:
+                joining.request(ledger.store, state, "ana", "vex", "10.0.0.2")
+            with pytest.raises(LedgerError) as unknown:
+                joining.approve(ledger.store, "Zoe")
+        with pytest.raises(LedgerError) as english:
+            joining.approve(ledger.store, "Zoe")
+    finally:
+        ledger.store.close()
+    assert str(gm.value) == "der Name 'GM-Console' gehört der SL: gib deinen eigenen Namen an"
+    assert str(nobody.value) == "'zed' ist kein SC von alley: wähle einen von rook, vex"
+    assert str(twice.value) == "der Name 'Ana' ist vergeben: gib einen anderen Namen an"
+    assert str(unknown.value) == "keine Beitrittsanfrage namens 'Zoe' (wartend: Ana)"
+    assert str(english.value) == "no join request named 'Zoe' (waiting: Ana)"
+
+
+def test_a_token_the_store_does_not_hold_and_a_players_reach_in_german(duel):
+    assert refused(duel, "token", "revoke", "zed") == (
+        "Fehler: kein Token namens 'zed': `combat token list` zeigt sie\n")
+    assert refused(duel, "token", "add", "ana", "--player") == (
+        "Fehler: ein player-Token sagt für seine eigenen Kämpfer an: nenne sie mit "
+        "--owns ID[,ID...]\n")
+
+
+def test_a_party_refusal_is_said_in_german(duel):
+    assert refused(duel, "party", "undo") == (
+        "Fehler: die Gruppe hat noch keine Ansagen\n")
+    duel("party", "add", "Rook")
+    assert refused(duel, "party", "set", "rok", "--bonus", "2") == (
+        "Fehler: kein Charakter 'rok' in der Gruppe: vielleicht rook?\n")
+    assert refused_en(duel, "party", "set", "rok", "--bonus", "2") == (
+        "error: no character 'rok' in the party: did you mean rook?\n")
+    assert refused(duel, "session", "end") == (
+        "Fehler: keine Sitzung ist offen: beginne eine mit `combat session start`\n")
+
+
+def test_a_name_that_reads_as_the_gms_is_refused_in_german(duel):
+    assert refused(duel, "--actor", "GM", "note", "hi") == (
+        "Fehler: 'GM' ist kein gültiger Handelnder: er liest sich wie gm, der Name der SL "
+        "(R29)\n")
+
+
+def test_a_damaged_chain_is_said_in_german(duel):
+    import sqlite3
+    con = sqlite3.connect(duel.db)
+    con.execute("UPDATE events SET actor = 'mallory' WHERE seq = 3")
+    con.commit()
+    con.close()
+    said = refused(duel, "verify")
+    assert "seq 3" in said and "der Hash passt nicht zum Inhalt des Ereignisses (es wurde " \
+        "bearbeitet)" in said, said
+
+
+def test_a_foreign_store_is_refused_in_german(tmp_path):
+    import sqlite3
+
+    from eventlog.errors import StoreError
+    from eventlog.stores import open_store
+    db = tmp_path / "other.db"
+    con = sqlite3.connect(db)
+    con.execute("CREATE TABLE recipes (name TEXT)")
+    con.commit()
+    con.close()
+    with speaking("de"), pytest.raises(StoreError) as refused_store:
+        open_store(db)
+    assert str(refused_store.value) == f"{db} ist keine combat-ledger-Datenbank"
