@@ -63,12 +63,6 @@ def declarations(roster: Load, state: State) -> list[Payload]:
             refuse(_("{entry}: {problem}").format(entry=who, problem=exc))
         return payload
 
-    def label(kind: str, i: int, entry) -> str:
-        shown = entry.name if kind == "combatant" else entry.id
-        if kind == "combatant":
-            return _("combatant {n} ({name})").format(n=i + 1, name=neutral(shown))
-        return _("group {n} ({name})").format(n=i + 1, name=neutral(shown))
-
     taken: dict[str, str] = {}  # id -> the entry that uses it
     sides: dict[str, tuple[str, str]] = {}  # group -> (side, who set it)
     for gid, group in state.groups.items():
@@ -80,7 +74,7 @@ def declarations(roster: Load, state: State) -> list[Payload]:
     hidden: list[Payload] = []  # hidden before anything else is said of them
     tracked: list[Payload] = []
     for i, c in enumerate(roster.combatant):
-        who = label("combatant", i, c)
+        who = _("combatant {n} ({name})").format(n=i + 1, name=neutral(c.name))
         if c.id is not None and not SLUG.match(c.id):
             refuse(_(_BAD_ID).format(entry=who, got=shown(c.id)))
         if c.id is None and not slugify(c.name):
@@ -99,23 +93,11 @@ def declarations(roster: Load, state: State) -> list[Payload]:
             hidden += [CombatantHidden(combatant=cid)] if c.hidden else []
             tracked += [numbers(who, t) for t in _tracks(cid, c, who, refuse)]
         if c.group is not None:
-            if not SLUG.match(c.group):
-                refuse(_("{entry}: key 'group': expected lowercase letters, digits and dashes, "
-                         "got {got}").format(entry=who, got=shown(c.group)))
-            if c.group in state.combatants:
-                refuse(_("{entry}: key 'group': {group} is a combatant in encounter {encounter}, "
-                         "not a group").format(entry=who, group=shown(c.group),
-                                               encounter=state.encounter))
-            side, setter = sides.setdefault(c.group, (c.side, who))
-            if side != c.side:
-                refuse(_("{entry}: key 'group': group {group} is {side} ({setter}), this entry is "
-                         "{own}: all members of a group are on one side (R7)").format(
-                             entry=who, group=shown(c.group), side=side, setter=setter,
-                             own=c.side))
+            _check_group(c, who, state, sides, refuse)
     bonuses: list[Payload] = []
     seen: dict[str, str] = {}
     for i, g in enumerate(roster.group):
-        who = label("group", i, g)
+        who = _("group {n} ({name})").format(n=i + 1, name=neutral(g.id))
         if not SLUG.match(g.id):
             refuse(_(_BAD_ID).format(entry=who, got=shown(g.id)))
         if g.id in seen:
@@ -134,6 +116,23 @@ def declarations(roster: Load, state: State) -> list[Payload]:
             refuse(_("{entry}: id {id} is also a group's id").format(entry=taken[cid],
                                                                      id=shown(cid)))
     return [*bonuses, *joined, *hidden, *tracked]
+
+
+def _check_group(c: RosterCombatant, who: str, state: State,
+                 sides: dict[str, tuple[str, str]], refuse) -> None:
+    """An entry's `group`: an id, no combatant's, on the side its members are (R7)."""
+    group = c.group or ""
+    if not SLUG.match(group):
+        refuse(_("{entry}: key 'group': expected lowercase letters, digits and dashes, "
+                 "got {got}").format(entry=who, got=shown(group)))
+    if group in state.combatants:
+        refuse(_("{entry}: key 'group': {group} is a combatant in encounter {encounter}, "
+                 "not a group").format(entry=who, group=shown(group), encounter=state.encounter))
+    side, setter = sides.setdefault(group, (c.side, who))
+    if side != c.side:
+        refuse(_("{entry}: key 'group': group {group} is {side} ({setter}), this entry is "
+                 "{own}: all members of a group are on one side (R7)").format(
+                     entry=who, group=shown(group), side=side, setter=setter, own=c.side))
 
 
 def _tracks(cid: str, c: RosterCombatant, who: str, refuse) -> list[TrackChanged]:
