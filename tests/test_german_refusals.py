@@ -42,10 +42,10 @@ def test_r17_more_ap_than_left_is_refused_in_german(duel):
 
 def test_r17_out_of_turn_and_r19_own_turn_in_german(duel):
     assert refused(duel, "act", "vex", "minor", "x") == (
-        "Fehler: rook ist am Zug, nicht vex: außerhalb des eigenen Zugs sag eine "
-        "Unterbrechung an (R17, R19)\n")
+        "Fehler: rook ist am Zug, nicht vex: außerhalb des eigenen Zugs eine "
+        "Unterbrechung ansagen (R17, R19)\n")
     assert refused(duel, "interrupt", "rook", "1", "dodge") == (
-        "Fehler: rook ist selbst am Zug: handle, statt zu unterbrechen (R19)\n")
+        "Fehler: rook ist selbst am Zug: handeln statt unterbrechen (R19)\n")
 
 
 def test_r10_too_late_and_r13_seized_twice_in_german(duel):
@@ -82,8 +82,8 @@ def test_r28c_a_retraction_names_its_casualties_in_german_a_line_each(duel):
     assert lines[1].startswith("  seq 6: ") and lines[1].endswith(
         " (Runde 1 kann nicht beginnen: rook hat noch keine Initiative; zuerst würfeln (R5))")
     assert lines[2].startswith("  seq 7: ") and lines[2].endswith(
-        " (noch hat keine Runde begonnen: handle, sobald die SL Runde 1 beginnt (R5))")
-    assert lines[3:] == ["Nimm sie mit --cascade ebenfalls zurück (R28)"]
+        " (noch hat keine Runde begonnen: handeln, sobald die SL Runde 1 beginnt (R5))")
+    assert lines[3:] == ["Sie mit --cascade ebenfalls zurücknehmen (R28)"]
     english = refused_en(duel, "retract", "4").splitlines()
     assert english[0] == "error: retracting seq 4 would make 2 later declarations illegal:"
     assert english[1].endswith(" (round 1 cannot start: rook has no initiative yet; roll first (R5))")
@@ -123,9 +123,9 @@ def test_a_refused_join_request_is_said_in_german(duel):
             joining.approve(ledger.store, "Zoe")
     finally:
         ledger.store.close()
-    assert str(gm.value) == "der Name 'GM-Console' gehört der SL: gib deinen eigenen Namen an"
-    assert str(nobody.value) == "'zed' ist kein SC von alley: wähle einen von rook, vex"
-    assert str(twice.value) == "der Name 'Ana' ist vergeben: gib einen anderen Namen an"
+    assert str(gm.value) == "der Name 'GM-Console' gehört der SL: den eigenen Namen angeben"
+    assert str(nobody.value) == "'zed' ist kein SC von alley: einen von rook, vex wählen"
+    assert str(twice.value) == "der Name 'Ana' ist vergeben: einen anderen Namen angeben"
     assert str(unknown.value) == "keine Beitrittsanfrage namens 'Zoe' (wartend: Ana)"
     assert str(english.value) == "no join request named 'Zoe' (waiting: Ana)"
 
@@ -134,8 +134,8 @@ def test_a_token_the_store_does_not_hold_and_a_players_reach_in_german(duel):
     assert refused(duel, "token", "revoke", "zed") == (
         "Fehler: kein Token namens 'zed': `combat token list` zeigt sie\n")
     assert refused(duel, "token", "add", "ana", "--player") == (
-        "Fehler: ein player-Token sagt für seine eigenen Kämpfer an: nenne sie mit "
-        "--owns ID[,ID...]\n")
+        "Fehler: ein player-Token sagt für seine eigenen Kämpfer an: sie mit "
+        "--owns ID[,ID...] nennen\n")
 
 
 def test_a_party_refusal_is_said_in_german(duel):
@@ -147,12 +147,12 @@ def test_a_party_refusal_is_said_in_german(duel):
     assert refused_en(duel, "party", "set", "rok", "--bonus", "2") == (
         "error: no character 'rok' in the party: did you mean rook?\n")
     assert refused(duel, "session", "end") == (
-        "Fehler: keine Sitzung ist offen: beginne eine mit `combat session start`\n")
+        "Fehler: keine Sitzung ist offen: eine mit `combat session start` beginnen\n")
 
 
 def test_a_name_that_reads_as_the_gms_is_refused_in_german(duel):
     assert refused(duel, "--actor", "GM", "note", "hi") == (
-        "Fehler: 'GM' ist kein gültiger Handelnder: er liest sich wie gm, der Name der SL "
+        "Fehler: 'GM' ist kein gültiger Akteur: er liest sich wie gm, der Name der SL "
         "(R29)\n")
 
 
