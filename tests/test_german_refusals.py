@@ -180,3 +180,17 @@ def test_a_foreign_store_is_refused_in_german(tmp_path):
     with speaking("de"), pytest.raises(StoreError) as refused_store:
         open_store(db)
     assert str(refused_store.value) == f"{db} ist keine combat-ledger-Datenbank"
+
+
+def test_the_terminal_says_a_refusal_in_german_with_lang_de(duel):
+    """The real program: `--lang de` (or LANG) chooses the reader's language."""
+    from helpers import real
+
+    def said(*args, env=None) -> tuple[int, str]:
+        done = real(duel.db, *args, env=env)
+        return done.returncode, done.stderr
+    german = (1, "Fehler: vex hat kein Grit, um den Moment zu ergreifen (R10, R13)\n")
+    assert said("--lang", "de", "seize", "vex") == german
+    assert said("seize", "vex", env={"LANG": "de_DE.UTF-8", "LC_ALL": "", "LANGUAGE": ""}) == german
+    assert said("seize", "vex", env={"LANG": "C.UTF-8", "LC_ALL": "", "LANGUAGE": ""}) == (
+        1, "error: vex has no Grit to spend on seizing the moment (R10, R13)\n")
