@@ -182,6 +182,38 @@ def test_a_foreign_store_is_refused_in_german(tmp_path):
     assert str(refused_store.value) == f"{db} ist keine combat-ledger-Datenbank"
 
 
+def test_a_doctored_store_is_refused_in_german_on_each_back_end(tmp_path):
+    import sqlite3
+
+    import psycopg
+
+    from eventlog.errors import StoreError
+    from eventlog.stores import open_store
+    from eventlog.stores.postgres import PostgresStore
+    from helpers import pg_server
+    db = tmp_path / "ledger.db"
+    open_store(db).close()
+    con = sqlite3.connect(db)
+    con.execute("CREATE VIEW peek AS SELECT * FROM events")
+    con.commit()
+    con.close()
+    with speaking("de"), pytest.raises(StoreError) as sqlite_refused:
+        open_store(db)
+    assert str(sqlite_refused.value) == (
+        f"{db} ist kein combat-ledger-Speicher, wie dieses Programm ihn angelegt hat: er "
+        "enthält eine Sicht 'peek', die combat-ledger nicht angelegt hat; nichts wurde geändert")
+    url = pg_server().fresh_url()
+    PostgresStore(url).close()
+    with psycopg.connect(url, autocommit=True) as pg:
+        pg.execute("CREATE TABLE recipes (name text)")
+    with speaking("de"), pytest.raises(StoreError) as pg_refused:
+        PostgresStore(url)
+    said = str(pg_refused.value)
+    assert said.endswith(" ist kein combat-ledger-Speicher, wie dieses Programm ihn angelegt "
+                         "hat: er enthält ein Objekt der Art relation 'recipes', das "
+                         "combat-ledger nicht angelegt hat; nichts wurde geändert"), said
+
+
 def test_the_terminal_says_a_refusal_in_german_with_lang_de(duel):
     """The real program: `--lang de` (or LANG) chooses the reader's language."""
     from helpers import real
