@@ -83,7 +83,7 @@ def test_r28c_a_retraction_names_its_casualties_in_german_a_line_each(duel):
         " (Runde 1 kann nicht beginnen: rook hat noch keine Initiative; zuerst würfeln (R5))")
     assert lines[2].startswith("  seq 7: ") and lines[2].endswith(
         " (noch hat keine Runde begonnen: handeln, sobald die SL Runde 1 beginnt (R5))")
-    assert lines[3:] == ["Sie mit --cascade ebenfalls zurücknehmen (R28)"]
+    assert lines[3:] == ["Diese mit --cascade ebenfalls zurücknehmen (R28)"]
     english = refused_en(duel, "retract", "4").splitlines()
     assert english[0] == "error: retracting seq 4 would make 2 later declarations illegal:"
     assert english[1].endswith(" (round 1 cannot start: rook has no initiative yet; roll first (R5))")
