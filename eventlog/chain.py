@@ -6,6 +6,7 @@ from collections.abc import Iterable
 import msgspec
 
 from eventlog.codec import GENESIS, decode_data, event_hash
+from eventlog.language import _
 
 
 class Verdict(msgspec.Struct):
@@ -29,26 +30,27 @@ class Chain:
         self.count += 1
         count, expected_seq = self.count, self.expected_seq
         if type(seq) is not int or type(batch) is not int:  # a damaged row: '7' as text
-            return Verdict(False, count, expected_seq, f"seq {str(seq)[:20]!r} or its batch "
-                           "is not a whole number (the row was edited)")
+            return Verdict(False, count, expected_seq, _(
+                "seq {seq!r} or its batch is not a whole number (the row was edited)").format(
+                    seq=str(seq)[:20]))
         if seq != expected_seq:
-            return Verdict(False, count, expected_seq if seq > expected_seq else seq,
-                           f"expected seq {expected_seq}, found {seq} "
-                           "(an event was deleted, inserted or moved)")
+            return Verdict(False, count, expected_seq if seq > expected_seq else seq, _(
+                "expected seq {expected}, found {seq} (an event was deleted, inserted or "
+                "moved)").format(expected=expected_seq, seq=seq))
         if prev_hash != self.prev:
-            return Verdict(False, count, seq, "prev_hash does not match the hash "
-                           "of the event before it")
+            return Verdict(False, count, seq, _("prev_hash does not match the hash of the "
+                                                "event before it"))
         try:
             payload = decode_data(type_name, data) if isinstance(data, (bytes, str)) else data
         except msgspec.DecodeError as exc:
-            return Verdict(False, count, seq, f"the event's data cannot be read "
-                           f"({str(exc)[:80]})")
+            return Verdict(False, count, seq, _("the event's data cannot be read ({why})")
+                           .format(why=str(exc)[:80]))
         if not 1 <= batch <= seq:
-            return Verdict(False, count, seq, f"batch {batch} is not a position "
-                           "at or before this event")
+            return Verdict(False, count, seq, _("batch {batch} is not a position at or before "
+                                                "this event").format(batch=batch))
         if event_hash(seq, batch, type_name, at, actor, payload, prev_hash) != digest:
-            return Verdict(False, count, seq, "the hash does not match the event's "
-                           "content (it was edited)")
+            return Verdict(False, count, seq, _("the hash does not match the event's content "
+                                                "(it was edited)"))
         self.prev = digest
         self.expected_seq += 1
         return None
@@ -59,9 +61,9 @@ class Chain:
         last, prev, count = self.expected_seq - 1, self.prev, self.count
         if head is not None and (last, prev) != tuple(head):
             bad = min(last + 1, head[0]) if head[0] > last else last
-            return Verdict(False, count, max(bad, 1), f"the log ends at seq {last} but "
-                           f"the encounter's head is seq {head[0]} (it was truncated "
-                           "or its end was altered)", last, prev)
+            return Verdict(False, count, max(bad, 1), _(
+                "the log ends at seq {last} but the encounter's head is seq {head} (it was "
+                "truncated or its end was altered)").format(last=last, head=head[0]), last, prev)
         return Verdict(True, count, None, "", last, prev)
 
 

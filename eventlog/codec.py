@@ -82,7 +82,9 @@ def decode_data(type_name: str, raw: bytes | str) -> Payload:
     try:
         return DECODERS[type_name].decode(raw)
     except KeyError:
-        raise msgspec.ValidationError(f"unknown event type {type_name!r}") from None
+        from eventlog.language import _
+        raise msgspec.ValidationError(_("unknown event type {type!r}").format(
+            type=type_name)) from None
 
 
 def hashed_data(type_name: str, body: dict) -> dict:

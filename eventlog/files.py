@@ -8,17 +8,21 @@ import os
 from typing import BinaryIO
 
 from eventlog.errors import InvalidFile
+from eventlog.language import _, reason
 
 
 def size_text(limit: int) -> str:
     """A size limit as people say it: `256 MiB`, else in bytes."""
     mib = 1 << 20
-    return f"{limit // mib} MiB" if limit >= mib and limit % mib == 0 else f"{limit} bytes"
+    if limit >= mib and limit % mib == 0:
+        return _("{n} MiB").format(n=limit // mib)
+    return _("{n} bytes").format(n=limit)
 
 
 def too_large(name: str, limit: int, most: str) -> InvalidFile:
     """`most` says whose limit it is: "the most an import reads"."""
-    return InvalidFile(f"{name} is larger than {size_text(limit)}, {most}")
+    return InvalidFile(_("{name} is larger than {size}, {most}").format(
+        name=name, size=size_text(limit), most=most))
 
 
 class Bounded:
@@ -35,7 +39,8 @@ class Bounded:
         try:
             data = self.f.read(want)
         except OSError as exc:
-            raise InvalidFile(f"cannot read {self.path}: {exc.strerror or exc}") from None
+            raise InvalidFile(_("cannot read {path}: {reason}").format(
+                path=self.path, reason=reason(exc))) from None
         self.left -= len(data)
         if self.left < 0:
             raise self.refusal
@@ -67,7 +72,8 @@ def open_bounded(path, limit: int, most: str, name: str | None = None) -> Bounde
     try:
         f = open(path, "rb")  # noqa: SIM115 (returned open, wrapped: its caller closes it)
     except OSError as exc:
-        raise InvalidFile(f"cannot read {path}: {exc.strerror or exc}") from None
+        raise InvalidFile(_("cannot read {path}: {reason}").format(
+            path=path, reason=reason(exc))) from None
     try:
         over = os.fstat(f.fileno()).st_size > limit
     except OSError:

@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from typing import cast
 
 from eventlog.errors import InvalidFile
+from eventlog.language import N_, _
 
 CHUNK = 1 << 20  # bytes read at a time
 MAX_VALUE = 16 << 20  # characters: the largest value read whole (one event)
@@ -24,7 +25,7 @@ _CUT = 8
 
 
 def _no_constant(name: str):
-    raise ValueError(f"{name} is not a JSON number")
+    raise ValueError(_("{name} is not a JSON number").format(name=name))
 
 
 class JSONStream:
@@ -49,12 +50,12 @@ class JSONStream:
             self._drop()
         pending = len(self.buf) - self.pos
         if pending > MAX_VALUE:
-            raise self.error(f"a value runs on for more than {MAX_VALUE >> 20} MiB")
+            raise self.error(_("a value runs on for more than {n} MiB").format(n=MAX_VALUE >> 20))
         raw = self.f.read(max(CHUNK, pending))
         try:
             self.buf += self.text.decode(raw, final=not raw)
         except UnicodeDecodeError:
-            raise self.error("it is not UTF-8 text") from None
+            raise self.error(_("it is not UTF-8 text")) from None
         self.eof = not raw
         return True
 
@@ -70,11 +71,12 @@ class JSONStream:
         newline = self.buf.rfind("\n", 0, pos)
         line = self.line + self.buf.count("\n", 0, pos) + 1
         column = pos - newline if newline >= 0 else self.column + pos + 1
-        return f"line {line} column {column}"
+        return _("line {line} column {column}").format(line=line, column=column)
 
     def error(self, detail: str, pos: int | None = None) -> InvalidFile:
         where = self._where(self.pos if pos is None else pos)
-        return InvalidFile(f"{self.name} is not {self.what}: {detail} ({where})")
+        return InvalidFile(_("{name} is not {what}: {detail} ({where})").format(
+            name=self.name, what=self.what, detail=detail, where=where))
 
     # -- reading -----------------------------------------------------------
 
@@ -87,12 +89,16 @@ class JSONStream:
             if not self._more():
                 return ""
 
-    def take(self, chars: str, expected: str) -> str:
-        """The next character, one of `chars`; else an error."""
+    def take(self, chars: str, expected: str, **marks: str) -> str:
+        """The next character, one of `chars`; else an error saying `expected`
+        (N_-marked, its {placeholders} filled with `marks`)."""
         found = self.peek()
         if not found or found not in chars:
-            raise self.error(f"expected {expected}, found " + (
-                repr(found) if found else "the end of the file (was it cut short?)"))
+            if found:
+                raise self.error(_("expected {expected}, found {found!r}").format(
+                    expected=_(expected).format(**marks), found=found))
+            raise self.error(_("expected {expected}, found the end of the file (was it cut "
+                               "short?)").format(expected=_(expected).format(**marks)))
         self.pos += 1
         return found
 
@@ -106,13 +112,13 @@ class JSONStream:
                 unended = exc.msg.startswith("Unterminated")
                 if (unended or exc.pos >= len(self.buf) - _CUT) and self._more():
                     continue
-                detail = "the file ends in the middle of a value (was it cut short?)" \
+                detail = _("the file ends in the middle of a value (was it cut short?)") \
                     if unended or exc.pos >= len(self.buf) else exc.msg[0].lower() + exc.msg[1:]
                 raise self.error(detail, exc.pos) from None
             except RecursionError:
-                raise self.error("it is nested too deeply") from None
+                raise self.error(_("it is nested too deeply")) from None
             except ValueError as exc:  # NaN, Infinity; a number of over 4300 digits
-                detail = "a number has too many digits" if "digits" in str(exc) else str(exc)
+                detail = _("a number has too many digits") if "digits" in str(exc) else str(exc)
                 raise self.error(detail) from None
             if end == len(self.buf) and self._more():
                 continue  # a number may go on in the next piece
@@ -136,28 +142,28 @@ class JSONStream:
     def members(self) -> Iterator[str]:
         """The keys of the object that comes next; read each key's value
         (value() or items()) before asking for the next key."""
-        self.take("{", "an object")
+        self.take("{", N_("an object"))
         if self.peek() == "}":
             self.pos += 1
             return
         while True:
             if self.peek() != '"':
-                raise self.error("expected a key in double quotes")
+                raise self.error(_("expected a key in double quotes"))
             key = self.value()
-            self.take(":", "':' after a key")
+            self.take(":", N_("{colon} after a key"), colon="':'")
             yield key
-            if self.take(",}", "',' or '}'") == "}":
+            if self.take(",}", N_("{comma} or {end}"), comma="','", end="'}'") == "}":
                 return
 
     def items(self) -> Iterator:
         """The values of the array that comes next, one at a time."""
-        self.take("[", "a list")
+        self.take("[", N_("a list"))
         if self.peek() == "]":
             self.pos += 1
             return
         while True:
             yield self.value()
-            if self.take(",]", "',' or ']'") == "]":
+            if self.take(",]", N_("{comma} or {end}"), comma="','", end="']'") == "]":
                 return
 
     def values(self) -> Iterator:
@@ -167,4 +173,4 @@ class JSONStream:
 
     def end(self) -> None:
         if self.peek():
-            raise self.error("more follows the end of the document")
+            raise self.error(_("more follows the end of the document"))

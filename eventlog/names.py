@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import unicodedata
 
+from eventlog.language import _
+
 # Printable by Python's measure, yet shown as nothing (or as a blank).
 INVISIBLE = frozenset(
     "\u115f\u1160\u3164\uffa0\u2800\u034f\u17b4\u17b5\u180b\u180c\u180d\u180e\u180f"
@@ -38,22 +40,25 @@ def name_problem(name: str) -> str | None:
     """Why `name` may be taken for another, in a few words; None if it may not."""
     normal = unicodedata.normalize("NFKC", name)
     if normal != name:
-        return f"it is not written in its plain form ('{shown(normal)}')"
+        return _("it is not written in its plain form ('{plain}')").format(plain=shown(normal))
     for char in name:
         if _invisible(char):
-            return f"it holds an invisible character ({_escape(char)})"
+            return _("it holds an invisible character ({char})").format(char=_escape(char))
     scripts = {_script(char) for char in name if char.isalpha()}
     if len(scripts) > 1:
-        return f"it mixes letters of {' and '.join(sorted(s.lower() for s in scripts))}"
+        first, *rest = sorted(s.lower() for s in scripts)
+        for other in rest:
+            first = _("{one} and {other}").format(one=first, other=other)
+        return _("it mixes letters of {scripts}").format(scripts=first)
     for char in name:
         if _script(char) == "LATIN" and not any(lo <= ord(char) <= hi for lo, hi in LATIN_BLOCKS):
-            return f"it holds {_escape(char)} ({unicodedata.name(char, '?').lower()}), " \
-                   "which reads as another letter"
+            return _("it holds {char} ({name}), which reads as another letter").format(
+                char=_escape(char), name=unicodedata.name(char, "?").lower())
     lookalike = skeleton(name)
     if scripts and scripts != {"LATIN"} and lookalike.isascii():
-        return f"its letters read as the Latin '{lookalike}'"
+        return _("its letters read as the Latin '{latin}'").format(latin=lookalike)
     if lookalike.casefold() == "gm" and name != "gm":
-        return "it reads as gm, the GM's name"
+        return _("it reads as gm, the GM's name")
     return None
 
 

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TextIO, TypeVar
 
 from eventlog.errors import InvalidFile
+from eventlog.language import _, reason
 
 R = TypeVar("R")
 SQLITE_MAGIC = b"SQLite format 3\x00"
@@ -45,25 +46,28 @@ def checked_target(path, store: Path | None, force: bool) -> tuple[Path, bool]:
     """(where to write, whether it is replaced as a regular file), or an
     InvalidFile saying in one line why `path` may not be written."""
     if str(path) == "":
-        raise InvalidFile("-o is empty: name a file, or leave -o out to write to stdout")
+        raise InvalidFile(_("-o is empty: name a file, or leave -o out to write to stdout"))
     path = Path(path)
     try:
         mode = os.stat(path).st_mode  # through a symlink, to what it names
     except (FileNotFoundError, NotADirectoryError):
         mode = None
     except OSError as exc:
-        raise InvalidFile(f"cannot write {path}: {exc.strerror or exc}") from None
+        raise InvalidFile(_("cannot write {path}: {reason}").format(
+            path=path, reason=reason(exc))) from None
     if mode is not None and stat.S_ISDIR(mode):
-        raise InvalidFile(f"{path} is a folder: name a file to write the export to")
+        raise InvalidFile(_("{path} is a folder: name a file to write the export to").format(
+            path=path))
     if mode is not None and not stat.S_ISREG(mode):
         return path, False  # a device or a FIFO (/dev/stdout): written as it is
     target = Path(os.path.realpath(path))
     if store is not None and _is_store_file(target, store):
-        raise InvalidFile(f"{path} is the ledger itself or a file it keeps beside it: "
-                          "the export would destroy every encounter; choose another file")
+        raise InvalidFile(_("{path} is the ledger itself or a file it keeps beside it: the "
+                            "export would destroy every encounter; choose another file").format(
+                                path=path))
     if mode is not None and not force and _is_database(target):
-        raise InvalidFile(f"{path} is a SQLite database: exporting onto it would destroy "
-                          "it; choose another file, or --force to replace it")
+        raise InvalidFile(_("{path} is a SQLite database: exporting onto it would destroy it; "
+                            "choose another file, or --force to replace it").format(path=path))
     return target, True
 
 
@@ -76,11 +80,13 @@ def write_file(path: str | Path, write: Callable[[TextIO], R], store: Path | Non
             with open(target, "w", encoding="utf-8", newline="") as f:
                 return write(f)
         except OSError as exc:
-            raise InvalidFile(f"cannot write {path}: {exc.strerror or exc}") from None
+            raise InvalidFile(_("cannot write {path}: {reason}").format(
+                path=path, reason=reason(exc))) from None
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
     except OSError as exc:
-        raise InvalidFile(f"cannot write {path}: {exc.strerror or exc}") from None
+        raise InvalidFile(_("cannot write {path}: {reason}").format(
+            path=path, reason=reason(exc))) from None
     try:
         with open(fd, "w", encoding="utf-8", newline="") as f:
             mask = os.umask(0)
@@ -89,7 +95,8 @@ def write_file(path: str | Path, write: Callable[[TextIO], R], store: Path | Non
             result = write(f)
         os.replace(tmp, target)
     except OSError as exc:
-        raise InvalidFile(f"cannot write {path}: {exc.strerror or exc}") from None
+        raise InvalidFile(_("cannot write {path}: {reason}").format(
+            path=path, reason=reason(exc))) from None
     finally:
         if os.path.exists(tmp):
             os.unlink(tmp)

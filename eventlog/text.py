@@ -18,6 +18,7 @@ from datetime import datetime
 import msgspec
 
 from eventlog.errors import Refusal
+from eventlog.language import N_, _
 from eventlog.names import name_problem
 from eventlog.names import shown as shown_name
 
@@ -50,25 +51,38 @@ LINE_BREAKS = _LINE_BREAKS = "\n\t"
 
 def check_text(value: str, what: str, keep: str = "") -> None:
     """Refuse text that holds a control character (but those in `keep`),
-    naming where it is."""
+    naming where it is: `what` is a field's name (FIELD_WORDS says it)."""
     found = next((m for m in CONTROLS.finditer(value) if m.group() not in keep), None)
     if found:
-        lines = ("; notes and reasons may span lines" if not keep else "")
-        raise Refusal(f"{what} holds a control character ({_shown(found.group())} at "
-                      f"position {found.start() + 1}): names, labels and ids are plain "
-                      f"text on one line{lines}")
+        said = FIELD_WORDS.get(what) or (ONE_LINE_FIELD if not keep else SPANNING_FIELD)
+        raise Refusal(_(said).format(field=what, char=_shown(found.group()),
+                                     at=found.start() + 1))
 
 
 # What a field is called at the table (the rest go by their field name).
-FIELD_WORDS = {"text": "the note", "name": "the name", "label": "the label",
-               "title": "the title", "reason": "the reason"}
+FIELD_WORDS = {
+    "text": N_("the note holds a control character ({char} at position {at}): names, labels "
+               "and ids are plain text on one line"),
+    "reason": N_("the reason holds a control character ({char} at position {at}): names, "
+                 "labels and ids are plain text on one line"),
+    "name": N_("the name holds a control character ({char} at position {at}): names, labels "
+               "and ids are plain text on one line; notes and reasons may span lines"),
+    "label": N_("the label holds a control character ({char} at position {at}): names, "
+                "labels and ids are plain text on one line; notes and reasons may span lines"),
+    "title": N_("the title holds a control character ({char} at position {at}): names, "
+                "labels and ids are plain text on one line; notes and reasons may span lines")}
+ONE_LINE_FIELD = N_("{field} holds a control character ({char} at position {at}): names, "
+                    "labels and ids are plain text on one line; notes and reasons may span "
+                    "lines")
+SPANNING_FIELD = N_("{field} holds a control character ({char} at position {at}): names, "
+                    "labels and ids are plain text on one line")
 
 
 def check_payload(payload) -> None:
     """Every text field of a declaration (and of those an amendment carries)."""
     for field in payload.__struct_fields__:
         keep = _LINE_BREAKS if field in MULTILINE_FIELDS else ""
-        _check_value(getattr(payload, field), FIELD_WORDS.get(field, field), keep)
+        _check_value(getattr(payload, field), field, keep)
 
 
 def _check_value(value, what: str, keep: str = "") -> None:
@@ -87,11 +101,12 @@ def check_actor(actor: str) -> None:
     if not isinstance(actor, str) or not actor or len(actor) > MAX_ACTOR \
             or actor != actor.strip() or not actor.isprintable():
         shown = neutral(actor if isinstance(actor, str) else repr(actor))[:MAX_ACTOR + 8]
-        raise Refusal(f"'{shown}' is not a valid actor: a name of 1 to {MAX_ACTOR} "
-                      "printable characters (R29)")
+        raise Refusal(_("'{actor}' is not a valid actor: a name of 1 to {most} printable "
+                        "characters (R29)").format(actor=shown, most=MAX_ACTOR))
     problem = name_problem(actor)
     if problem:  # (a name that reads as another)
-        raise Refusal(f"'{shown_name(actor)}' is not a valid actor: {problem} (R29)")
+        raise Refusal(_("'{actor}' is not a valid actor: {problem} (R29)").format(
+            actor=shown_name(actor), problem=problem))
 
 
 def check_at(at: str) -> None:
@@ -105,8 +120,8 @@ def check_at(at: str) -> None:
             ok = None
     if not ok:
         shown = neutral(at if isinstance(at, str) else repr(at))[:40]
-        raise Refusal(f"'{shown}' is not a UTC timestamp like 2026-12-02T20:15:03.123456Z "
-                      "(R29)")
+        raise Refusal(_("'{at}' is not a UTC timestamp like 2026-12-02T20:15:03.123456Z (R29)")
+                      .format(at=shown))
 
 
 # Bidi controls, DEL and C1 pass through JSON encoders raw (they are valid

@@ -16,6 +16,7 @@ from collections.abc import Iterable, Iterator
 from typing import cast
 
 from eventlog.events import EVENT_TYPES, MARKERS, Amended, Payload, Redone, Undone
+from eventlog.language import _
 
 _NAMES = tuple(EVENT_TYPES)
 _CODES = {name: i for i, name in enumerate(_NAMES)}
@@ -99,7 +100,7 @@ class Corrections:
             touched = p.batches if isinstance(p, Undone) else [cast("Redone | Amended", p).batch]
             touched = [*touched, *(b for t in touched for b in self._retracts(t))]
             if isinstance(p, Amended):
-                touched += [*p.retracted, *(b for b, _ in p.also)]
+                touched += [*p.retracted, *(b for b, _moved in p.also)]
             if any(t <= seq for t in touched):
                 return True
         return False
@@ -174,25 +175,25 @@ class UndoBook(Corrections):
         check a live correction and an imported one both pass (R26-R28)."""
         if isinstance(p, Undone):
             if not p.batches:
-                return "Undone names no batch"
+                return _("Undone names no batch")
             if p.kind == "undo":
                 if p.batches != [self.undo_target()]:
-                    return "Undone does not name the latest command in force (R26)"
+                    return _("Undone does not name the latest command in force (R26)")
             elif not all(self.declaration(b) for b in p.batches):
-                return "Undone names a batch that is not an effective declaration (R28)"
+                return _("Undone names a batch that is not an effective declaration (R28)")
             return None
         if isinstance(p, Redone):
             if p.batch != self.redo_target():
-                return "Redone does not name the most recently undone command (R27)"
+                return _("Redone does not name the most recently undone command (R27)")
             return None
         if isinstance(p, Amended):
             nested = {type(e).__name__ for e in p.events}
             if (not self.declaration(p.batch) or not p.events
                     or nested & {"Undone", "Redone", "Amended", "EncounterCreated"}):
-                return "Amended does not correct an effective declaration (R28)"
+                return _("Amended does not correct an effective declaration (R28)")
             if not all(b > p.batch and self.declaration(b) for b in p.retracted):
-                return "Amended retracts a batch that is not a later effective declaration (R28)"
+                return _("Amended retracts a batch that is not a later effective declaration (R28)")
             if not all(b > p.batch and self.declaration(b) and evs for b, evs in p.also):
-                return "Amended moves a batch that is not a later effective declaration (R28b)"
+                return _("Amended moves a batch that is not a later effective declaration (R28b)")
             return None
         return None

@@ -18,6 +18,7 @@ import hmac
 from collections.abc import Iterable
 
 from eventlog.errors import LedgerError, Refusal
+from eventlog.language import _
 from eventlog.stores.contract import Token
 from eventlog.text import neutral
 from projections.domain import commands as c
@@ -56,24 +57,26 @@ def make(name: str, roles: list[str], owns: str | None,
     from projections.domain.rules import check_slug
     check_actor(name)
     if len(roles) != 1:
-        raise Refusal("a token has one role: give exactly one of --gm, --player, --view, --metrics")
+        raise Refusal(_("a token has one role: give exactly one of --gm, --player, --view, "
+                        "--metrics"))
     role = roles[0]
     ids = tuple(x.strip() for x in (owns or "").split(",") if x.strip())
     if role == "player" and not ids:
-        raise Refusal("a player token declares for its own combatants: name them "
-                      "with --owns ID[,ID...]")
+        raise Refusal(_("a player token declares for its own combatants: name them with "
+                        "--owns ID[,ID...]"))
     if role != "player" and owns is not None:
-        raise Refusal(f"--owns is for a player token; a {role} token owns no combatants")
+        raise Refusal(_("--owns is for a player token; a {role} token owns no combatants")
+                      .format(role=role))
     if role != "gm" and name == "gm":
-        raise Refusal("the name gm is the GM's (R3c, R29): name a player's or a "
-                      "view's token after who holds it")
+        raise Refusal(_("the name gm is the GM's (R3c, R29): name a player's or a view's "
+                        "token after who holds it"))
     for cid in ids:
         check_slug(cid, "combatant id")
     if encounter is not None:
         check_slug(encounter, "encounter id")
     elif role not in ("gm", "metrics"):  # (owned ids are ids in one encounter)
-        raise Refusal(f"a {role} token reaches one encounter: name it with --encounter ID, "
-                      "or make one current first (`combat use ID`)")
+        raise Refusal(_("a {role} token reaches one encounter: name it with --encounter ID, or "
+                        "make one current first (`combat use ID`)").format(role=role))
     secret = secrets.token_urlsafe(32)
     return secret, Token(name, role, ids, encounter, digest(secret), utc_now(),
                          spoken(language))
@@ -86,7 +89,7 @@ def spoken(flag: str | None) -> str | None:
     """The language a token's pages speak, as the GM names it (`--lang de`,
     `de-AT`); None for `auto` or none named: the browser's. Refusal for a
     language we do not speak."""
-    from eventlog.language import LANGUAGES, _, chosen
+    from eventlog.language import LANGUAGES, chosen
     if flag is None or flag.strip().casefold() == AUTO:
         return None
     language = chosen(flag)
@@ -103,7 +106,6 @@ def set_language(store, name: str, flag: str) -> Token:
     language = spoken(flag)
     token = named(store.tokens(), name)
     if token is None or not store.set_token_language(token.name, language):
-        from eventlog.language import _
         raise Refusal(_("no token named {name}: `combat token list` shows them").format(
             name=neutral(repr(name))))
     return token._replace(language=language)
@@ -115,8 +117,9 @@ def check_unlike(name: str, others: Iterable[str]) -> None:
     reads = skeleton(name).casefold()
     for other in others:
         if other != name and skeleton(other).casefold() == reads:
-            raise Refusal(f"the name {neutral(name)!r} reads as the token "
-                          f"{neutral(other)!r}: choose a name that cannot be taken for it")
+            raise Refusal(_("the name {name!r} reads as the token {other!r}: choose a name "
+                            "that cannot be taken for it").format(name=neutral(name),
+                                                                  other=neutral(other)))
 
 
 CONSOLE = "gm-console"  # the GM token `serve --lan` makes again at each start
@@ -138,9 +141,10 @@ def console_token(store) -> tuple[str, Token]:
             if t.name.casefold() != CONSOLE:
                 continue
             if t.role != "gm":
-                raise Refusal(f"the name {neutral(t.name)!r} is taken by a {t.role} token: the console "
-                              f"link needs it; `combat token revoke {neutral(t.name)}` first, "
-                              "or open the console with a GM link of your own")
+                raise Refusal(_("the name {name!r} is taken by a {role} token: the console link "
+                                "needs it; `combat token revoke {name}` first, or open the "
+                                "console with a GM link of your own").format(
+                                    name=neutral(t.name), role=t.role))
             store.revoke_token(t.name)
     secret, token = make(name, ["gm"], None, None)
     check_unlike(token.name, [t.name for t in store.tokens()])
@@ -163,17 +167,18 @@ class Forbidden(LedgerError):
 def identify(store, secret: str | None) -> Token:
     """The token `secret` is, or Unauthorized; compared in constant time."""
     if not secret:
-        raise Unauthorized("no token: open the link `combat token add` printed, or "
-                           "send Authorization: Bearer TOKEN")
+        raise Unauthorized(_("no token: open the link `combat token add` printed, or send "
+                             "Authorization: Bearer TOKEN"))
     wanted = digest(secret)
     found = store.token(wanted)
     if found is None or not same(found.digest, wanted):
         asked = store.join(wanted)  # a join request is no token until approved
         if asked is not None and same(asked.digest, wanted):
             raise Unauthorized(why_shut(asked))
-        raise Unauthorized("unknown or revoked token: ask the GM for a new link")
+        raise Unauthorized(_("unknown or revoked token: ask the GM for a new link"))
     if found.role not in ROLES:  # (a store not migrated yet: its requests' old rows)
-        raise Unauthorized(f"waiting for the GM to let {neutral(found.name)} in")
+        raise Unauthorized(_("waiting for the GM to let {name} in").format(
+            name=neutral(found.name)))
     return found
 
 
@@ -183,12 +188,13 @@ def why_shut(join) -> str:
     from eventlog.codec import utc_now
     name = neutral(join.name)
     if join.state == "given":
-        return f"{neutral(join.seat)} was given to {neutral(join.said)}: pick another PC"
+        return _("{seat} was given to {other}: pick another PC").format(
+            seat=neutral(join.seat), other=neutral(join.said))
     if join.state == "denied":
-        return f"the GM did not let {name} in: pick again or ask them"
+        return _("the GM did not let {name} in: pick again or ask them").format(name=name)
     if utc_now() >= join.expires_at:
-        return f"{name}'s request expired: ask again on the join page"
-    return f"waiting for the GM to let {name} in"
+        return _("{name}'s request expired: ask again on the join page").format(name=name)
+    return _("waiting for the GM to let {name} in").format(name=name)
 
 
 def reaches(token: Token, encounter: str) -> bool:
@@ -201,46 +207,52 @@ def reaches(token: Token, encounter: str) -> bool:
 
 def check_reach(token: Token, encounter: str) -> None:
     if token.encounter is None and token.role != "gm":
-        raise Forbidden(f"{neutral(token.name)}'s token was made before a {token.role} "
-                        "token was bound to one encounter: make it again with "
-                        "`combat token add ... --encounter ID`")
+        raise Forbidden(_("{name}'s token was made before a {role} token was bound to one "
+                          "encounter: make it again with `combat token add ... --encounter "
+                          "ID`").format(name=neutral(token.name), role=token.role))
     if not reaches(token, encounter):
-        raise Forbidden(f"{neutral(token.name)}'s token reaches encounter "
-                        f"{token.encounter} only, not {neutral(encounter)}")
+        raise Forbidden(_("{name}'s token reaches encounter {reach} only, not {encounter}")
+                        .format(name=neutral(token.name), reach=token.encounter,
+                                encounter=neutral(encounter)))
 
 
 def check_writes(token: Token) -> None:
     """A view token reads only: refused before its command is even read."""
     if token.role == "view":
-        raise Forbidden(f"{neutral(token.name)}'s token is a view: it reads only")
+        raise Forbidden(_("{name}'s token is a view: it reads only").format(
+            name=neutral(token.name)))
     if token.role == "metrics":
-        raise Forbidden(f"{neutral(token.name)}'s token reads the metrics only")
+        raise Forbidden(_("{name}'s token reads the metrics only").format(
+            name=neutral(token.name)))
 
 
 def check_types_lines(token: Token) -> None:
     """The command box (a typed line) is the GM's; a player declares with the
     page's buttons, which send commands checked one by one."""
     if token.role != "gm":
-        raise Forbidden(f"{neutral(token.name)}'s token may not type command lines: "
-                        "the command box is the GM's")
+        raise Forbidden(_("{name}'s token may not type command lines: the command box is "
+                          "the GM's").format(name=neutral(token.name)))
 
 
 def check_may_declare(token: Token, command: c.Command) -> None:
     """What the token's role allows, before the state is read."""
     if token.role == "gm":
         if isinstance(command, (c.New, c.Fork)) and token.encounter is not None:
-            raise Forbidden(f"{neutral(token.name)}'s token reaches encounter "
-                            f"{token.encounter} only: it cannot start another")
+            raise Forbidden(_("{name}'s token reaches encounter {reach} only: it cannot start "
+                              "another").format(name=neutral(token.name),
+                                                reach=token.encounter))
         if isinstance(command, c.PARTY) and token.encounter is not None:
-            raise Forbidden(f"{neutral(token.name)}'s token reaches encounter "
-                            f"{token.encounter} only: the party is the whole campaign's")
+            raise Forbidden(_("{name}'s token reaches encounter {reach} only: the party is the "
+                              "whole campaign's").format(name=neutral(token.name),
+                                                         reach=token.encounter))
         return
     tag = command.__struct_config__.tag
     check_writes(token)
     if not isinstance(command, PLAYER_COMMANDS):
-        raise Forbidden(f"`{tag}` is the GM's: {neutral(token.name)} may roll, act, "
-                        "interrupt, take free actions, end a turn and seize for "
-                        f"{', '.join(token.owns)}, and order PC slots (R3c)")
+        raise Forbidden(_("`{command}` is the GM's: {name} may roll, act, interrupt, take free "
+                          "actions, end a turn and seize for {owns}, and order PC slots (R3c)")
+                        .format(command=tag, name=neutral(token.name),
+                                owns=", ".join(token.owns)))
 
 
 def permit_for(token: Token):
@@ -268,15 +280,15 @@ def permit_for(token: Token):
                              if x not in token.owns and x not in unseen]
         if others:
             shown = ", ".join(neutral(x) for x in others)
-            raise Forbidden(f"{name} declares for {', '.join(token.owns)} only, "
-                            f"not for {shown}")
+            raise Forbidden(_("{name} declares for {owns} only, not for {others}").format(
+                name=name, owns=", ".join(token.owns), others=shown))
         ids = who(state, command)
         if isinstance(command, c.Roll):
             grouped = [x for x in ids if x in state.groups or (
                 x in state.combatants and state.combatants[x].group)]
             if grouped or len(ids) != 1:
-                raise Forbidden(f"{name} rolls for one owned lone combatant at a time; "
-                                "a group's roll is the GM's (R7)")
+                raise Forbidden(_("{name} rolls for one owned lone combatant at a time; a "
+                                  "group's roll is the GM's (R7)").format(name=name))
         return command
     return permit
 

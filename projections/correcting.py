@@ -16,6 +16,7 @@ import msgspec
 
 from eventlog.codec import Envelope
 from eventlog.errors import Refusal
+from eventlog.language import N_, _, n_
 from eventlog.events import (
     MARKERS,
     Amended,
@@ -35,40 +36,8 @@ from projections.domain.evolve import evolve
 from projections.domain.phrases import correction
 from projections.domain.rules import judge
 from projections.domain.state import KEPT_COMPLETE, State
+from projections.casualties import Casualties, Casualty
 from projections.history import batches
-
-SHOWN = 10  # casualties a refusal names (R28)
-
-
-class Casualty:
-    """A declaration in force that the change would make illegal."""
-
-    def __init__(self, env: Envelope, payload: Payload, why: str):
-        self.env, self.payload, self.why = env, payload, why
-
-    def __str__(self) -> str:  # R28c: the log's words, never an event type's name
-        from projections.domain.narrate import describe
-        return f"seq {self.env.seq}: {describe(self.payload)} ({self.why})"
-
-
-class Casualties(Refusal):
-    """A correction refused for what it would make illegal: the message,
-    and its `lines` (what, each casualty, what to do) for a terminal to
-    print one a line (R28c)."""
-
-    def __init__(self, head: str, lost: list[Casualty], tail: str):
-        self.lines = [f"{head} {_count(lost)}:", *(f"  {x}" for x in lost[:SHOWN])]
-        if len(lost) > SHOWN:
-            self.lines.append(f"  and {len(lost) - SHOWN} more")
-        self.lines.append(tail)
-        super().__init__("\n".join(self.lines))
-
-
-def _count(lost: list[Casualty]) -> str:
-    from eventlog.language import n_
-    return n_("{n} later declaration illegal", "{n} later declarations illegal",
-              len(lost)).format(n=len(lost))
-
 
 class Trial(NamedTuple):
     """The history re-judged with a correction in force: the declarations
@@ -156,8 +125,10 @@ def _moving(lived: State, was: list[Payload] | None, now: list[Payload] | None,
 
 def _own(seq: int, exc: Refusal, moving: str) -> Refusal:
     if moving:
-        return Refusal(f"{moving} could not have taken that turn there: {exc} (R28b)")
-    return Refusal(f"the correction of seq {seq} is itself illegal: {exc}")
+        return Refusal(_("{id} could not have taken that turn there: {why} (R28b)").format(
+            id=moving, why=exc))
+    return Refusal(_("the correction of seq {seq} is itself illegal: {why}").format(
+        seq=seq, why=exc))
 
 
 def _keep_lived(lived: State, state: State, declared: set, moved: dict) -> list[str]:
@@ -165,7 +136,7 @@ def _keep_lived(lived: State, state: State, declared: set, moved: dict) -> list[
     `lived`), now kept ended; "" for a pass kept begun, KEPT_COMPLETE for a
     round kept complete in the pass it was (R28a)."""
     out: list[str] = []
-    for _ in range(len(state.combatants) + 2):
+    for _step in range(len(state.combatants) + 2):
         if state.round != lived.round or state.ended or not state.round:
             break
         if state.round_complete:
@@ -210,21 +181,29 @@ def _with(book: UndoBook, head: int, marker: Payload) -> Corrections:
     return trial
 
 
+_MARKER = {"retracted": N_("seq {seq} is an undo, redo or retraction marker: it cannot be "
+                           "retracted; undo takes a retraction back (R26-R28)"),
+           "amended": N_("seq {seq} is an undo, redo or retraction marker: it cannot be "
+                         "amended; undo takes a retraction back (R26-R28)")}
+_CREATED = {"retracted": N_("creating the encounter cannot be retracted (R26)"),
+            "amended": N_("creating the encounter cannot be amended (R26)")}
+
+
 def _target(book: UndoBook, seq: int, head: int, encounter: str, doing: str) -> int:
     """The batch holding `seq`, checked as a declaration one may change."""
     if not 1 <= seq <= head:
-        raise Refusal(f"there is no seq {seq} in the log of {encounter} (1 to {head})")
+        raise Refusal(_("there is no seq {seq} in the log of {encounter} (1 to {head})").format(
+            seq=seq, encounter=encounter, head=head))
     target, kind = next((b, t) for b, t in book.heads() if b <= seq)
     if kind in MARKERS:
-        raise Refusal(f"seq {seq} is an undo, redo or retraction marker: it cannot "
-                      f"be {doing}; undo takes a retraction back (R26-R28)")
+        raise Refusal(_(_MARKER[doing]).format(seq=seq))
     if kind == "EncounterCreated":
-        raise Refusal(f"creating the encounter cannot be {doing} (R26)")
+        raise Refusal(_(_CREATED[doing]))
     if kind == "Amended":
-        raise Refusal(f"seq {seq} is an amendment: amend the original declaration "
-                      "instead, or undo the amendment (R26, R28)")
+        raise Refusal(_("seq {seq} is an amendment: amend the original declaration instead, "
+                        "or undo the amendment (R26, R28)").format(seq=seq))
     if target in book.undone:
-        raise Refusal(f"seq {seq} is already undone or retracted (R28)")
+        raise Refusal(_("seq {seq} is already undone or retracted (R28)").format(seq=seq))
     return target
 
 
@@ -238,26 +217,23 @@ def decide_correction(command: c.Command, book: UndoBook, head: int, state: Stat
     if isinstance(command, c.Undo):
         target = book.undo_target()
         if target is None:
-            raise Refusal(_not_seen(command.expect, "undo", "undone (R26)")
-                          or "nothing to undo: creating the encounter cannot be undone (R26)")
-        _expected(command.expect, target, batch_of, "latest declaration", "undone (R26)")
+            raise Refusal(_not_seen(command.expect, "undo")
+                          or _("nothing to undo: creating the encounter cannot be undone (R26)"))
+        _expected(command.expect, target, batch_of, "undo")
         marker: Payload = Undone([target], "undo", command.reason)
         if book.kind(target) in ("Undone", "Amended"):  # the past changes again
-            _refuse_casualties(log, _with(book, head, marker), encounter,
-                               f"undoing seq {target}")
+            _refuse_casualties(log, _with(book, head, marker), encounter, "undo", target)
         return marker
     if isinstance(command, c.Redo):
         target = book.redo_target()
         if target is None:
-            raise Refusal(_not_seen(command.expect, "redo", "redone (R27)")
-                          or "nothing to redo: redo follows an undo, before anything "
-                          "new is declared (R27)")
-        _expected(command.expect, target, batch_of, "latest undone declaration",
-                  "redone (R27)")
+            raise Refusal(_not_seen(command.expect, "redo")
+                          or _("nothing to redo: redo follows an undo, before anything new is "
+                               "declared (R27)"))
+        _expected(command.expect, target, batch_of, "redo")
         marker = Redone(target)
         if book.kind(target) in ("Undone", "Amended"):
-            _refuse_casualties(log, _with(book, head, marker), encounter,
-                               f"redoing seq {target}")
+            _refuse_casualties(log, _with(book, head, marker), encounter, "redo", target)
         else:
             trial = _clone(state)
             for p in [e.data for e in batch_of(target)]:
@@ -269,25 +245,31 @@ def decide_correction(command: c.Command, book: UndoBook, head: int, state: Stat
         marker = Undone([target], "retract", command.reason)
         lost, kept = rejudge(log(), book, _with(book, head, marker), encounter, end=head + 1)
         if lost and not command.cascade:
-            raise Casualties(f"retracting seq {target} would make", lost,
-                             "Retract them too with --cascade (R28)")
+            raise Casualties("retract", target, lost,
+                             N_("Retract them too with --cascade (R28)"))
         return Undone([target, *(x.env.batch for x in lost)], "retract", command.reason,
                       kept)
     if isinstance(command, c.Amend):
         from projections.domain.ids import resolved
         return _amendment(resolved(state, command), book, head, log, batch_of, encounter)
-    raise Refusal(f"`{command.__struct_config__.tag}` is not a correction")
+    raise Refusal(_("`{command}` is not a correction").format(
+        command=command.__struct_config__.tag))
 
 
 def _expected(expect: int | None, target: int, batch_of: Callable[[int], list[Envelope]],
-              latest: str, done: str) -> None:
+              verb: str) -> None:
     """Refuse an undo or redo that would act on another batch than the one
     the person saw (`--expect`): a declaration that landed, or a second
     console's Ctrl-Z, in between must not be the one taken back."""
     if expect is None or expect == target:
         return
-    raise Refusal(f"the {latest} is now seq {target} ({_reads(batch_of(target))}), "
-                  f"not seq {expect}: nothing {done}")
+    if verb == "undo":
+        said = _("the latest declaration is now seq {seq} ({reads}), not seq {expect}: "
+                 "nothing undone (R26)")
+    else:
+        said = _("the latest undone declaration is now seq {seq} ({reads}), not seq "
+                 "{expect}: nothing redone (R27)")
+    raise Refusal(said.format(seq=target, reads=_reads(batch_of(target)), expect=expect))
 
 
 def latest(book: UndoBook, batch_of: Callable[[int], list[Envelope]]) -> dict:
@@ -299,33 +281,41 @@ def latest(book: UndoBook, batch_of: Callable[[int], list[Envelope]]) -> dict:
     return {"undo": one(book.undo_target()), "redo": one(book.redo_target())}
 
 
-def _not_seen(expect: int | None, verb: str, done: str) -> str:
+def _not_seen(expect: int | None, verb: str) -> str:
     if expect is None:
         return ""
-    return f"there is nothing left to {verb} now, not seq {expect}: nothing {done}"
+    if verb == "undo":
+        return _("there is nothing left to undo now, not seq {expect}: nothing undone (R26)"
+                 ).format(expect=expect)
+    return _("there is nothing left to redo now, not seq {expect}: nothing redone (R27)"
+             ).format(expect=expect)
 
 
 def _reads(events: list[Envelope]) -> str:
     """A batch in the log's words (R28c): its first declaration, and how many more."""
     from projections.domain.narrate import describe
     if not events:
-        return "nothing"
+        return _("nothing")
     more = len(events) - 1
-    return describe(events[0].data) + (f" and {more} more" if more else "")
+    if not more:
+        return describe(events[0].data)
+    return n_("{what} and {n} more", "{what} and {n} more", more).format(
+        what=describe(events[0].data), n=more)
 
 
-def _refuse_casualties(log, fixes: Corrections, encounter: str, doing: str) -> None:
+def _refuse_casualties(log, fixes: Corrections, encounter: str, doing: str,
+                       seq: int) -> None:
     lost = casualties(log(), fixes, encounter)
     if lost:
-        raise Casualties(f"{doing} would make", lost,
-                         "undo and redo take no --cascade: retract or amend those first "
-                         "(R26, R28)")
+        raise Casualties(doing, seq, lost,
+                         N_("undo and redo take no --cascade: retract or amend those first "
+                            "(R26, R28)"))
 
 
 def _amendment(command: c.Amend, book: UndoBook, head: int, log, batch_of,
                encounter: str) -> Amended:
     if (command.die, command.cost, command.label, command.who, command.value) == (None,) * 5:
-        raise Refusal("say what to correct: --die, --cost, --label, --who or --value (R28)")
+        raise Refusal(_("say what to correct: --die, --cost, --label, --who or --value (R28)"))
     target = _target(book, command.seq, head, encounter, "amended")
     payloads, offset = _reading(book, target, command.seq, batch_of)
     fixed = list(payloads)
@@ -333,20 +323,20 @@ def _amendment(command: c.Amend, book: UndoBook, head: int, log, batch_of,
     fixed[offset] = correction(payloads[offset], command.die, cost, command.label, command.who,
                                command.value)
     if fixed == list(payloads):
-        raise Refusal(f"the correction changes nothing in seq {command.seq}")
+        raise Refusal(_("the correction changes nothing in seq {seq}").format(seq=command.seq))
     also: list[tuple[int, list]] = []
     if command.who is not None:  # R28b: the whole turn moves
         who = cast(_Actor, payloads[offset]).combatant  # (correction() took --who: it has one)
         for b in turn_rest(log(), book, encounter, target, who):
-            rest, _ = _reading(book, b, b, batch_of)
+            rest, _offset = _reading(book, b, b, batch_of)
             also.append((b, [correction(p, who=command.who) for p in rest]))
     amendment = Amended(target, cast("list[Event]", fixed), command.reason, also=also)
     moving = command.who if command.who is not None else ""
     lost, kept = rejudge(log(), book, _with(book, head, amendment), encounter,
-                         {target, *(b for b, _ in also)}, head + 1, moving)
+                         {target, *(b for b, _moves in also)}, head + 1, moving)
     if lost and not command.cascade:
-        raise Casualties(f"amending seq {command.seq} would make", lost,
-                         "Retract them with --cascade, or amend those first (R28)")
+        raise Casualties("amend", command.seq, lost,
+                         N_("Retract them with --cascade, or amend those first (R28)"))
     return msgspec.structs.replace(amendment, retracted=[x.env.batch for x in lost],
                                    kept=kept)
 

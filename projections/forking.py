@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from eventlog.codec import GENESIS, Envelope, decode_data, event_hash, utc_now
 from eventlog.errors import Refusal, UnknownEncounter
+from eventlog.language import N_, _
 from eventlog.events import EncounterCreated, EncounterRenamed, ForkPoint
 from projections.domain import commands as c
 from projections.domain.asks import check_new
@@ -50,9 +51,10 @@ def take(ledger: Ledger, source: str, command: c.Fork, actor: str) -> tuple[Stat
     store = ledger.store
     check_new(command.id, command.title)
     with store.reading():
-        head, _ = store.head(source)
+        head, _hash = store.head(source)
         if not 1 <= command.seq <= head:
-            raise Refusal(f"seq {command.seq} is not in the log of {source} (1 to {head})")
+            raise Refusal(_("seq {seq} is not in the log of {encounter} (1 to {head})").format(
+                seq=command.seq, encounter=source, head=head))
         upto = store.batch_end(source, command.seq)
         rows = list(store.rows(source, upto=upto))
         imported = store.imported(source)
@@ -120,11 +122,12 @@ def prove(store: EventStore, encounter: str) -> Proof | None:
         digest = event_hash(row.seq, row.batch, row.type, row.at, row.actor,
                             decode_data(row.type, row.data), digest)
     if digest != point.hash:
-        return Proof(point, f"its events up to seq {point.seq} are not the ones it was "
-                            f"forked from {point.encounter} with (they were edited)", "edited")
+        return Proof(point, _("its events up to seq {seq} are not the ones it was forked from "
+                              "{source} with (they were edited)").format(
+                                  seq=point.seq, source=point.encounter), "edited")
     try:
         with store.reading():
-            head, _ = store.head(point.encounter)
+            head, _hash = store.head(point.encounter)
             theirs = next((r.hash for r in store.rows(point.encounter, after=point.seq - 1,
                                                       upto=point.seq)), None)
     except UnknownEncounter:
@@ -137,13 +140,15 @@ def prove(store: EventStore, encounter: str) -> Proof | None:
 def proof_line(proof: Proof) -> str:
     """`verify`'s line on a fork's shared history, when it holds."""
     point = proof.point
-    said = {"same": f"{point.encounter} still holds them, with the same hash",
-            "gone": f"{point.encounter} is no longer in this store: the hash kept at the "
-                    "fork proves them",
-            "changed": f"{point.encounter} now holds another log: the hash kept at the fork "
-                       "proves them"}
-    return (f"forked from {point.encounter} at seq {point.seq}: the {point.seq} shared "
-            f"events are {point.encounter}'s ({said[proof.source]})")
+    said = {"same": N_("forked from {source} at seq {seq}: the {seq} shared events are "
+                       "{source}'s ({source} still holds them, with the same hash)"),
+            "gone": N_("forked from {source} at seq {seq}: the {seq} shared events are "
+                       "{source}'s ({source} is no longer in this store: the hash kept at the "
+                       "fork proves them)"),
+            "changed": N_("forked from {source} at seq {seq}: the {seq} shared events are "
+                          "{source}'s ({source} now holds another log: the hash kept at the "
+                          "fork proves them)")}
+    return _(said[proof.source]).format(source=point.encounter, seq=point.seq)
 
 
 def forks_of(store: EventStore, encounter: str) -> list[tuple[str, int]]:

@@ -24,6 +24,7 @@ from datetime import datetime, timedelta
 
 from eventlog.codec import utc_now
 from eventlog.errors import LedgerError, Refusal, UnknownEncounter
+from eventlog.language import _, decimal
 from eventlog.stores.records import JoinRequest, TableChoice, Token
 from eventlog.text import neutral
 
@@ -43,8 +44,10 @@ def check_minutes(minutes: float) -> None:
     fraction to a day."""
     import math
     if not (math.isfinite(minutes) and 0.1 <= minutes <= 24 * 60):
-        raise LedgerError(f"--join-minutes is how long a join request waits for the GM: "
-                          f"from 0.1 to 1440 minutes, not {minutes:g}")
+        raise LedgerError(_("--join-minutes is how long a join request waits for the GM: "
+                            "from {least} to {most} minutes, not {minutes}").format(
+                                least=decimal(0.1), most=1440,
+                                minutes=f"{minutes:g}"))
 
 
 def later(at: str, minutes: float) -> str:
@@ -69,11 +72,11 @@ def put_on_table(store, encounter: str) -> None:
     with store.deciding():
         life = store.life(encounter)
         if life is None or encounter not in {e.id for e in store.encounters()}:
-            raise LedgerError(f"no encounter {neutral(encounter)!r} to put on the table "
-                              "(`combat list` shows them)")
+            raise LedgerError(_("no encounter {encounter!r} to put on the table (`combat list` "
+                                "shows them)").format(encounter=neutral(encounter)))
         if store.is_archived(encounter):  # out of the pages (the docs, `archive`)
-            raise LedgerError(f"{neutral(encounter)} is archived: `combat unarchive "
-                              f"{neutral(encounter)}` first, then put it on the table")
+            raise LedgerError(_("{encounter} is archived: `combat unarchive {encounter}` first, "
+                                "then put it on the table").format(encounter=neutral(encounter)))
         store.choose_table(TableChoice(encounter, life))
 
 
@@ -137,24 +140,30 @@ def request(store, state, name: str, cid: str, address: str,
     _check_not_the_gms(name)
     seats = {s["id"]: s for s in open_seats(store, state)}
     if cid not in seats:
-        raise Refusal(f"{neutral(cid)!r} is no PC of {state.encounter}: pick one of "
-                      f"{', '.join(seats) or 'none yet'}")
+        if not seats:
+            raise Refusal(_("{id!r} is no PC of {encounter}: there is none yet").format(
+                id=neutral(cid), encounter=state.encounter))
+        raise Refusal(_("{id!r} is no PC of {encounter}: pick one of {seats}").format(
+            id=neutral(cid), encounter=state.encounter, seats=", ".join(seats)))
     secret = random.token_urlsafe(32)
     with store.deciding():
         now = utc_now()
         _tidy(store, now)
         if _owner(store, state.encounter, cid) is not None:
-            raise Refusal(f"{seats[cid]['name']} is taken already: pick another PC")
+            raise Refusal(_("{name} is taken already: pick another PC").format(
+                name=seats[cid]["name"]))
         waiting = pending(store, now)
         if sum(j.address == address for j in waiting) >= PER_ADDRESS:
-            raise TooMany(f"{PER_ADDRESS} requests from this device are waiting already: "
-                          "wait for the GM's answer")
+            raise TooMany(_("{n} requests from this device are waiting already: wait for the "
+                            "GM's answer").format(n=PER_ADDRESS))
         if len(waiting) >= WAITING:
-            raise TooMany(f"{WAITING} requests are waiting: the GM answers them first")
+            raise TooMany(_("{n} requests are waiting: the GM answers them first").format(
+                n=WAITING))
         _check_name_free(store, name)
         life = store.life(state.encounter)
         if life is None:
-            raise UnknownEncounter(f"{state.encounter} is no longer on the table")
+            raise UnknownEncounter(_("{encounter} is no longer on the table").format(
+                encounter=state.encounter))
         store.add_join(JoinRequest(name, cid, seats[cid]["name"], state.encounter, life,
                                    digest(secret), address, now, later(now, minutes)))
     return secret
@@ -166,7 +175,8 @@ def _check_not_the_gms(name: str) -> None:
     from eventlog.names import skeleton
     from projections.access import CONSOLE
     if skeleton(name).casefold() in (skeleton("gm").casefold(), skeleton(CONSOLE).casefold()):
-        raise Refusal(f"the name {neutral(name)!r} is the GM's: give your own name")
+        raise Refusal(_("the name {name!r} is the GM's: give your own name").format(
+            name=neutral(name)))
 
 
 def _check_name_free(store, name: str) -> None:
@@ -180,7 +190,8 @@ def _check_name_free(store, name: str) -> None:
     kept = [t.name for t in store.tokens()] + [j.name for j in store.joins()]
     taken = next((n for n in kept if n.casefold() == wanted), None)
     if taken is not None:
-        raise Refusal(f"the name {neutral(taken)!r} is taken: give another name")
+        raise Refusal(_("the name {name!r} is taken: give another name").format(
+            name=neutral(taken)))
     check_unlike(name, kept)
 
 
@@ -190,11 +201,13 @@ def _ended(join: JoinRequest, now: str) -> str | None:
     """Why `join` can no longer be answered, said to the GM; None: waiting."""
     name = neutral(join.name)
     if join.state == GIVEN:
-        return f"{neutral(join.seat)} was given to {neutral(join.said)}: {name}'s request has ended"
+        return _("{seat} was given to {other}: {name}'s request has ended").format(
+            seat=neutral(join.seat), other=neutral(join.said), name=name)
     if join.state == DENIED:
-        return f"{name} was turned away already"
+        return _("{name} was turned away already").format(name=name)
     if expired(join, now):
-        return f"{name}'s request expired: the phone asks again on the join page"
+        return _("{name}'s request expired: the phone asks again on the join page").format(
+            name=name)
     return None
 
 
@@ -207,11 +220,12 @@ def _find(store, name: str) -> JoinRequest:
         return found
     token = named(store.tokens(), name, ("player",))
     if token is not None:
-        raise Refusal(f"{neutral(token.name)} was let in already (plays "
-                      f"{', '.join(token.owns)}): `combat token revoke {neutral(token.name)}` "
-                      "shuts the phone out")
-    shown = ", ".join(neutral(j.name) for j in pending(store)) or "none"
-    raise LedgerError(f"no join request named {neutral(name)!r} (waiting: {shown})")
+        raise Refusal(_("{name} was let in already (plays {owns}): `combat token revoke "
+                        "{name}` shuts the phone out").format(
+                            name=neutral(token.name), owns=", ".join(token.owns)))
+    shown = ", ".join(neutral(j.name) for j in pending(store)) or _("none")
+    raise LedgerError(_("no join request named {name!r} (waiting: {waiting})").format(
+        name=neutral(name), waiting=shown))
 
 
 def approve(store, name: str) -> Token:
@@ -230,21 +244,24 @@ def approve(store, name: str) -> Token:
         life = store.life(found.encounter)
         if life != found.life:
             store.drop_join(found.name)
-            raise Refusal(f"{who} asked to play in another {where}, deleted since: "
-                          "the phone asks again on the join page" if life is not None else
-                          f"{where} was deleted: {who}'s request has ended")
+            raise Refusal((_("{name} asked to play in another {encounter}, deleted since: the "
+                             "phone asks again on the join page") if life is not None else
+                           _("{encounter} was deleted: {name}'s request has ended")).format(
+                               name=who, encounter=where))
         if store.is_archived(found.encounter):
-            raise Refusal(f"{where} is archived: `combat unarchive {where}` first, "
-                          f"then approve {who}")
+            raise Refusal(_("{encounter} is archived: `combat unarchive {encounter}` first, then "
+                            "approve {name}").format(encounter=where, name=who))
         owner = _owner(store, found.encounter, found.pc)
         if owner is not None:
             store.answer_join(found.name, GIVEN, owner.name)
-            refused = Refusal(f"{neutral(found.seat)} is taken ({neutral(owner.name)}'s token): "
-                              f"{who}'s request has ended")
+            refused = Refusal(_("{seat} is taken ({owner}'s token): {name}'s request has ended")
+                              .format(seat=neutral(found.seat), owner=neutral(owner.name),
+                                      name=who))
         elif (taken := _named_token(store, found.name)) is not None:
             store.answer_join(found.name, DENIED)
-            refused = Refusal(f"the name {who} is a token's now ({neutral(taken)}): "
-                              f"{who}'s request has ended; the phone asks again under another")
+            refused = Refusal(_("the name {name} is a token's now ({token}): {name}'s request "
+                                "has ended; the phone asks again under another").format(
+                                    name=who, token=neutral(taken)))
         else:
             token = Token(found.name, "player", (found.pc,), found.encounter, found.digest, now)
             store.drop_join(found.name)
@@ -290,4 +307,5 @@ def revoke(store, name: str) -> tuple[str, str]:
             return token.name, "token"
         if found is not None:
             raise Refusal(_ended(found, utc_now()) or "")
-    raise LedgerError(f"no token named {neutral(name)!r}: `combat token list` shows them")
+    raise LedgerError(_("no token named {name!r}: `combat token list` shows them").format(
+        name=neutral(name)))

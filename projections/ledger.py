@@ -13,6 +13,7 @@ import msgspec
 
 from eventlog.codec import Envelope, envelope_dict
 from eventlog.errors import Conflict, LedgerError, Refusal, UnknownEncounter
+from eventlog.language import _
 from eventlog.events import (
     MARKERS, Amended, CombatantJoined, EncounterCreated, Payload, Redone, Undone,
 )
@@ -53,9 +54,10 @@ class Ledger:
         not grow with the log's length."""
         _not_party(encounter)
         with self.store.reading():
-            head, _ = self.store.head(encounter)
+            head, _hash = self.store.head(encounter)
             if at is not None and not 1 <= at <= head:
-                raise Refusal(f"seq {at} is not in the log of {encounter} (1 to {head})")
+                raise Refusal(_("seq {seq} is not in the log of {encounter} (1 to {head})")
+                              .format(seq=at, encounter=encounter, head=head))
             if at is not None:  # a command's batch was shown whole: its last event
                 at = self.store.batch_end(encounter, at)
             kept = self._snapshot(encounter, head) if at is None else None
@@ -108,8 +110,8 @@ class Ledger:
         except (msgspec.DecodeError, msgspec.ValidationError, RecursionError):
             kept = None
         if kept != truth:
-            return (f"the snapshot kept at seq {snap.seq} is not the state its events "
-                    "give: it was changed behind the ledger's back and is not used")
+            return _("the snapshot kept at seq {seq} is not the state its events give: it was "
+                     "changed behind the ledger's back and is not used").format(seq=snap.seq)
         return None
 
     def _maker(self, encounter: str, state: State):
@@ -128,7 +130,7 @@ class Ledger:
     def events(self, encounter: str) -> Iterator[tuple[Envelope, bool]]:
         """Every stored event with its derived `undone` flag."""
         _not_party(encounter)
-        head, _ = self.store.head(encounter)  # the log only grows: read up to here
+        head, _hash = self.store.head(encounter)  # the log only grows: read up to here
         undone = self.corrections(encounter, head).undone
         for row in self.store.rows(encounter, upto=head):
             env = envelope(row)
@@ -179,7 +181,7 @@ class Ledger:
                 return start(self, command, actor)
             return self._new(command, actor)
         if encounter is None:
-            raise LedgerError("no current encounter: start one with `combat new ID`")
+            raise LedgerError(_("no current encounter: start one with `combat new ID`"))
         _not_party(encounter)
         if isinstance(command, c.CORRECTING):
             return self._correct(encounter, command, actor)
@@ -229,13 +231,13 @@ class Ledger:
     def declare(self, encounter: str, decide, actor: str) -> tuple[State, list[Envelope]]:
         """Judge and append the payloads `decide(state)` gives (bulk loads,
         tests): execute's path for events already decided."""
-        _, after, envs = self._decided(encounter, decide, actor)
+        _before, after, envs = self._decided(encounter, decide, actor)
         return after, envs
 
     def _decided(self, encounter: str, decide, actor: str) -> tuple[State, State, list[Envelope]]:
         """Fold, decide, judge and append in one read snapshot; on a Conflict
         start again from the fold. (state decided on, state after, appended)"""
-        for _ in range(MAX_ATTEMPTS):
+        for _attempt in range(MAX_ATTEMPTS):
             with self.store.reading():
                 state = self.state(encounter)
                 payloads = decide(state)
@@ -292,8 +294,8 @@ class Ledger:
         tokens ended."""
         self.store.head(encounter)
         if confirm != encounter:
-            raise Refusal(f"delete removes the whole log of {encounter} from the store: "
-                          f"confirm with --confirm {encounter}")
+            raise Refusal(_("delete removes the whole log of {encounter} from the store: confirm "
+                            "with --confirm {encounter}").format(encounter=encounter))
         ended = sum(1 for t in self.store.tokens() if t.encounter == encounter
                     and t.role in ("gm", "player", "view", "metrics"))
         self.store.delete(encounter)
@@ -304,9 +306,9 @@ class Ledger:
 
     def _correct(self, encounter: str, command: c.Command, actor: str) -> Outcome:
         from projections.correcting import decide_correction
-        for _ in range(MAX_ATTEMPTS):
+        for _attempt in range(MAX_ATTEMPTS):
             with self.store.reading():
-                head, _ = self.store.head(encounter)
+                head, _hash = self.store.head(encounter)
                 book = self.book(encounter)
                 state = self.state(encounter)
                 marker = decide_correction(
@@ -338,8 +340,8 @@ class Ledger:
 
     @staticmethod
     def _too_fast(encounter: str) -> Conflict:
-        return Conflict(f"{encounter} is changing too fast: gave up after "
-                        f"{MAX_ATTEMPTS} attempts; try again")
+        return Conflict(_("{encounter} is changing too fast: gave up after {n} attempts; try "
+                          "again").format(encounter=encounter, n=MAX_ATTEMPTS))
 
     # -- the old spellings, for scripts and tests ------------------------
 
@@ -369,7 +371,8 @@ def _offer(ledger: Ledger, encounter: str, after: State) -> list[str] | None:
 def _not_party(encounter: str) -> None:
     """The party's log is no encounter (projections/party reads it)."""
     if encounter == PARTY_STREAM:
-        raise UnknownEncounter(f"no encounter {encounter!r}: the party's log is `combat party`")
+        raise UnknownEncounter(_("no encounter {encounter!r}: the party's log is `combat party`")
+                               .format(encounter=encounter))
 
 
 def _touched(marker: Payload) -> list[int]:
@@ -378,4 +381,4 @@ def _touched(marker: Payload) -> list[int]:
     if batches is not None:
         return list(batches)
     return [cast("Amended | Redone", marker).batch, *getattr(marker, "retracted", ()),
-            *(b for b, _ in getattr(marker, "also", ()))]  # a moved turn (R28b)
+            *(b for b, _moved in getattr(marker, "also", ()))]  # a moved turn (R28b)

@@ -55,4 +55,5 @@ def _naming(refused: Refusal, payload: Payload, payloads: list[Payload]) -> Refu
     if not isinstance(cid, str) or len(several) < 2 or re.search(
             rf"(?<![\w-]){re.escape(cid)}(?![\w-])", said):
         return refused
-    return Refusal(f"{cid}: {said}")
+    from eventlog.language import _
+    return Refusal(_("{id}: {refusal}").format(id=cid, refusal=said))

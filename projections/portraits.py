@@ -7,6 +7,7 @@ the players see")."""
 from __future__ import annotations
 
 from eventlog.errors import LedgerError
+from eventlog.language import _
 from eventlog.stores.records import Portrait, Token
 from projections.access import reaches
 from projections.domain.ranges import DIGEST
@@ -29,8 +30,8 @@ def seen(state: State, everything: bool) -> dict[str, str]:
 def shown_to(ledger, token: Token, digest: str) -> Portrait:
     """The portrait `digest` names if `token` may see it; NoPortrait (the same
     words whether it is not kept or not the token's to see) otherwise."""
-    missing = NoPortrait(f"no portrait {digest[:16]!r} here (a portrait is named by "
-                         "the SHA-256 of its image)")
+    missing = NoPortrait(_("no portrait {digest!r} here (a portrait is named by the SHA-256 "
+                           "of its image)").format(digest=digest[:16]))
     if not DIGEST.match(digest):
         raise missing
     store = ledger.store

@@ -105,15 +105,19 @@ def test_a_message_is_said_in_the_readers_language():
 
 
 @pytest.mark.parametrize("n,english,german", [
-    (1, "1 later declaration illegal", "1 spätere Ansage unzulässig"),
-    (2, "2 later declarations illegal", "2 spätere Ansagen unzulässig"),
-    (0, "0 later declarations illegal", "0 spätere Ansagen unzulässig")])
+    (1, "undoing seq 4 would make 1 later declaration illegal:",
+     "seq 4 rückgängig zu machen würde 1 spätere Ansage unzulässig machen:"),
+    (2, "undoing seq 4 would make 2 later declarations illegal:",
+     "seq 4 rückgängig zu machen würde 2 spätere Ansagen unzulässig machen:"),
+    (0, "undoing seq 4 would make 0 later declarations illegal:",
+     "seq 4 rückgängig zu machen würde 0 spätere Ansagen unzulässig machen:")])
 def test_a_number_chooses_its_form_in_each_language(n, english, german):
     from eventlog.language import n_
-    forms = ("{n} later declaration illegal", "{n} later declarations illegal")
-    said = n_(*forms, n).format(n=n)
+    forms = ("undoing seq {seq} would make {n} later declaration illegal:",
+             "undoing seq {seq} would make {n} later declarations illegal:")
+    said = n_(*forms, n).format(seq=4, n=n)
     with language.speaking("de"):
-        gesagt = n_(*forms, n).format(n=n)
+        gesagt = n_(*forms, n).format(seq=4, n=n)
     assert (said, gesagt) == (english, german)
 
 

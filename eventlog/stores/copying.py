@@ -18,6 +18,7 @@ from typing import NamedTuple
 from eventlog.chain import Chain, verify_chain
 from eventlog.codec import Envelope, decode_data
 from eventlog.errors import BrokenChain, LedgerError, StoreError, UnknownEncounter
+from eventlog.language import _
 from eventlog.stores.log import EventLog
 from eventlog.stores.records import StoredEvent
 from eventlog.stores.records import PARTY_STREAM, EncounterInfo
@@ -35,7 +36,8 @@ def copy_store(source: EventLog, target: EventLog, where: str) -> Iterator[Copie
     """Copy every encounter of `source` into `target` (named `where` in
     messages), yielding each as it is done."""
     if source.identity == target.identity:
-        raise LedgerError(f"{where} is the store being copied: name another store")
+        raise LedgerError(_("{where} is the store being copied: name another store").format(
+            where=where))
     planned = list(_plan(source, target, where))
     archived = source.archived()  # the marks travel with the logs (a copy is the same store)
     _copy_portraits(source, target, where)
@@ -50,8 +52,10 @@ def copy_store(source: EventLog, target: EventLog, where: str) -> Iterator[Copie
                     rows = source.rows(info.id, after=theirs[0], upto=head[0])
                     target.extend_log(info.id, theirs, _checked(info.id, rows, theirs))
             if tuple(target.head(info.id)) != tuple(head):
-                raise StoreError(f"{info.id} did not arrive in {where} as it left "
-                                 f"(head {target.head(info.id)[0]}, expected {head[0]})")
+                raise StoreError(_("{encounter} did not arrive in {where} as it left (head "
+                                   "{head}, expected {expected})").format(
+                                       encounter=info.id, where=where,
+                                       head=target.head(info.id)[0], expected=head[0]))
         if (info.id in archived) != (info.id in target.archived()):
             target.set_archived(info.id, info.id in archived)
         yield Copied(info.id, head[0], head[1], theirs == head,
@@ -67,9 +71,9 @@ def _copy_portraits(source: EventLog, target: EventLog, where: str) -> None:
             continue
         kept = source.portrait(digest)
         if kept is None or sha256(kept.data).hexdigest() != digest:
-            raise StoreError(f"the portrait {digest[:12]}… is damaged in the store being "
-                             f"copied (its bytes no longer match their digest); "
-                             f"it was not copied to {where}")
+            raise StoreError(_("the portrait {digest}… is damaged in the store being copied "
+                               "(its bytes no longer match their digest); it was not copied to "
+                               "{where}").format(digest=digest[:12], where=where))
         target.add_portrait(kept.media, kept.data)
 
 
@@ -82,8 +86,10 @@ def _plan(source: EventLog, target: EventLog, where: str):
             head = (*source.head(info.id),)
             verdict = verify_chain(source.rows(info.id, upto=head[0]), head)
         if not verdict.ok:
-            raise BrokenChain(f"the log of {info.id} is broken at seq {verdict.first_bad_seq}: "
-                              f"{verdict.problem} (R30); nothing was copied")
+            raise BrokenChain(_("the log of {encounter} is broken at seq {seq}: {problem} (R30); "
+                                "nothing was copied").format(encounter=info.id,
+                                                             seq=verdict.first_bad_seq,
+                                                             problem=verdict.problem))
         theirs = None
         if info.id in there:
             with target.reading():
@@ -91,9 +97,12 @@ def _plan(source: EventLog, target: EventLog, where: str):
                 same = _at(source, info.id, theirs[0]) == theirs and verify_chain(
                     target.rows(info.id), theirs).ok
             if not same:
-                raise LedgerError(f"{info.id} is already in {where} with another log (seq "
-                                  f"{theirs[0]}, head {theirs[1][:12]}…; here seq {head[0]}, "
-                                  f"head {head[1][:12]}…); nothing was copied")
+                raise LedgerError(_("{encounter} is already in {where} with another log (seq "
+                                    "{seq}, head {head}…; here seq {ours}, head {our_head}…); "
+                                    "nothing was copied").format(
+                                        encounter=info.id, where=where, seq=theirs[0],
+                                        head=theirs[1][:12], ours=head[0],
+                                        our_head=head[1][:12]))
         yield info, head, theirs
 
 
@@ -101,7 +110,7 @@ def _streams(store: EventLog) -> list[EncounterInfo]:
     """Every log of `store`: its encounters, and the party's when it has one."""
     infos = list(store.encounters())
     try:
-        seq, _ = store.head(PARTY_STREAM)
+        seq, _hash = store.head(PARTY_STREAM)
     except UnknownEncounter:
         return infos
     return [*infos, EncounterInfo(PARTY_STREAM, "The party", "", seq)]
@@ -126,7 +135,9 @@ def _checked(encounter: str, rows: Iterable[StoredEvent],
     for row in rows:
         bad = chain.check(*row)
         if bad is not None:
-            raise BrokenChain(f"the log of {encounter} is broken at seq {bad.first_bad_seq}: "
-                              f"{bad.problem} (R30); it was not copied")
+            raise BrokenChain(_("the log of {encounter} is broken at seq {seq}: {problem} (R30); "
+                                "it was not copied").format(encounter=encounter,
+                                                            seq=bad.first_bad_seq,
+                                                            problem=bad.problem))
         yield Envelope(row.seq, row.batch, row.type, row.at, row.actor,
                        decode_data(row.type, row.data), row.prev_hash, row.hash)

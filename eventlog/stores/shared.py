@@ -12,6 +12,7 @@ from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Protocol
 
 from eventlog.errors import Conflict, Refusal, UnknownEncounter
+from eventlog.language import _
 
 if TYPE_CHECKING:
     from eventlog.codec import Envelope
@@ -56,8 +57,8 @@ def not_text(exc: UnicodeEncodeError) -> Refusal:
     except UnicodeError:
         raw = text.encode("utf-8", "backslashreplace")
     shown = raw.decode("utf-8", "backslashreplace")
-    return Refusal(f"'{shown}' is not valid UTF-8 text (check the encoding "
-                   "of the terminal or the file it came from)")
+    return Refusal(_("'{text}' is not valid UTF-8 text (check the encoding of the terminal "
+                     "or the file it came from)").format(text=shown))
 
 
 def judged_head(row, encounter: str, where, expected_seq: int) -> tuple[int, str]:
@@ -71,16 +72,19 @@ def judged_head(row, encounter: str, where, expected_seq: int) -> tuple[int, str
 
 
 def conflict(now: int, expected: int) -> Conflict:
-    return Conflict(f"another declaration was appended first (seq {now}, expected {expected})")
+    return Conflict(_("another declaration was appended first (seq {now}, expected {expected})")
+                    .format(now=now, expected=expected))
 
 
 def moved(encounter: str) -> Conflict:
     """A copy's head that another writer moved meanwhile (`extend_log`)."""
-    return Conflict(f"the head of {encounter} moved while it was copied")
+    return Conflict(_("the head of {encounter} moved while it was copied").format(
+        encounter=encounter))
 
 
 def unknown(encounter: str, where: object) -> UnknownEncounter:
-    return UnknownEncounter(f"no encounter {encounter!r} in {where}")
+    return UnknownEncounter(_("no encounter {encounter!r} in {where}").format(
+        encounter=encounter, where=where))
 
 
 def chained(head_seq: int, head_hash: str, batches: list[list[Payload]], actor: str,
@@ -111,20 +115,21 @@ def chained(head_seq: int, head_hash: str, batches: list[list[Payload]], actor: 
 # -- the refusals of a name or id taken (the same words from every store) --
 
 def encounter_taken(encounter: str) -> Refusal:
-    return Refusal(f"encounter {encounter!r} already exists")
+    return Refusal(_("encounter {encounter!r} already exists").format(encounter=encounter))
 
 
 def token_taken(name: str) -> Refusal:
-    return Refusal(f"a token named {name!r} exists already: "
-                   "revoke it first or choose another name")
+    return Refusal(_("a token named {name!r} exists already: revoke it first or choose "
+                     "another name").format(name=name))
 
 
 def join_taken(name: str) -> Refusal:
-    return Refusal(f"a join request named {name!r} is waiting already: choose another name")
+    return Refusal(_("a join request named {name!r} is waiting already: choose another name")
+                   .format(name=name))
 
 
 def hook_taken(hook_id: str) -> Refusal:
-    return Refusal(f"a hook to that URL is there already ({hook_id})")
+    return Refusal(_("a hook to that URL is there already ({hook})").format(hook=hook_id))
 
 
 # -- the import mark -------------------------------------------------------

@@ -9,9 +9,11 @@ from typing import Literal
 
 from eventlog.errors import Refusal, Unconfirmed
 from eventlog.events import EncounterCreated, OrderDeclared, TurnEnded
-from projections.domain.names import did_you_mean
+from eventlog.language import _, n_
+from projections.domain.names import close_to
 from projections.domain.ranges import check_numbers
 from projections.domain.rules import check_slug
+from projections.domain.slugs import alternatives
 from projections.domain.state import State
 
 
@@ -34,8 +36,10 @@ def declared_order(s: State, slots: list[str], actor: str) -> OrderDeclared:
         npcs = [x for x in slots if (x in s.groups or x in s.combatants)
                 and s.side_of(x) == "npc"]
         if npcs:
-            raise Refusal(f"{', '.join(npcs)} {'is an NPC slot' if len(npcs) == 1 else 'are NPC slots'}: "
-                          f"only the GM orders NPCs; {actor} may order PC slots only (R3c)")
+            raise Refusal(n_("{slots} is an NPC slot: only the GM orders NPCs; {actor} may order "
+                             "PC slots only (R3c)", "{slots} are NPC slots: only the GM orders "
+                             "NPCs; {actor} may order PC slots only (R3c)", len(npcs)).format(
+                                 slots=", ".join(npcs), actor=actor))
     return OrderDeclared(slots=list(slots), context=order_context(s, slots))
 
 
@@ -54,20 +58,23 @@ def turn_to_end(s: State, cid: str | None, careful: bool = False) -> TurnEnded:
     else:
         up = s.up()
         if len(up) > 1:
-            raise Refusal(f"no turn is in progress in this group slot: name the member "
-                          f"who passes ({', '.join(up)}) (R8)")
+            raise Refusal(_("no turn is in progress in this group slot: name the member who "
+                            "passes ({up}) (R8)").format(up=", ".join(up)))
         if not up:
-            raise Refusal("no turn is in progress (R21)")
+            raise Refusal(_("no turn is in progress (R21)"))
         target = up[0]
     if careful and cid is None and untouched(s, target):
         named = {"command": "end-turn", "id": target}
         if untouched_after_auto_end(s, target):
-            why = (f"{s.auto_ended}'s turn already ended by itself and {target} "
-                   "has declared nothing yet")
-            raise Unconfirmed(f"{why}: `end-turn {target}` ends {target}'s turn (R21)",
-                              named, f"{why} (R21)")
-        why = f"{target} has spent no AP in this turn yet"
-        raise Unconfirmed(f"{why}: `end-turn {target}` ends it (R21)", named, f"{why} (R21)")
+            raise Unconfirmed(
+                _("{ended}'s turn already ended by itself and {id} has declared nothing yet: "
+                  "`end-turn {id}` ends {id}'s turn (R21)").format(ended=s.auto_ended, id=target),
+                named, _("{ended}'s turn already ended by itself and {id} has declared nothing "
+                         "yet (R21)").format(ended=s.auto_ended, id=target))
+        raise Unconfirmed(
+            _("{id} has spent no AP in this turn yet: `end-turn {id}` ends it (R21)").format(
+                id=target),
+            named, _("{id} has spent no AP in this turn yet (R21)").format(id=target))
     return TurnEnded(combatant=target)
 
 
@@ -90,6 +97,8 @@ def label_word(s: State, word: str) -> None:
     """Play mode's `m WORD ...`: a first word that is not an id but close to
     one is a slip, never the start of a label."""
     ids = list(s.combatants) + list(s.groups)
-    if word.lower() not in ids and did_you_mean(word, ids):
-        raise Refusal(f"{word!r} is not an id here{did_you_mean(word, ids)} "
-                      "(to start the label with it, name who acts first)")
+    close = close_to(word, ids)
+    if word.lower() not in ids and close:
+        raise Refusal(_("{word!r} is not an id here: did you mean {close}? (to start the label "
+                        "with it, name who acts first)").format(
+                            word=word, close=alternatives(close)))

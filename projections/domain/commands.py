@@ -13,6 +13,8 @@ from typing import Union, get_args
 
 import msgspec
 
+from eventlog.language import _
+
 Cost = Union[int, str]  # noqa: UP007 - free, minor, major, or a whole number of AP (R16)
 
 
@@ -336,13 +338,19 @@ def malformed(raw: bytes | str, exc: Exception) -> str:
         return why
     cls = COMMANDS.get(name)
     if cls is None:
-        return f"there is no command {name[:40]!r}"
+        return _("there is no command {name!r}").format(name=name[:40])
     fields = cls.__struct_encode_fields__  # (the JSON's names: a fork's "as")
     needed = len(fields) - len(cls.__struct_defaults__)
-    parts = [f"{', '.join(fields[:needed])} required"] if needed else []
-    if fields[needed:]:
-        parts.append(f"{', '.join(fields[needed:])} optional")
-    return f"{why}; {name} takes {'; '.join(parts) or 'no fields'}"
+    required, optional = ", ".join(fields[:needed]), ", ".join(fields[needed:])
+    if required and optional:
+        said = _("{why}; {name} takes {required} required; {optional} optional")
+    elif required:
+        said = _("{why}; {name} takes {required} required")
+    elif optional:
+        said = _("{why}; {name} takes {optional} optional")
+    else:
+        said = _("{why}; {name} takes no fields")
+    return said.format(why=why, name=name, required=required, optional=optional)
 
 
 def from_builtins(obj) -> Command:

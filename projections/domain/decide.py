@@ -15,6 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from eventlog.errors import Refusal
+from eventlog.language import _
 from eventlog.events import (
     APAdjusted, CombatantHidden, CombatantJoined, CombatantRevealed, CombatantLeft,
     CombatantRejoined, EffectApplied, EffectEnded, EncounterCreated, EncounterEnded,
@@ -42,7 +43,8 @@ def decide(state: State, command: c.Command, dice: Dice, actor: str = "gm") -> l
         return [declared_order(state, list(command.slots), actor)]
     handler = _DECIDERS.get(type(command))
     if handler is None:
-        raise Refusal(f"`{command.__struct_config__.tag}` declares nothing by itself")
+        raise Refusal(_("`{command}` declares nothing by itself").format(
+            command=command.__struct_config__.tag))
     return handler(state, command, dice)
 
 
@@ -77,7 +79,8 @@ def _new(s: State, cmd: c.New, dice: Dice) -> list[Payload]:
 def _add(s: State, cmd: c.Add, dice: Dice) -> list[Payload]:
     base = cmd.id or unseen_id(slugify(cmd.name), cmd.hidden)  # (no id made: the judge says so)
     if not 1 <= cmd.count <= MAX_COUNT:
-        raise Refusal(f"--count adds 1 to {MAX_COUNT} combatants at once, not {cmd.count}")
+        raise Refusal(_("--count adds 1 to {most} combatants at once, not {count}").format(
+            most=MAX_COUNT, count=cmd.count))
     name = cmd.name
     if cmd.id is None and cmd.count == 1 and _taken(s, base):  # a second Goblin: goblin-2
         n = next(n for n in range(2, len(s.combatants) + 3) if not _taken(s, f"{base}-{n}"))
@@ -88,7 +91,7 @@ def _add(s: State, cmd: c.Add, dice: Dice) -> list[Payload]:
     joined: list[Payload] = [CombatantJoined(id=i, name=n, side=side, bonus=cmd.bonus,
                                              max_ap=cmd.ap, grit=cmd.grit, group=cmd.group)
                              for i, n in people]
-    return joined + [CombatantHidden(combatant=i) for i, _ in people if cmd.hidden]
+    return joined + [CombatantHidden(combatant=i) for i, _name in people if cmd.hidden]
 
 
 def _taken(s: State, cid: str) -> bool:
@@ -123,10 +126,10 @@ def _bonus(s: State, slot: str) -> int:
 
 def _roll(s: State, cmd: c.Roll, dice: Dice) -> list[Payload]:
     if cmd.die is not None and len(cmd.slots) != 1:
-        raise Refusal("--die enters one physical roll: name exactly one slot (R1)")
+        raise Refusal(_("--die enters one physical roll: name exactly one slot (R1)"))
     chosen = cmd.slots or unrolled(s)
     if not chosen:
-        raise Refusal("every active slot has rolled initiative already (R1)")
+        raise Refusal(_("every active slot has rolled initiative already (R1)"))
     out: list[Payload] = []
     for slot in chosen:
         die = cmd.die if cmd.die is not None else dice()
@@ -160,11 +163,11 @@ def _effect(s: State, cmd: c.Effect, dice: Dice) -> list[Payload]:
     """One effect per target, each with its own id (`stunned`, `stunned-2`)."""
     ids = targets(cmd.id)
     if cmd.effect is not None and len(ids) > 1:
-        raise Refusal(f"--id names one effect: give it one target, not {len(ids)} "
-                      "(without --id each target's effect gets its own id)")
+        raise Refusal(_("--id names one effect: give it one target, not {n} (without --id "
+                        "each target's effect gets its own id)").format(n=len(ids)))
     if cmd.max_ap == 0:
-        raise Refusal("an effect that changes the maximum AP by 0 changes nothing; "
-                      "leave out --max-ap for a condition (R14)")
+        raise Refusal(_("an effect that changes the maximum AP by 0 changes nothing; leave out "
+                        "--max-ap for a condition (R14)"))
     base = cmd.effect or slugify(cmd.name) or "effect"
     out: list[Payload] = []
     taken = set(s.effects)
@@ -211,14 +214,14 @@ def acting(state: State) -> str:
     if len(up) == 1:
         return up[0]
     if up:
-        raise Refusal(f"{', '.join(up)} may all act now: name who acts, "
-                      f"e.g. `m {up[0]}` (R8)")
+        raise Refusal(_("{up} may all act now: name who acts, e.g. `m {first}` (R8)").format(
+            up=", ".join(up), first=up[0]))
     if state.ended:
-        raise Refusal("the encounter has ended (R25)")
+        raise Refusal(_("the encounter has ended (R25)"))
     if not state.running:
-        raise Refusal("nobody is acting: no round is in progress; name who acts "
-                      "or start one with `round` (R5, R23)")
-    raise Refusal("nobody is acting now: name who acts")
+        raise Refusal(_("nobody is acting: no round is in progress; name who acts or start one "
+                        "with `round` (R5, R23)"))
+    raise Refusal(_("nobody is acting now: name who acts"))
 
 
 

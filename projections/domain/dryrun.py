@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from eventlog.codec import Envelope
 from eventlog.events import Amended, Payload, Redone, Undone
+from eventlog.language import N_, _
 from projections.domain.state import KEPT_COMPLETE, State
 from projections.domain.narrate import describe, describe_together, lost_line, unspent
 
@@ -14,8 +15,8 @@ from projections.domain.narrate import describe, describe_together, lost_line, u
 def would_round(before: State, after: State) -> list[str]:
     """`round --dry-run`: the restore, and the AP it throws away (R15, R24)."""
     lost = unspent(before)
-    lines = [f"round {after.round} would start: AP restored (R15)"]
-    lines.append(lost_line(lost, before.round) if lost else "no unspent AP would be lost")
+    lines = [_("round {round} would start: AP restored (R15)").format(round=after.round)]
+    lines.append(lost_line(lost, before.round) if lost else _("no unspent AP would be lost"))
     return lines + _flow(before, after)
 
 
@@ -28,31 +29,45 @@ def would_correct(marker: Payload, touched: list[Envelope], before: State,
     lines: list[str] = []
     if isinstance(marker, Undone):
         first, *rest = marker.batches
-        verb = "undone" if marker.kind == "undo" else "retracted"
-        lines += _said(by_batch.get(first, []), f"would be {verb}")
+        lines += _said(by_batch.get(first, []), "undone" if marker.kind == "undo" else "retracted")
         for b in rest:
-            lines += _said(by_batch.get(b, []), "would fall with it (--cascade)")
+            lines += _said(by_batch.get(b, []), "falls")
     elif isinstance(marker, Redone):
-        lines += _said(by_batch.get(marker.batch, []), "would come back")
+        lines += _said(by_batch.get(marker.batch, []), "back")
     elif isinstance(marker, Amended):
-        lines += [f"seq {marker.batch} would read: {describe(p)}" for p in marker.events]
+        lines += [_("seq {seq} would read: {what}").format(seq=marker.batch, what=describe(p))
+                  for p in marker.events]
         for b, events in marker.also:
-            lines += [f"seq {b} would read: {describe(p)} (the turn moves with it, R28b)"
-                      for p in events]
+            lines += [_("seq {seq} would read: {what} (the turn moves with it, R28b)").format(
+                seq=b, what=describe(p)) for p in events]
         for b in marker.retracted:
-            lines += _said(by_batch.get(b, []), "would fall with it (--cascade)")
-    kept = sorted({cid for _, cid in getattr(marker, "kept", ()) if cid and cid != KEPT_COMPLETE})
+            lines += _said(by_batch.get(b, []), "falls")
+    kept = sorted({cid for _batch, cid in getattr(marker, "kept", ())
+                   if cid and cid != KEPT_COMPLETE})
     if kept:
-        lines.append(f"{', '.join(kept)}: turns that ended by themselves stay ended there, "
-                     "the AP kept in reserve (R28a)")
+        lines.append(_("{ids}: turns that ended by themselves stay ended there, the AP kept in "
+                       "reserve (R28a)").format(ids=", ".join(kept)))
     return lines + _ap(before, after) + _flow(before, after)
 
 
-def _said(envs: list[Envelope], what: str) -> list[str]:
+# what a correction would do to a batch: (one seq, a range of seqs)
+_DONE = {
+    "undone": (N_("seq {seq} would be undone: {what}"),
+               N_("seq {first}-{last} would be undone: {what}")),
+    "retracted": (N_("seq {seq} would be retracted: {what}"),
+                  N_("seq {first}-{last} would be retracted: {what}")),
+    "falls": (N_("seq {seq} would fall with it (--cascade): {what}"),
+              N_("seq {first}-{last} would fall with it (--cascade): {what}")),
+    "back": (N_("seq {seq} would come back: {what}"),
+             N_("seq {first}-{last} would come back: {what}"))}
+
+
+def _said(envs: list[Envelope], done: str) -> list[str]:
+    one, several = _DONE[done]
     together = describe_together([e.data for e in envs]) if len(envs) > 1 else None
     if together is not None:  # one declaration about several targets: one line
-        return [f"seq {envs[0].seq}-{envs[-1].seq} {what}: {together}"]
-    return [f"seq {e.seq} {what}: {describe(e.data)}" for e in envs]
+        return [_(several).format(first=envs[0].seq, last=envs[-1].seq, what=together)]
+    return [_(one).format(seq=e.seq, what=describe(e.data)) for e in envs]
 
 
 def _ap(before: State, after: State) -> list[str]:
@@ -61,26 +76,34 @@ def _ap(before: State, after: State) -> list[str]:
         was = before.combatants.get(cid)
         if was is None or was.ap == c.ap:
             continue
-        change = (f"would get {c.ap - was.ap} AP back" if c.ap > was.ap
-                  else f"would lose {was.ap - c.ap} AP")
-        lines.append(f"{cid} {change} ({was.ap} → {c.ap})")
+        if c.ap > was.ap:
+            lines.append(_("{id} would get {n} AP back ({was} → {now})").format(
+                id=cid, n=c.ap - was.ap, was=was.ap, now=c.ap))
+        else:
+            lines.append(_("{id} would lose {n} AP ({was} → {now})").format(
+                id=cid, n=was.ap - c.ap, was=was.ap, now=c.ap))
     return lines
 
 
 def _flow(before: State, after: State) -> list[str]:
     if _where(before) == _where(after):
-        return ["whose turn it is would not change"]
-    return [f"then {_where(after)} (now {_where(before)})"]
+        return [_("whose turn it is would not change")]
+    return [_("then {after} (now {before})").format(after=_where(after), before=_where(before))]
 
 
 def _where(s: State) -> str:
     """Where the fight stands: round, pass and who is up."""
     if not s.round:
-        return "before the first round"
+        return _("before the first round")
     if s.ended:
-        return "the encounter has ended"
+        return _("the encounter has ended")
     if s.round_complete:
-        return f"round {s.round} complete, nobody up"
+        return _("round {round} complete, nobody up").format(round=s.round)
     up = s.up()
-    who = ", ".join(up) + (" up" if len(up) == 1 else " up, whoever declares first")
-    return f"round {s.round}, pass {s.pass_}: {who if up else 'nobody up'}"
+    if not up:
+        said = _("round {round}, pass {pass_}: nobody up")
+    elif len(up) == 1:
+        said = _("round {round}, pass {pass_}: {up} up")
+    else:
+        said = _("round {round}, pass {pass_}: {up} up, whoever declares first")
+    return said.format(round=s.round, pass_=s.pass_, up=", ".join(up))

@@ -13,6 +13,7 @@ from typing import TypeVar
 import msgspec
 
 from eventlog.errors import Refusal
+from eventlog.language import _, n_, whole
 from projections.domain import commands as c
 from projections.domain.state import State
 
@@ -50,8 +51,13 @@ def resolve(s: State, word: str, unseen: frozenset[str] = frozenset()) -> str:
     """The id `word` stands for; `word` itself when it matches nothing."""
     found = candidates(s, word, unseen)
     if len(found) > 1:
-        shown = ", ".join(found[:8]) + (f" and {len(found) - 8} more" if len(found) > 8 else "")
-        raise Refusal(f"{word[:40]!r} could be {shown}: type more of the id")
+        if len(found) > 8:
+            raise Refusal(n_("{word!r} could be {ids} and {n} more: type more of the id",
+                             "{word!r} could be {ids} and {n} more: type more of the id",
+                             len(found) - 8).format(word=word[:40], ids=", ".join(found[:8]),
+                                                    n=len(found) - 8))
+        raise Refusal(_("{word!r} could be {ids}: type more of the id").format(
+            word=word[:40], ids=", ".join(found)))
     return found[0] if found else word
 
 
@@ -83,16 +89,20 @@ def _listed(s: State, word: str, unseen: frozenset[str] = frozenset()) -> str:
     when an entry is empty or names a target a second time."""
     words = targets(word)
     if len(words) > MAX_TARGETS:
-        raise Refusal(f"name at most {MAX_TARGETS} targets at once, not {len(words):,}")
+        raise Refusal(_("name at most {most} targets at once, not {n}").format(
+            most=MAX_TARGETS, n=whole(len(words))))
     ids: list[str] = []
     for entry in words:
         if not entry.strip():
-            raise Refusal(f"{word[:60]!r} has an empty entry: list ids between commas, "
-                          "e.g. goblin-1,goblin-2")
+            raise Refusal(_("{word!r} has an empty entry: list ids between commas, e.g. "
+                            "goblin-1,goblin-2").format(word=word[:60]))
         cid = resolve(s, entry.strip(), unseen)
         if cid in ids:
-            twice = f"{entry.strip()[:40]!r} is {cid}" if cid != entry.strip() else cid
-            raise Refusal(f"{twice}, named twice in {word[:60]!r}: name each target once")
+            if cid != entry.strip():
+                raise Refusal(_("{entry!r} is {id}, named twice in {word!r}: name each target "
+                                "once").format(entry=entry.strip()[:40], id=cid, word=word[:60]))
+            raise Refusal(_("{id}, named twice in {word!r}: name each target once").format(
+                id=cid, word=word[:60]))
         ids.append(cid)
     return ",".join(ids)
 

@@ -8,6 +8,7 @@ import json
 from typing import cast
 
 from eventlog.errors import InvalidFile, Refusal
+from eventlog.language import N_, _, whole
 from eventlog.text import check_payload, neutral
 from eventlog.events import (
     CombatantHidden, CombatantJoined, GritAdjusted, GroupBonusSet, Payload, Side, TrackChanged,
@@ -21,7 +22,11 @@ from projections.domain.rules import SLUG
 from projections.domain.state import State
 from projections.domain.tracks import MAX_TRACKS, check_name
 
-NOTHING_ADDED = "nothing of the roster was added"
+NOTHING_ADDED = N_("nothing of the roster was added")
+
+
+_BAD_ID = N_("{entry}: key 'id': expected lowercase letters, digits and dashes, got {got}")
+_USED = N_("{entry}: id {id} is already used by {by}")
 
 
 def people(c: RosterCombatant) -> list[tuple[str, str]]:
@@ -36,7 +41,7 @@ def shown(value) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, (dict, list)):
-        return "a table" if isinstance(value, dict) else "a list"
+        return _("a table") if isinstance(value, dict) else _("a list")
     text = json.dumps(value, ensure_ascii=False, default=str)
     return text if len(text) <= 40 else text[:37] + "..."
 
@@ -47,41 +52,40 @@ def declarations(roster: Load, state: State) -> list[Payload]:
     name = roster.file
 
     def refuse(message: str):
-        raise InvalidFile(f"{name}: {message}; {NOTHING_ADDED}")
+        raise InvalidFile(_("{name}: {problem}; {nothing}").format(
+            name=name, problem=message, nothing=_(NOTHING_ADDED)))
 
     def numbers(who: str, payload: Payload) -> Payload:
         try:
             check_numbers(payload)  # the judge's ranges, said of the entry
             check_payload(payload)  # no control character in a name (NUL, ESC)
         except Refusal as exc:
-            refuse(f"{who}: {exc}")
+            refuse(_("{entry}: {problem}").format(entry=who, problem=exc))
         return payload
-
-    def label(kind: str, i: int, entry) -> str:
-        shown = entry.name if kind == "combatant" else entry.id
-        return f"{kind} {i + 1} ({neutral(shown)})"
 
     taken: dict[str, str] = {}  # id -> the entry that uses it
     sides: dict[str, tuple[str, str]] = {}  # group -> (side, who set it)
     for gid, group in state.groups.items():
         if group.members:
             sides[gid] = (state.combatants[group.members[0]].side,
-                          f"its members in encounter {state.encounter}")
+                          _("its members in encounter {encounter}").format(
+                              encounter=state.encounter))
     joined: list[Payload] = []
     hidden: list[Payload] = []  # hidden before anything else is said of them
     tracked: list[Payload] = []
     for i, c in enumerate(roster.combatant):
-        who = label("combatant", i, c)
+        who = _("combatant {n} ({name})").format(n=i + 1, name=neutral(c.name))
         if c.id is not None and not SLUG.match(c.id):
-            refuse(f"{who}: key 'id': expected lowercase letters, digits and dashes, "
-                   f"got {shown(c.id)}")
+            refuse(_(_BAD_ID).format(entry=who, got=shown(c.id)))
         if c.id is None and not slugify(c.name):
-            refuse(f"{who}: key 'name': no id can be made from it; give one with key 'id'")
+            refuse(_("{entry}: key 'name': no id can be made from it; give one with key 'id'")
+                   .format(entry=who))
         for cid, person in people(c):
             if cid in state.combatants or cid in state.groups:
-                refuse(f"{who}: id {shown(cid)} is already taken in encounter {state.encounter}")
+                refuse(_("{entry}: id {id} is already taken in encounter {encounter}").format(
+                    entry=who, id=shown(cid), encounter=state.encounter))
             if cid in taken:
-                refuse(f"{who}: id {shown(cid)} is already used by {taken[cid]}")
+                refuse(_(_USED).format(entry=who, id=shown(cid), by=taken[cid]))
             taken[cid] = who
             joined.append(numbers(who, CombatantJoined(
                 id=cid, name=person, side=cast(Side, c.side), bonus=c.bonus, max_ap=c.ap,
@@ -89,53 +93,63 @@ def declarations(roster: Load, state: State) -> list[Payload]:
             hidden += [CombatantHidden(combatant=cid)] if c.hidden else []
             tracked += [numbers(who, t) for t in _tracks(cid, c, who, refuse)]
         if c.group is not None:
-            if not SLUG.match(c.group):
-                refuse(f"{who}: key 'group': expected lowercase letters, digits and "
-                       f"dashes, got {shown(c.group)}")
-            if c.group in state.combatants:
-                refuse(f"{who}: key 'group': {shown(c.group)} is a combatant in "
-                       f"encounter {state.encounter}, not a group")
-            side, setter = sides.setdefault(c.group, (c.side, who))
-            if side != c.side:
-                refuse(f"{who}: key 'group': group {shown(c.group)} is {side} "
-                       f"({setter}), this entry is {c.side}: all members of a "
-                       "group are on one side (R7)")
+            _check_group(c, who, state, sides, refuse)
     bonuses: list[Payload] = []
     seen: dict[str, str] = {}
     for i, g in enumerate(roster.group):
-        who = label("group", i, g)
+        who = _("group {n} ({name})").format(n=i + 1, name=neutral(g.id))
         if not SLUG.match(g.id):
-            refuse(f"{who}: key 'id': expected lowercase letters, digits and dashes, "
-                   f"got {shown(g.id)}")
+            refuse(_(_BAD_ID).format(entry=who, got=shown(g.id)))
         if g.id in seen:
-            refuse(f"{who}: id {shown(g.id)} is already used by {seen[g.id]}")
+            refuse(_(_USED).format(entry=who, id=shown(g.id), by=seen[g.id]))
         seen[g.id] = who
         if g.id in taken or g.id in state.combatants:
-            refuse(f"{who}: id {shown(g.id)} is a combatant's id, not a group")
+            refuse(_("{entry}: id {id} is a combatant's id, not a group").format(
+                entry=who, id=shown(g.id)))
         if g.id not in sides:
-            refuse(f"{who}: no combatant is in this group (give its members "
-                   f"group = \"{g.id}\")")
+            refuse(_("{entry}: no combatant is in this group (give its members group = "
+                     "\"{group}\")").format(entry=who, group=g.id))
         if g.bonus is not None:
             bonuses.append(numbers(who, GroupBonusSet(group=g.id, bonus=g.bonus)))
     for cid in taken:
         if cid in sides:
-            refuse(f"{taken[cid]}: id {shown(cid)} is also a group's id")
+            refuse(_("{entry}: id {id} is also a group's id").format(entry=taken[cid],
+                                                                     id=shown(cid)))
     return [*bonuses, *joined, *hidden, *tracked]
+
+
+def _check_group(c: RosterCombatant, who: str, state: State,
+                 sides: dict[str, tuple[str, str]], refuse) -> None:
+    """An entry's `group`: an id, no combatant's, on the side its members are (R7)."""
+    group = c.group or ""
+    if not SLUG.match(group):
+        refuse(_("{entry}: key 'group': expected lowercase letters, digits and dashes, "
+                 "got {got}").format(entry=who, got=shown(group)))
+    if group in state.combatants:
+        refuse(_("{entry}: key 'group': {group} is a combatant in encounter {encounter}, "
+                 "not a group").format(entry=who, group=shown(group), encounter=state.encounter))
+    side, setter = sides.setdefault(group, (c.side, who))
+    if side != c.side:
+        refuse(_("{entry}: key 'group': group {group} is {side} ({setter}), this entry is "
+                 "{own}: all members of a group are on one side (R7)").format(
+                     entry=who, group=shown(group), side=side, setter=setter, own=c.side))
 
 
 def _tracks(cid: str, c: RosterCombatant, who: str, refuse) -> list[TrackChanged]:
     """An entry's `tracks`: a number is the starting value and its maximum."""
     if len(c.tracks) > MAX_TRACKS:
-        refuse(f"{who}: key 'tracks': at most {MAX_TRACKS} tracks, not {len(c.tracks):,}")
+        refuse(_("{entry}: key 'tracks': at most {most} tracks, not {n}").format(
+            entry=who, most=MAX_TRACKS, n=whole(len(c.tracks))))
     out = []
     for name, t in c.tracks.items():
         try:
             check_name(name)
         except Refusal as exc:
-            refuse(f"{who}: key 'tracks': {exc}")
+            refuse(_("{entry}: key 'tracks': {problem}").format(entry=who, problem=exc))
         value, most, public = (t, t, False) if isinstance(t, int) else (t.value, t.max, t.public)
         if most is not None and isinstance(most, int) and value > most:
-            refuse(f"{who}: key 'tracks': {name} is {value}, above its maximum {most}")
+            refuse(_("{entry}: key 'tracks': {track} is {value}, above its maximum {most}").format(
+                entry=who, track=name, value=value, most=most))
         out.append(TrackChanged(combatant=cid, track=name, value=value, max=most,
                                 public=public or None))
     return out

@@ -35,11 +35,3 @@ def close_to(word: str, ids: Iterable[str]) -> list[str]:
         if d <= most or (len(word) >= 2 and cid.startswith(word)):
             found.append((d, cid))
     return [cid for _, cid in sorted(found)[:MAX_SUGGESTIONS]]
-
-
-def did_you_mean(word: str, ids: Iterable[str]) -> str:
-    """`: did you mean kai?` for a slip, else nothing."""
-    close = close_to(word, ids)
-    if not close:
-        return ""
-    return f": did you mean {' or '.join(close)}?"

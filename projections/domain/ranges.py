@@ -11,6 +11,7 @@ from typing import Union, get_args, get_origin
 import msgspec
 
 from eventlog.errors import Refusal
+from eventlog.language import N_, _, whole
 from eventlog.events import Payload
 
 # Where the rules reference (docs/rules.md) states a range, its rule's; elsewhere +-MAX_NUMBER, beyond any
@@ -18,38 +19,47 @@ from eventlog.events import Payload
 # (sums of them included). By field name, or by "Type.field".
 MAX_NUMBER = 1_000_000_000
 RANGES: dict[str, tuple[int, int, str]] = {
-    "die": (1, 10, "a d10 shows {lo} to {hi}, not {v} (R1)"),
-    "max_ap": (0, MAX_NUMBER, "maximum AP runs from {lo} to {hi}, not {v} (R14)"),
-    "grit": (0, MAX_NUMBER, "Grit runs from {lo} to {hi}, not {v} (R13)"),
-    "cost": (0, MAX_NUMBER, "an action costs {lo} to {hi} AP, not {v} (R16)"),
-    "rounds": (1, MAX_NUMBER, "an effect lasts 1 round or more, at most {hi}, not {v}"),
-    "EffectApplied.fights": (1, MAX_NUMBER, "a condition lasts 1 fight or more, at most "
-                             "{hi}, not {v}"),
+    "die": (1, 10, N_("a d10 shows {lo} to {hi}, not {v} (R1)")),
+    "max_ap": (0, MAX_NUMBER, N_("maximum AP runs from {lo} to {hi}, not {v} (R14)")),
+    "grit": (0, MAX_NUMBER, N_("Grit runs from {lo} to {hi}, not {v} (R13)")),
+    "cost": (0, MAX_NUMBER, N_("an action costs {lo} to {hi} AP, not {v} (R16)")),
+    "rounds": (1, MAX_NUMBER, N_("an effect lasts 1 round or more, at most {hi}, not {v}")),
+    "EffectApplied.fights": (1, MAX_NUMBER, N_("a condition lasts 1 fight or more, at most "
+                             "{hi}, not {v}")),
     "EffectApplied.max_ap": (-MAX_NUMBER, MAX_NUMBER,
-                             "an effect changes maximum AP by {lo} to {hi}, not {v} (R14)"),
-    "APAdjusted.delta": (-MAX_NUMBER, MAX_NUMBER, "an AP adjustment runs from {lo} to {hi}, "
-                         "not {v} (R14)"),
-    "GritAdjusted.delta": (-MAX_NUMBER, MAX_NUMBER, "a Grit change runs from {lo} to {hi}, "
-                           "not {v} (R13)"),
-    "TrackChanged.value": (0, MAX_NUMBER, "a track runs from {lo} to {hi}, not {v}"),
-    "TrackChanged.max": (0, MAX_NUMBER, "a track's maximum runs from {lo} to {hi}, not {v}"),
-    "TrackChanged.delta": (-MAX_NUMBER, MAX_NUMBER, "a track changes by {lo} to {hi}, "
-                           "not {v}"),
+                             N_("an effect changes maximum AP by {lo} to {hi}, not {v} (R14)")),
+    "APAdjusted.delta": (-MAX_NUMBER, MAX_NUMBER, N_("an AP adjustment runs from {lo} to {hi}, "
+                         "not {v} (R14)")),
+    "GritAdjusted.delta": (-MAX_NUMBER, MAX_NUMBER, N_("a Grit change runs from {lo} to {hi}, "
+                           "not {v} (R13)")),
+    "TrackChanged.value": (0, MAX_NUMBER, N_("a track runs from {lo} to {hi}, not {v}")),
+    "TrackChanged.max": (0, MAX_NUMBER, N_("a track's maximum runs from {lo} to {hi}, not {v}")),
+    "TrackChanged.delta": (-MAX_NUMBER, MAX_NUMBER, N_("a track changes by {lo} to {hi}, "
+                           "not {v}")),
 }
 # The length of every text a declaration carries: a 3,000-character label
 # would flood every table and report. By field name; any other text: MAX_ID.
 MAX_ID = 64
 TEXTS: dict[str, tuple[int, str]] = {
-    "name": (64, "a name"), "title": (120, "a title"), "label": (200, "a label"),
-    "reason": (200, "a reason"), "text": (2000, "a note"), "track": (32, "a track's name"),
-    "portrait": (80, "a portrait's digest"),
+    "name": (64, N_("a name holds at most {hi} characters, not {v}")),
+    "title": (120, N_("a title holds at most {hi} characters, not {v}")),
+    "label": (200, N_("a label holds at most {hi} characters, not {v}")),
+    "reason": (200, N_("a reason holds at most {hi} characters, not {v}")),
+    "text": (2000, N_("a note holds at most {hi} characters, not {v}")),
+    "track": (32, N_("a track's name holds at most {hi} characters, not {v}")),
+    "portrait": (80, N_("a portrait's digest holds at most {hi} characters, not {v}")),
 }
-_NAMES = {"bonus": "an initiative bonus", "total": "an initiative total",
-          "round": "a round number", "batch": "a seq", "batches": "a seq"}
+AN_ID = N_("an id holds at most {hi} characters, not {v}")
+_NAMES = {"bonus": N_("an initiative bonus of {v} is out of range: {lo} to {hi}"),
+          "total": N_("an initiative total of {v} is out of range: {lo} to {hi}"),
+          "round": N_("a round number of {v} is out of range: {lo} to {hi}"),
+          "batch": N_("a seq of {v} is out of range: {lo} to {hi}"),
+          "batches": N_("a seq of {v} is out of range: {lo} to {hi}")}
+OUT_OF_RANGE = N_("{field} of {v} is out of range: {lo} to {hi}")  # (a field's own name)
 _SPECS: dict[type, tuple] = {}  # per payload type, built on first use
 # A portrait is named by the SHA-256 of its image (the store keeps it under it).
 DIGEST = re.compile(r"[0-9a-f]{64}\Z")
-DIGEST_WORDS = "a portrait is named by the SHA-256 of its image (64 lowercase hex digits)"
+DIGEST_WORDS = N_("a portrait is named by the SHA-256 of its image (64 lowercase hex digits)")
 
 
 def check_numbers(e: Payload) -> None:
@@ -67,16 +77,17 @@ def check_numbers(e: Payload) -> None:
             continue
         if kind == "digest":
             if value is not None and not (isinstance(value, str) and DIGEST.match(value)):
-                raise Refusal(message)
+                raise Refusal(_(message))
             continue
         if kind in ("str", "strs"):
             for v in (value if kind == "strs" else (value,)):
                 if v is not None and len(v) > high:
-                    raise Refusal(message.format(v=f"{len(v):,}", hi=f"{high:,}"))
+                    raise Refusal(_(message).format(v=whole(len(v)), hi=whole(high)))
             continue
         for v in (value if kind == "list" else (value,)):
             if v is not None and not low <= v <= high:
-                raise Refusal(message.format(v=_shown(v), lo=f"{low:,}", hi=f"{high:,}"))
+                raise Refusal(_(message).format(v=_shown(v), lo=whole(low), hi=whole(high),
+                                                field=name))
 
 
 def _specs(cls: type) -> tuple:
@@ -90,9 +101,8 @@ def _specs(cls: type) -> tuple:
             continue
         if f.type is str or f.type == (str | None) or (
                 get_origin(f.type) is list and args == (str,)):
-            high, what = TEXTS.get(f.name) or (MAX_ID, "an id")
-            out.append((f.name, "strs" if get_origin(f.type) is list else "str", 0, high,
-                        what + " holds at most {hi} characters, not {v}"))
+            high, said = TEXTS.get(f.name) or (MAX_ID, AN_ID)
+            out.append((f.name, "strs" if get_origin(f.type) is list else "str", 0, high, said))
             continue
         if f.type is int or (get_origin(f.type) in (Union, UnionType) and int in args):
             kind = "int"
@@ -106,7 +116,7 @@ def _specs(cls: type) -> tuple:
             continue
         low, high, message = RANGES.get(f"{cls.__name__}.{f.name}") or RANGES.get(f.name) or (
             -MAX_NUMBER, MAX_NUMBER,
-            _NAMES.get(f.name, f.name) + " of {v} is out of range: {lo} to {hi}")
+            _NAMES.get(f.name, OUT_OF_RANGE))
         out.append((f.name, kind, low, high, message))
     return tuple(out)
 
@@ -116,4 +126,6 @@ def _shown(v: int) -> str:
     if v.bit_length() <= 128:
         return str(v)
     digits = int((v.bit_length() - 1) * 0.30103) + 1  # those of 2**(bits - 1)
-    return f"a {'negative ' if v < 0 else ''}number of {digits} digits or more"
+    if v < 0:
+        return _("a negative number of {digits} digits or more").format(digits=digits)
+    return _("a number of {digits} digits or more").format(digits=digits)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from eventlog.errors import Refusal
+from eventlog.language import N_, _, whole
 from eventlog.events import TrackChanged
 
 from projections.domain.ranges import MAX_NUMBER
@@ -24,41 +25,56 @@ def check_name(name: str) -> None:
     """A track's name: a short lowercase word (hp, stun, ammo, fate-points)."""
     if not isinstance(name, str) or not NAME.match(name):
         shown = name[:MAX_NAME] + ("…" if len(name) > MAX_NAME else "")
-        raise Refusal(f"{shown!r} is not a valid track name: use lowercase letters, digits "
-                      f"and dashes, starting with a letter, at most {MAX_NAME} characters")
+        raise Refusal(_("{name!r} is not a valid track name: use lowercase letters, digits and "
+                        "dashes, starting with a letter, at most {most} characters").format(
+                            name=shown, most=MAX_NAME))
+
+
+# a value past the top: (the track is there already, it has a maximum)
+_ABOVE = {
+    (True, True): N_("{id}'s {track} is {value}: a track never goes above its maximum {most} "
+                     "({after} would)"),
+    (True, False): N_("{id}'s {track} is {value}: a track never goes above the project's "
+                      "range ({range}) ({after} would)"),
+    (False, True): N_("{id}'s {track} is new: a track never goes above its maximum {most} "
+                      "({after} would)"),
+    (False, False): N_("{id}'s {track} is new: a track never goes above the project's range "
+                       "({range}) ({after} would)")}
 
 
 def check(s: State, e: TrackChanged) -> None:
     """Accept the change of one track, or raise Refusal (the combatant is known)."""
     check_name(e.track)
     if (e.value is None) == (e.delta is None):
-        raise Refusal("a track change gives either a value (10) or a change (+2, -3)")
+        raise Refusal(_("a track change gives either a value (10) or a change (+2, -3)"))
     own = s.tracks.get(e.combatant, {})
     track = own.get(e.track)
     if track is None and len(own) >= MAX_TRACKS:
-        raise Refusal(f"{e.combatant} has {len(own)} tracks, the most a combatant may have "
-                      f"({MAX_TRACKS}); change one of them ({', '.join(own)})")
+        raise Refusal(_("{id} has {n} tracks, the most a combatant may have ({most}); change "
+                        "one of them ({tracks})").format(
+                            id=e.combatant, n=len(own), most=MAX_TRACKS, tracks=", ".join(own)))
     if track is None and e.delta is not None:
-        raise Refusal(f"{e.combatant} has no track {e.track!r}: give it a value first "
-                      f"(track {e.combatant} {e.track} N)")
+        raise Refusal(_("{id} has no track {track!r}: give it a value first (track {id} "
+                        "{track} N)").format(id=e.combatant, track=e.track))
     value, most = after(track, e)
     if e.asked is not None and (e.delta is None or e.asked * e.delta < 0
                                 or abs(e.asked) <= abs(e.delta)):
-        raise Refusal(f"a track change stopped at a bound takes less than was asked, in "
-                      f"the same direction (asked {e.asked:+}, took {e.delta})")
+        raise Refusal(_("a track change stopped at a bound takes less than was asked, in the "
+                        "same direction (asked {asked}, took {took})").format(
+                            asked=f"{e.asked:+}", took=e.delta))
     if value < 0 and track is not None:  # (a delta on no track was refused above)
-        raise Refusal(f"{e.combatant}'s {e.track} is {track.value}: a track never goes "
-                      f"below 0 (by {e.delta:+} it would be {value})")
+        raise Refusal(_("{id}'s {track} is {value}: a track never goes below 0 (by {delta} it "
+                        "would be {after})").format(id=e.combatant, track=e.track,
+                                                    value=track.value, delta=f"{e.delta:+}",
+                                                    after=value))
     if value > (MAX_NUMBER if most is None else most):
-        bound = (f"its maximum {most}" if most is not None else
-                 f"the project's range ({MAX_NUMBER:,})")
-        now = f"is {track.value}" if track is not None else "is new"
-        raise Refusal(f"{e.combatant}'s {e.track} {now}: a track never goes above "
-                      f"{bound} ({value} would)")
+        raise Refusal(_(_ABOVE[track is not None, most is not None]).format(
+            id=e.combatant, track=e.track, value=track.value if track else None, most=most,
+            range=whole(MAX_NUMBER), after=value))
     if track is not None and (value, most) == (track.value, track.max) and (
             e.public is None or e.public == track.public):
-        raise Refusal(f"{e.combatant}'s {e.track} is {track.value} already: "
-                      "the change changes nothing")
+        raise Refusal(_("{id}'s {track} is {value} already: the change changes nothing")
+                      .format(id=e.combatant, track=e.track, value=track.value))
 
 
 def stopped(track: Track | None, delta: int, most: int | None) -> int:

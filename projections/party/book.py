@@ -8,6 +8,7 @@ from collections.abc import Callable, Collection
 
 from eventlog.codec import Envelope
 from eventlog.errors import Conflict, Refusal, UnknownEncounter
+from eventlog.language import N_, _, n_
 from eventlog.events import MARKERS, EncounterCreated, FightStarted, Payload, Redone, Undone
 from eventlog.stores.contract import EventStore
 from eventlog.stores.records import PARTY_STREAM
@@ -40,8 +41,9 @@ class PartyBook:
         with self.store.reading():
             head = self.head()
             if at is not None and not 1 <= at <= head:
-                raise Refusal(f"seq {at} is not in the party's log "
-                              f"({'it is empty' if not head else f'1 to {head}'})")
+                raise Refusal((_("seq {seq} is not in the party's log (1 to {head})") if head else
+                               _("seq {seq} is not in the party's log (it is empty)")).format(
+                                   seq=at, head=head))
             upto = head if at is None else self.store.batch_end(PARTY_STREAM, at)
             party = Party()
             if head:
@@ -92,7 +94,7 @@ class PartyBook:
                 running: Callable[[str], Collection[str]] | None = None) -> tuple[Party, list[Envelope]]:
         """Fold, decide, judge and append in one read snapshot (a Conflict:
         again from the fold). The party after, and what was appended."""
-        for _ in range(MAX_ATTEMPTS):
+        for _attempt in range(MAX_ATTEMPTS):
             with self.store.reading():
                 party = self.state(running=running)
                 payloads = decide(party)
@@ -110,7 +112,7 @@ class PartyBook:
                 continue
             party.seq = envs[-1].seq
             return party, envs
-        raise Conflict("the party is changing too fast: gave up; try again")
+        raise Conflict(_("the party is changing too fast: gave up; try again"))
 
     def _create(self, actor: str) -> None:
         try:
@@ -124,21 +126,21 @@ class PartyBook:
         """`party undo`: the party's latest declaration in force is taken back
         (never a running fight's start: the fight holds its characters)."""
         def marker(book) -> Undone:
-            batch = _target(book.undo_target(), "nothing in the party to undo")
+            batch = _target(book.undo_target(), N_("nothing in the party to undo"))
             started = [e.data for e in map(envelope, self.store.rows(
                 PARTY_STREAM, after=batch - 1, upto=self.store.batch_end(PARTY_STREAM, batch)))
                 if isinstance(e.data, FightStarted)]
             if started and running is not None and running(started[0].encounter):
-                raise Refusal(f"the party's latest declaration started fight "
-                              f"{started[0].encounter}, which is running: end it (or delete "
-                              "it) first")
+                raise Refusal(_("the party's latest declaration started fight {fight}, which is "
+                                "running: end it (or delete it) first").format(
+                                    fight=started[0].encounter))
             return Undone(batches=[batch], reason=reason)
         return self._correct(actor, marker)
 
     def redo(self, actor: str) -> tuple[Party, list[Envelope]]:
         """`party redo`: the party's most recently undone declaration again."""
         return self._correct(actor, lambda book: Redone(batch=_target(
-            book.redo_target(), "nothing in the party to redo")))
+            book.redo_target(), N_("nothing in the party to redo"))))
 
     def _book(self) -> UndoBook:
         """The party's batches and markers: what undo and redo act on."""
@@ -149,23 +151,23 @@ class PartyBook:
         return book
 
     def _correct(self, actor: str, marker) -> tuple[Party, list[Envelope]]:
-        for _ in range(MAX_ATTEMPTS):
+        for _attempt in range(MAX_ATTEMPTS):
             with self.store.reading():
                 head = self.head()
                 if not head:
-                    raise Refusal("the party has no declarations yet")
+                    raise Refusal(_("the party has no declarations yet"))
                 mark = marker(self._book())
             try:
                 envs = self.store.append(PARTY_STREAM, head, [mark], actor)
             except Conflict:
                 continue
             return self.state(), envs
-        raise Conflict("the party is changing too fast: gave up; try again")
+        raise Conflict(_("the party is changing too fast: gave up; try again"))
 
 
 def _target(batch: int | None, nothing: str) -> int:
     if batch is None:
-        raise Refusal(nothing)
+        raise Refusal(_(nothing))
     return batch
 
 
@@ -176,12 +178,13 @@ def verified(store: EventStore) -> tuple[dict, str, str | None]:
 
     from eventlog.chain import verify_chain
     if not PartyBook(store).head():
-        return {"party": True, "ok": True, "events": 0}, "ok: the party's log is empty", None
+        return {"party": True, "ok": True, "events": 0}, _("ok: the party's log is empty"), None
     verdict = verify_chain(store.rows(PARTY_STREAM), store.head(PARTY_STREAM))
     view = {"party": True, **msgspec.structs.asdict(verdict)}
-    said = (f"ok: {verdict.events} events of the party, hash chain intact "
-            f"(head {verdict.head_hash[:12]}…)")
+    said = n_("ok: {n} events of the party, hash chain intact (head {head}…)",
+              "ok: {n} events of the party, hash chain intact (head {head}…)",
+              verdict.events).format(n=verdict.events, head=verdict.head_hash[:12])
     if not verdict.ok:
-        return view, said, (f"the party's log is broken at seq {verdict.first_bad_seq}: "
-                            f"{verdict.problem} (R30)")
+        return view, said, _("the party's log is broken at seq {seq}: {problem} (R30)").format(
+            seq=verdict.first_bad_seq, problem=verdict.problem)
     return view, said, None

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from eventlog.codec import Envelope
 from eventlog.errors import Refusal
+from eventlog.language import _
 from projections.domain import commands as c
 from projections.party import declare as d
 from projections.party.book import PartyBook
@@ -29,34 +30,38 @@ def declared(ledger: Ledger, command: c.Command, actor: str) -> tuple[list[str],
         added = d.character(command.name, command.id, command.bonus, command.ap, command.grit,
                             [d.track_of(t) for t in command.tracks], reason=command.reason)
         party, envs = d.join(store, [added], actor)
-        return [_said(envs, f"{added.id} joins the party")], envs
+        return [_said(envs, _("{id} joins the party").format(id=added.id))], envs
     if isinstance(command, c.PartySet):
         party, envs = d.change(store, d.changing(command.id, command.bonus, command.ap,
                                                  command.grit, command.tracks, command.reason),
                                actor)
-        return [_said(envs, f"{command.id} changed")], envs
+        return [_said(envs, _("{id} changed").format(id=command.id))], envs
     if isinstance(command, c.PartyRemove):
         party, envs = d.remove(store, command.id, actor, command.reason)
-        return [_said(envs, f"{command.id} leaves the party")], envs
+        return [_said(envs, _("{id} leaves the party").format(id=command.id))], envs
     if isinstance(command, c.PartyRest):
         before = PartyBook(store).state()
         party, envs = d.rest(store, command.full, actor, command.reason)
-        return [_said(envs, "the party rests" + (" (a full rest)" if command.full else "")),
+        return [_said(envs, _("the party rests (a full rest)") if command.full else
+                      _("the party rests")),
                 *_rested(before, party)], envs
     if isinstance(command, c.PartyUndo):
         party, envs = PartyBook(store).undo(actor, command.reason, d.running(store))
-        return [_said(envs, "undid the party's seq "
-                            f"{cast('Undone', envs[0].data).batches[0]}")], envs
+        return [_said(envs, _("undid the party's seq {seq}").format(
+            seq=cast("Undone", envs[0].data).batches[0]))], envs
     if isinstance(command, c.PartyRedo):
         party, envs = PartyBook(store).redo(actor)
-        return [_said(envs, f"redid the party's seq {cast('Redone', envs[0].data).batch}")], envs
+        return [_said(envs, _("redid the party's seq {seq}").format(
+            seq=cast("Redone", envs[0].data).batch))], envs
     if isinstance(command, c.SessionStart):
         party, envs = d.session_start(store, command.title, actor)
-        return [_said(envs, f"session {party.sessions[-1].id} started")], envs
+        return [_said(envs, _("session {session} started").format(
+            session=party.sessions[-1].id))], envs
     if isinstance(command, c.SessionEnd):
         party, envs = d.session_end(store, actor)
-        return [_said(envs, f"session {party.sessions[-1].id} ended")], envs
-    raise Refusal(f"`{command.__struct_config__.tag}` is not the party's")
+        return [_said(envs, _("session {session} ended").format(
+            session=party.sessions[-1].id))], envs
+    raise Refusal(_("`{command}` is not the party's").format(command=command.__struct_config__.tag))
 
 
 def _carried(ledger: Ledger, command: c.PartyCarry,
@@ -76,9 +81,10 @@ def _rested(before, after) -> list[str]:
     for cid, ch in after.characters.items():
         gone = [x for x in before.characters[cid].conditions if x not in ch.conditions]
         if gone:
-            out.append(f"  {cid}: no longer {', '.join(condition(x) for x in gone)}")
+            out.append("  " + _("{id}: no longer {conditions}").format(
+                id=cid, conditions=", ".join(condition(x) for x in gone)))
     return out
 
 
 def _said(envs: list[Envelope], what: str) -> str:
-    return f"✓ party seq {envs[0].seq}: {what}"
+    return _("✓ party seq {seq}: {what}").format(seq=envs[0].seq, what=what)

@@ -7,6 +7,7 @@ from collections.abc import Callable, Iterable
 
 from eventlog.codec import Envelope
 from eventlog.errors import UnknownEncounter
+from eventlog.language import _
 from eventlog.events import (
     PartyCharacterAdded, PartyCharacterRemoved, PartyCharacterSet, PartyRested, PartyTrack,
     SessionEnded, SessionStarted)
@@ -55,9 +56,10 @@ def _check_ids(characters: list[PartyCharacterAdded]) -> None:
     ids = [x.id for x in characters]
     twice = sorted({i for i in ids if ids.count(i) > 1})
     if twice:
-        raise Refusal(f"the id {twice[0]!r} is given to two characters; give one another with --id")
+        raise Refusal(_("the id {id!r} is given to two characters; give one another with --id")
+                      .format(id=twice[0]))
     if not characters:
-        raise Refusal("no characters to add")
+        raise Refusal(_("no characters to add"))
 
 
 def change(store: EventStore, change: PartyCharacterSet,
@@ -98,8 +100,8 @@ def track_of(word: str) -> PartyTrack:
     name, eq, rest = word.partition("=")
     value, slash, most = rest.partition("/")
     if not eq or not _number(value) or (slash and not _number(most)):
-        raise Refusal(f"--track {shown(word[:80])!r} is not NAME=VALUE or NAME=VALUE/MAX "
-                      "(e.g. hp=12/20)")
+        raise Refusal(_("--track {word!r} is not NAME=VALUE or NAME=VALUE/MAX (e.g. hp=12/20)")
+                      .format(word=shown(word[:80])))
     return PartyTrack(track=name.strip(), value=int(value), max=int(most) if slash else None)
 
 
@@ -114,7 +116,7 @@ def changing(cid: str, bonus: int | None = None, ap: int | None = None,
     from eventlog.errors import Refusal
     tracked = [track_of(t) for t in tracks]
     if bonus is None and ap is None and grit is None and not tracked:
-        raise Refusal("party set changes something: give --bonus, --ap, --grit or --track")
+        raise Refusal(_("party set changes something: give --bonus, --ap, --grit or --track"))
     return PartyCharacterSet(id=cid, bonus=bonus, max_ap=ap, grit=grit, tracks=tracked,
                              reason=reason)
 

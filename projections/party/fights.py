@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from eventlog.errors import Refusal
+from eventlog.language import _, n_
 from eventlog.events import (
     CarriedCharacter, CombatantJoined, EffectApplied, FightStarted, PartyCarried,
     PartyCondition, PartyTrack, Payload, TrackChanged)
@@ -30,7 +31,7 @@ def members(party: Party, word: str) -> list[str]:
     ids = [w for w in word.replace(",", " ").split() if w]
     if not ids:
         if not party.characters:
-            raise Refusal("the party is empty: add characters with `combat party add NAME`")
+            raise Refusal(_("the party is empty: add characters with `combat party add NAME`"))
         return list(party.characters)
     for cid in ids:
         party.character(cid)
@@ -98,7 +99,9 @@ def start(ledger: Ledger, command: c.New, actor: str) -> Outcome:
     if command.roster is not None:
         taken = {j.id for j in getattr(command.roster, "entries", ())} & set(ids)
         if taken:
-            raise Refusal(f"{', '.join(sorted(taken))} is both in the roster and the party")
+            raise Refusal(n_("{ids} is both in the roster and the party",
+                             "{ids} is both in the roster and the party", len(taken)).format(
+                                 ids=", ".join(sorted(taken))))
     out = ledger.execute(None, replace(command, party=None), actor)
     state, envs = ledger.declare(command.id, lambda s: joining(party, ids), actor)
     book.declare(lambda p: [FightStarted(encounter=command.id, seq=state.seq, characters=ids)],
@@ -114,8 +117,8 @@ def carrying(ledger: Ledger, encounter: str, party: Party,
     started = party.started.get(encounter)
     if started is None:
         from eventlog.names import shown
-        raise Refusal(f"{shown(encounter[:64])} was not started from the party "
-                      "(`new ID --party`)")
+        raise Refusal(_("{encounter} was not started from the party (`new ID --party`)")
+                      .format(encounter=shown(encounter[:64])))
     now = ledger.state(encounter)
     since = ledger.state(encounter, party.carried.get(encounter, started.seq))
     left, missing = [], []
@@ -162,7 +165,7 @@ def carried(ledger: Ledger, encounter: str, actor: str,
     def decide(party: Party) -> list[Payload]:
         said[:] = [x for x in [carrying(ledger, encounter, party, reason)] if x is not None]
         return list(said)
-    _, envs = book.declare(decide, actor, running(ledger.store))
+    _party, envs = book.declare(decide, actor, running(ledger.store))
     return (said[0] if said else None), envs
 
 
@@ -184,8 +187,8 @@ def ended(ledger: Ledger, encounter: str, command: c.End, actor: str) -> list[st
     if command.no_carry:
         book.declare(lambda p: [FightReleased(encounter=encounter, reason="end --no-carry")],
                      actor)
-        return [f"the party is left as it was (--no-carry): `combat party carry {encounter}` "
-                "carries it later"]
+        return [_("the party is left as it was (--no-carry): `combat party carry {encounter}` "
+                  "carries it later").format(encounter=encounter)]
     return carry_lines(carry(ledger, encounter, actor), book.head(), before)
 
 
@@ -205,8 +208,8 @@ def waiting(ledger: Ledger, party: Party) -> list[str]:
         except UnknownEncounter:
             continue
         if due is not None and (due.characters or fight not in party.carried):
-            out.append(f"what {fight} left is not in the party yet: "
-                       f"`combat party carry {fight}` carries it")
+            out.append(_("what {fight} left is not in the party yet: `combat party carry "
+                         "{fight}` carries it").format(fight=fight))
     return out
 
 
@@ -221,6 +224,8 @@ def offered(ledger: Ledger, encounter: str) -> list[str] | None:
     due = carrying(ledger, encounter, party)
     if due is None or (not due.characters and encounter in party.carried):
         return None
-    return [f"the party would now differ by what {encounter} left (as of seq {due.seq}):",
+    return [_("the party would now differ by what {encounter} left (as of seq {seq}):").format(
+                encounter=encounter, seq=due.seq),
             *difference_lines(party, due),
-            f"`combat party carry {encounter}` carries it into the party"]
+            _("`combat party carry {encounter}` carries it into the party").format(
+                encounter=encounter)]

@@ -7,6 +7,7 @@ reaching one encounter, reads nothing of it (the party is the campaign's)."""
 from __future__ import annotations
 
 from eventlog.stores.records import Token
+from eventlog.language import _
 from eventlog.text import neutral
 from projections.access import Forbidden
 from projections.ledger import Ledger
@@ -28,8 +29,11 @@ def party_for(ledger: Ledger, token: Token) -> dict:
         party = PartyBook(ledger.store).state(running=running(ledger.store))
         return {"seq": party.seq, "characters": [_sheet(party, party.characters[cid])
                                                  for cid in token.owns if cid in party.characters]}
-    reach = f"reaches encounter {token.encounter} only" if token.role == "gm" else "is a view's"
-    raise Forbidden(f"{neutral(token.name)}'s token {reach}: the party is the whole campaign's")
+    if token.role == "gm":
+        raise Forbidden(_("{name}'s token reaches encounter {reach} only: the party is the whole "
+                          "campaign's").format(name=neutral(token.name), reach=token.encounter))
+    raise Forbidden(_("{name}'s token is a view's: the party is the whole campaign's").format(
+        name=neutral(token.name)))
 
 
 def _sheet(party: Party, ch: Character) -> dict:

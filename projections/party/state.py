@@ -10,12 +10,14 @@ from dataclasses import dataclass, field
 from msgspec.structs import replace
 
 from eventlog.errors import Refusal
+from eventlog.language import _, n_, whole
 from eventlog.events import (
     EncounterCreated, FightReleased, FightStarted, Payload, PartyCarried, PartyCharacterAdded,
     PartyCharacterRemoved, PartyCharacterSet, PartyCondition, PartyRested, PartyTrack,
     SessionEnded, SessionStarted)
 from eventlog.text import check_payload
-from projections.domain.names import did_you_mean
+from projections.domain.names import close_to
+from projections.domain.slugs import alternatives
 from projections.domain.ranges import MAX_NUMBER, check_numbers
 from projections.domain.rules import check_slug
 
@@ -73,9 +75,14 @@ class Party:
     def character(self, cid: str) -> Character:
         found = self.characters.get(cid)
         if found is None:
-            gone = " (removed from the party)" if cid in self.removed else ""
-            raise Refusal(f"no character {cid!r} in the party{gone}"
-                          f"{'' if gone else did_you_mean(cid, list(self.characters))}")
+            close = close_to(cid, list(self.characters))
+            if cid in self.removed:
+                raise Refusal(_("no character {id!r} in the party (removed from the party)")
+                              .format(id=cid))
+            if close:
+                raise Refusal(_("no character {id!r} in the party: did you mean {close}?")
+                              .format(id=cid, close=alternatives(close)))
+            raise Refusal(_("no character {id!r} in the party").format(id=cid))
         return found
 
 
@@ -135,9 +142,10 @@ def judge(p: Party, e: Payload) -> None:
     if isinstance(e, PartyCharacterAdded):
         check_slug(e.id, "character id")
         if not e.name.strip():
-            raise Refusal("a character needs a name")
+            raise Refusal(_("a character needs a name"))
         if e.id in p.characters:
-            raise Refusal(f"the id {e.id!r} is already in the party; choose another with --id")
+            raise Refusal(_("the id {id!r} is already in the party; choose another with --id")
+                          .format(id=e.id))
         _tracks(e.tracks)
     elif isinstance(e, (PartyCharacterSet, PartyCharacterRemoved)):
         p.character(e.id)
@@ -147,36 +155,40 @@ def judge(p: Party, e: Payload) -> None:
     elif isinstance(e, PartyRested):
         held = sorted({cid for ids in p.fights.values() for cid in ids})
         if held:
-            raise Refusal(f"{', '.join(held)} {'is' if len(held) == 1 else 'are'} in a running "
-                          f"fight ({', '.join(sorted(p.fights))}): the party rests once it ends")
+            raise Refusal(n_("{ids} is in a running fight ({fights}): the party rests once it "
+                             "ends", "{ids} are in a running fight ({fights}): the party rests "
+                             "once it ends", len(held)).format(
+                                 ids=", ".join(held), fights=", ".join(sorted(p.fights))))
     elif isinstance(e, FightStarted):
         for cid in e.characters:
             p.character(cid)
             _free(p, cid)
     elif isinstance(e, SessionStarted):
         if p.session is not None:
-            raise Refusal(f"session {p.session.id} is open: end it with `combat session end` "
-                          "first")
+            raise Refusal(_("session {session} is open: end it with `combat session end` first")
+                          .format(session=p.session.id))
     elif isinstance(e, SessionEnded) and p.session is None:
-        raise Refusal("no session is open: start one with `combat session start`")
+        raise Refusal(_("no session is open: start one with `combat session start`"))
 
 
 def _free(p: Party, cid: str) -> None:
     fight = p.holder(cid)
     if fight is not None:
-        raise Refusal(f"{cid} is in fight {fight}, which has not ended: "
-                      f"change {cid} there, or end it first")
+        raise Refusal(_("{id} is in fight {fight}, which has not ended: change {id} there, or "
+                        "end it first").format(id=cid, fight=fight))
 
 
 def _tracks(tracks: list[PartyTrack]) -> None:
     names = [t.track for t in tracks]
     twice = sorted({n for n in names if names.count(n) > 1})
     if twice:
-        raise Refusal(f"track {twice[0]} is given twice")
+        raise Refusal(_("track {track} is given twice").format(track=twice[0]))
     for t in tracks:
         check_slug(t.track, "track name")
         for v in (t.value, t.max):
             if v is not None and not 0 <= v <= MAX_NUMBER:
-                raise Refusal(f"track {t.track} runs from 0 to {MAX_NUMBER:,}, not {v:,}")
+                raise Refusal(_("track {track} runs from 0 to {most}, not {value}").format(
+                    track=t.track, most=whole(MAX_NUMBER), value=whole(v)))
         if t.max is not None and t.value > t.max:
-            raise Refusal(f"track {t.track} of {t.value} is over its maximum of {t.max}")
+            raise Refusal(_("track {track} of {value} is over its maximum of {most}").format(
+                track=t.track, value=t.value, most=t.max))

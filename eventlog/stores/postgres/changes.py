@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 import psycopg
 
 from eventlog.errors import StoreError
+from eventlog.language import _
 from eventlog.stores.postgres.connection import CONNECT_TIMEOUT_S
 
 if TYPE_CHECKING:
@@ -43,7 +44,8 @@ def notifying() -> bool:
     rather than asking for the marks (the default, poll)."""
     mode = os.environ.get("COMBAT_PG_CHANGES", "poll").strip().lower() or "poll"
     if mode not in MODES:
-        raise StoreError(f"COMBAT_PG_CHANGES is {mode[:20]!r}: it is poll or notify")
+        raise StoreError(_("COMBAT_PG_CHANGES is {mode!r}: it is poll or notify").format(
+            mode=mode[:20]))
     return mode == "notify"
 
 

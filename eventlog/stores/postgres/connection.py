@@ -18,6 +18,7 @@ from collections.abc import Iterator
 import psycopg
 
 from eventlog.errors import StoreError
+from eventlog.language import _
 from eventlog.text import neutral
 
 CONNECT_TIMEOUT_S = 10
@@ -28,7 +29,7 @@ def make(store, size: int):
     """An open pool of 1..`size` connections for `store` (its first made now)."""
     from psycopg_pool import ConnectionPool
     if size < 1:
-        raise StoreError(f"a pool holds at least one connection, not {size}")
+        raise StoreError(_("a pool holds at least one connection, not {size}").format(size=size))
     pool = ConnectionPool(
         store.url, min_size=1, max_size=size, open=False, name="combat-ledger",
         kwargs={"autocommit": True, "connect_timeout": CONNECT_TIMEOUT_S,
@@ -43,7 +44,8 @@ def make(store, size: int):
             psycopg.connect(store.url, connect_timeout=CONNECT_TIMEOUT_S).close()
         except psycopg.Error as reason:
             raise unreachable(reason, store.where) from None
-        raise StoreError(f"cannot open connections to {store.where}: {exc}") from None
+        raise StoreError(_("cannot open connections to {where}: {problem}").format(
+            where=store.where, problem=exc)) from None
     return pool
 
 
@@ -55,8 +57,9 @@ def lent(store) -> Iterator[psycopg.Connection]:
         held = store._pool.connection()
         db = held.__enter__()
     except PoolTimeout:
-        raise StoreError(f"all {store._pool.max_size} connections to {store.where} are busy: "
-                         "try again, or serve with a larger --pool") from None
+        raise StoreError(_("all {n} connections to {where} are busy: try again, or serve with a "
+                           "larger --pool").format(n=store._pool.max_size,
+                                                   where=store.where)) from None
     except psycopg.Error as exc:
         raise unreachable(exc, store.where) from None
     try:
@@ -74,13 +77,14 @@ def shown(url: str) -> str:
         parts = urlsplit(url)
     except ValueError as exc:  # (`postgresql://[::1`: a bracket never closed)
         hidden = re.sub(r"(://[^:/@]*):[^@/]*@", r"\1@", url)
-        raise StoreError(f"{neutral(hidden)[:200]} is not a PostgreSQL URL ({exc})") from None
+        raise StoreError(_("{url} is not a PostgreSQL URL ({problem})").format(
+            url=neutral(hidden)[:200], problem=exc)) from None
     netloc = parts.netloc
     if "@" in netloc:
         user, host = netloc.rsplit("@", 1)
         netloc = f"{user.split(':', 1)[0]}@{host}"
     pairs = parse_qsl(parts.query, keep_blank_values=True)
-    query = parts.query if all(k != "password" for k, _ in pairs) else urlencode(
+    query = parts.query if all(k != "password" for k, _value in pairs) else urlencode(
         [(k, v) for k, v in pairs if k != "password"], safe="/=")
     return urlunsplit((parts.scheme, netloc, parts.path, query, ""))
 
@@ -91,31 +95,35 @@ def wrap(exc: Exception, where: str, timeout: float, writing: bool) -> StoreErro
     from psycopg import errors as e
     first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
     if isinstance(exc, (e.LockNotAvailable, e.QueryCanceled)):
-        return StoreError(f"{where} is locked by a concurrent writer; gave up after "
-                          f"{timeout:g} s")
+        return StoreError(_("{where} is locked by a concurrent writer; gave up after {s} s")
+                          .format(where=where, s=f"{timeout:g}"))
     if isinstance(exc, e.UndefinedTable):
-        return StoreError(f"{where} is not a combat-ledger database (a table is "
-                          f"missing: {first})")
+        return StoreError(_("{where} is not a combat-ledger database (a table is missing: "
+                            "{problem})").format(where=where, problem=first))
     if isinstance(exc, e.InsufficientPrivilege):
-        return StoreError(f"{where}: permission denied ({first})")
+        return StoreError(_("{where}: permission denied ({problem})").format(
+            where=where, problem=first))
     if isinstance(exc, e.ReadOnlySqlTransaction):
-        return StoreError(f"{where} is read-only here ({first})")
+        return StoreError(_("{where} is read-only here ({problem})").format(
+            where=where, problem=first))
     if isinstance(exc, (psycopg.OperationalError, psycopg.InterfaceError)):
         if writing:
-            return StoreError(f"lost the connection to {where} ({first}) before the "
-                              "declaration was confirmed: `combat log` shows whether it "
-                              "was recorded")
-        return StoreError(f"lost the connection to {where} ({first})")
-    return StoreError(f"{where}: {first}")
+            return StoreError(_("lost the connection to {where} ({problem}) before the "
+                                "declaration was confirmed: `combat log` shows whether it was "
+                                "recorded").format(where=where, problem=first))
+        return StoreError(_("lost the connection to {where} ({problem})").format(
+            where=where, problem=first))
+    return StoreError(_("{where}: {problem}").format(where=where, problem=first))
 
 
 def unreachable(exc: Exception, where: str) -> StoreError:
     """A server that could not be reached at all."""
     text = str(exc)
-    reason = ("connection refused" if "refused" in text or "No such file" in text
-              else (text.strip().splitlines() or ["unknown error"])[-1].strip())
+    reason = (_("connection refused") if "refused" in text or "No such file" in text
+              else (text.strip().splitlines() or [_("unknown error")])[-1].strip())
     if "does not exist" in text and "database" in text:
-        reason = "no such database"
+        reason = _("no such database")
     elif "authentication" in text or "password" in text:
-        reason = "authentication failed"
-    return StoreError(f"cannot reach the PostgreSQL server of {where}: {reason}")
+        reason = _("authentication failed")
+    return StoreError(_("cannot reach the PostgreSQL server of {where}: {reason}").format(
+        where=where, reason=reason))

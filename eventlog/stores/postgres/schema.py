@@ -8,6 +8,7 @@ reorders keys, so `verify` could never recompute a hash from it.
 from __future__ import annotations
 
 from eventlog.errors import StoreError
+from eventlog.language import _
 from eventlog.stores.postgres.connection import wrap
 from eventlog.text import neutral
 
@@ -245,27 +246,29 @@ def prepare(db, where: str, create: bool = True) -> str:
     line, having written nothing to it."""
     if not {r[0] for r in db.execute(_TABLES)}:
         if not create:
-            raise StoreError(f"{where} holds no store yet")
+            raise StoreError(_("{where} holds no store yet").format(where=where))
         with db.transaction():
             db.execute(_LOCK)  # two first opens at once: one creates
             if not db.execute(_TABLES).fetchone():
                 if db.execute("SELECT current_schema()").fetchone()[0] is None:
                     path = db.execute("SHOW search_path").fetchone()[0]
-                    raise StoreError(f"{where}: its search_path ({neutral(path)[:100]}) "
-                                     "names no schema this role may use: create the "
-                                     "schema, or grant the role USAGE and CREATE on it")
+                    raise StoreError(_("{where}: its search_path ({path}) names no schema this "
+                                       "role may use: create the schema, or grant the role "
+                                       "USAGE and CREATE on it").format(
+                                           where=where, path=neutral(path)[:100]))
                 import os
                 db.execute(_VERSION_TABLE)
                 db.execute("INSERT INTO schema_version VALUES (%s, 0, %s)",
                            (APP, os.urandom(16).hex()))
     version, store_id = _recognised(db, where)
     if version > SCHEMA_VERSION:
-        raise StoreError(f"{where} was written by a newer combat-ledger "
-                         f"(schema {version}; this one reads {SCHEMA_VERSION})")
+        raise StoreError(_("{path} was written by a newer combat-ledger (schema {version}; "
+                           "this one reads {reads})").format(
+                               path=where, version=version, reads=SCHEMA_VERSION))
     if version < SCHEMA_VERSION:
         with db.transaction():
             db.execute(_LOCK)
-            version, _ = _recognised(db, where)
+            version, _store_id = _recognised(db, where)
             for step, sql in MIGRATIONS:
                 if step > version:
                     db.execute(sql)
@@ -276,8 +279,8 @@ def prepare(db, where: str, create: bool = True) -> str:
 def _recognised(db, where: str) -> tuple[int, str]:
     """(schema version, store id) of one of our stores; else StoreError."""
     import psycopg
-    refused = StoreError(f"{where} is not a combat-ledger database (it holds tables "
-                         "of another program); nothing was changed")
+    refused = StoreError(_("{where} is not a combat-ledger database (it holds tables of "
+                           "another program); nothing was changed").format(where=where))
     columns = [r[0] for r in db.execute(
         "SELECT a.attname FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid "
         "JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = current_schema() "
@@ -295,9 +298,10 @@ def _recognised(db, where: str) -> tuple[int, str]:
         raise refused
     for kind, name, shape in db.execute(_OBJECTS):
         if _MADE.get((kind, name)) != shape:
-            raise StoreError(f"{where} is not a combat-ledger store as this program made "
-                             f"it: it holds a {kind} {neutral(name)[:60]!r} that "
-                             "combat-ledger did not make; nothing was changed")
+            raise StoreError(_("{where} is not a combat-ledger store as this program made it: "
+                               "it holds a {kind} {name!r} that combat-ledger did not make; "
+                               "nothing was changed").format(
+                                   where=where, kind=kind, name=neutral(name)[:60]))
     return rows[0][1], rows[0][2]
 
 

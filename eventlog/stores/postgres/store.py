@@ -27,6 +27,7 @@ import psycopg
 
 from eventlog.codec import GENESIS, Envelope, encode_data, utc_now
 from eventlog.errors import LedgerError, StoreError
+from eventlog.language import _
 from eventlog.events import EncounterCreated, Payload
 from eventlog.stores.postgres import connection, schema
 from eventlog.stores.postgres.changes import ChangesMixin, notifying
@@ -127,7 +128,8 @@ class PostgresStore(SnapshotsMixin, ImportMixin, TokensMixin, SeatsMixin, Change
         db = getattr(self._local, "db", None)
         if db is None or db.closed or db.broken:
             if db is not None and getattr(self._local, "depth", None):
-                raise StoreError(f"lost the connection to {self.where} during a read")
+                raise StoreError(_("lost the connection to {where} during a read").format(
+                    where=self.where))
             db = self._local.db = self._connect()
             self._local.depth = 0
             with self._guard:

@@ -9,6 +9,7 @@ import os
 import stat
 
 from eventlog.errors import StoreError
+from eventlog.language import _, reason
 
 
 def shown(path: str | os.PathLike) -> str:
@@ -36,8 +37,8 @@ def check_path(path: str | os.PathLike, given: str) -> None:
     device or a FIFO (SQLite would write a journal beside /dev/null), or one
     whose folder is a file."""
     if given == "":
-        raise StoreError("--db is empty: name a ledger file (or leave --db out for "
-                         "the default store)")
+        raise StoreError(_("--db is empty: name a ledger file (or leave --db out for the "
+                           "default store)"))
     try:
         mode = os.stat(path).st_mode
     except FileNotFoundError:
@@ -47,12 +48,13 @@ def check_path(path: str | os.PathLike, given: str) -> None:
         _check_folder(path)
         return
     except OSError as exc:
-        raise StoreError(f"cannot open {shown(path)}: {exc.strerror or exc}") from None
+        raise StoreError(_("cannot open {path}: {reason}").format(
+            path=shown(path), reason=reason(exc))) from None
     if stat.S_ISDIR(mode):
-        raise StoreError(f"{shown(path)} is a folder, not a ledger file")
+        raise StoreError(_("{path} is a folder, not a ledger file").format(path=shown(path)))
     if not stat.S_ISREG(mode):
-        raise StoreError(f"{shown(path)} is not a combat-ledger database (a device, FIFO "
-                         "or socket, not a file)")
+        raise StoreError(_("{path} is not a combat-ledger database (a device, FIFO or socket, "
+                           "not a file)").format(path=shown(path)))
 
 
 def _check_folder(given: str | os.PathLike) -> None:
@@ -62,7 +64,8 @@ def _check_folder(given: str | os.PathLike) -> None:
     for parent in path.parents:
         if parent.exists() or parent.is_symlink():
             if not parent.is_dir():
-                raise StoreError(f"cannot create {path}: {parent} is a file, not a folder")
+                raise StoreError(_("cannot create {path}: {parent} is a file, not a folder")
+                                 .format(path=path, parent=parent))
             return
 
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import sqlite3
 
+from eventlog.language import N_, _
+
 SCHEMA_VERSION = 8  # 2: the table server's tokens, 3: its webhooks, 4: the hooks
 # the GM let send to a private address, 5: portraits, 6: join requests and the
 # table's choice in tables of their own, 7: archive and import marks in tables
@@ -127,20 +129,27 @@ def schema_objects(*scripts: str) -> dict[str, tuple[str, str]]:
     return made
 
 
+FOREIGN = {  # a thing in a store that is not ours, by its kind
+    "table": N_("a table {name} that combat-ledger did not make"),
+    "index": N_("an index {name} that combat-ledger did not make"),
+    "view": N_("a view {name} that combat-ledger did not make"),
+    "trigger": N_("a trigger {name} that combat-ledger did not make")}
+
+
 def foreign_object(rows, made: dict[str, tuple[str, str]]) -> str | None:
     """The first object in a store's sqlite_master rows (type, name, table,
     sql) that combat-ledger did not make as it is (a trigger, a view, a table
     or index of another shape), said in a few words; None if there is none.
     A table or index of ours may be missing (older stores lack some)."""
-    ours = {name for name, (kind, _) in made.items() if kind == "table"}
+    ours = {name for name, (kind, _sql) in made.items() if kind == "table"}
     for kind, name, table, sql in rows:
         if kind == "index" and sql is None and table in ours and name.startswith(
                 f"sqlite_autoindex_{table}_") and name.rsplit("_", 1)[-1].isdigit():
             continue  # (a PRIMARY KEY's or UNIQUE's own index)
         want = made.get(name)
         if want is None or want != (kind, " ".join(str(sql).split())):
-            shown = repr(str(name)[:60])
-            return f"a {kind} {shown} that combat-ledger did not make"
+            said = FOREIGN.get(kind, N_("a {kind} {name} that combat-ledger did not make"))
+            return _(said).format(kind=kind, name=repr(str(name)[:60]))
     return None
 
 

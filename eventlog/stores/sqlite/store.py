@@ -19,6 +19,7 @@ from eventlog.stores.shared import (
     EVENT_VERSION, busy_timeout, count_commit, judged_head, not_text)
 from eventlog.stores.records import PARTY_STREAM, EncounterInfo, SnapshotMaker, StoredEvent
 from eventlog.errors import StoreError
+from eventlog.language import N_, _, reason
 from eventlog.events import EncounterCreated, Payload
 from eventlog.stores.sqlite.changes import ChangesMixin
 from eventlog.stores.sqlite.connection import (
@@ -36,6 +37,9 @@ from eventlog.stores.sqlite.seats import SeatsMixin
 from eventlog.stores.sqlite.tokens import TokensMixin
 
 DISK_FULL_BELOW = 1 << 20  # bytes free: an I/O error with less than this is a full disk
+
+NOT_OURS = N_("{path} is not a combat-ledger database")
+
 
 class Store(SnapshotsMixin, ImportMixin, TokensMixin, SeatsMixin, ChangesMixin, TidyMixin, HooksMixin,
             FoldReadsMixin, PortraitsMixin):
@@ -56,7 +60,8 @@ class Store(SnapshotsMixin, ImportMixin, TokensMixin, SeatsMixin, ChangesMixin, 
         except sqlite3.DatabaseError as exc:
             raise self._wrap(exc) from None
         except OSError as exc:
-            raise StoreError(f"cannot open {self.path}: {exc.strerror or exc}") from None
+            raise StoreError(_("cannot open {path}: {reason}").format(
+                path=self.path, reason=reason(exc))) from None
 
     @property
     def path(self):
@@ -77,15 +82,15 @@ class Store(SnapshotsMixin, ImportMixin, TokensMixin, SeatsMixin, ChangesMixin, 
     def _wrap(self, exc: Exception) -> StoreError:
         text = str(exc)
         if "locked" in text or "busy" in text:
-            return StoreError(f"{self.path} is locked by another program; "
-                              f"gave up after {self.timeout:g} s")
+            return StoreError(_("{path} is locked by another program; gave up after {s} s")
+                              .format(path=self.path, s=f"{self.timeout:g}"))
         if "not a database" in text or "malformed" in text:
-            return StoreError(f"{self.path} is not a combat-ledger database")
+            return StoreError(_(NOT_OURS).format(path=self.path))
         if "readonly" in text or "read-only" in text:
-            return StoreError(f"{self.path} is read-only")
+            return StoreError(_("{path} is read-only").format(path=self.path))
         if "full" in text or ("I/O" in text and self._disk_full()):
-            return StoreError(f"cannot write {self.path}: the disk is full")
-        return StoreError(f"{self.path}: {text}")
+            return StoreError(_("cannot write {path}: the disk is full").format(path=self.path))
+        return StoreError(_("{path}: {problem}").format(path=self.path, problem=text))
 
     def _disk_full(self) -> bool:
         """SQLite reports a full disk as an I/O error when it cannot even
@@ -99,7 +104,7 @@ class Store(SnapshotsMixin, ImportMixin, TokensMixin, SeatsMixin, ChangesMixin, 
     def _prepare(self) -> None:
         objects = self.db.execute(
             "SELECT type, name, tbl_name, sql FROM sqlite_master").fetchall()
-        tables = {name for kind, name, _, _ in objects if kind == "table"}
+        tables = {name for kind, name, _table, _sql in objects if kind == "table"}
         if not objects:
             self.db.execute("PRAGMA journal_mode = WAL")
             self.db.execute("BEGIN IMMEDIATE")
@@ -119,24 +124,26 @@ class Store(SnapshotsMixin, ImportMixin, TokensMixin, SeatsMixin, ChangesMixin, 
                 self.db.execute("ROLLBACK")
                 raise
         elif not recognised(self.db, tables):  # before anything is written to it
-            raise StoreError(f"{self.path} is not a combat-ledger database")
+            raise StoreError(_(NOT_OURS).format(path=self.path))
         elif doctored := foreign_object(objects, MADE):
-            raise StoreError(f"{self.path} is not a combat-ledger store as this program "
-                             f"made it: it holds {doctored}; nothing was changed")
+            raise StoreError(_("{path} is not a combat-ledger store as this program made it: it "
+                               "holds {object}; nothing was changed").format(
+                                   path=self.path, object=doctored))
         row = self.db.execute(
             "SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
         version = schema_version(row[0]) if row else None
         if version is None:
-            raise StoreError(f"{self.path} is not a combat-ledger database "
-                             "(its schema version is not a number)")
+            raise StoreError(_("{path} is not a combat-ledger database (its schema version is "
+                               "not a number)").format(path=self.path))
         if version > SCHEMA_VERSION:
-            raise StoreError(f"{self.path} was written by a newer combat-ledger "
-                             f"(schema {version}; this one reads {SCHEMA_VERSION})")
+            raise StoreError(_("{path} was written by a newer combat-ledger (schema {version}; "
+                               "this one reads {reads})").format(
+                                   path=self.path, version=version, reads=SCHEMA_VERSION))
         if version < SCHEMA_VERSION:
             self._migrate(version, SCHEMA_VERSION)
         if tables and "snapshots" not in tables:  # a store from before snapshots
             self._write(lambda: self.db.execute(SCHEMA[SCHEMA.index("CREATE TABLE snapshots"):]))
-        self.indexed = not objects or any(name == "events_by_type" for _, name, _, _ in objects)
+        self.indexed = not objects or any(name == "events_by_type" for _kind, name, _table, _sql in objects)
         self.db.execute("PRAGMA synchronous = FULL")
         # Names the store for the user's remembered current encounter: its
         # id and where it is (a copy of the file is another store).
