@@ -188,7 +188,11 @@ _REASONS = {"ENOENT": N_("No such file or directory"), "EACCES": N_("Permission 
             "EADDRINUSE": N_("Address already in use"),
             "EADDRNOTAVAIL": N_("Cannot assign requested address"),
             "ENAMETOOLONG": N_("File name too long"), "ELOOP": N_("Too many levels of symbolic links"),
-            "EDQUOT": N_("Disk quota exceeded"), "EIO": N_("Input/output error")}
+            "EDQUOT": N_("Disk quota exceeded"), "EIO": N_("Input/output error"),
+            "ECONNREFUSED": N_("Connection refused"), "ETIMEDOUT": N_("Connection timed out"),
+            # a name the resolver could not resolve (socket.gaierror's own numbers)
+            "EAI_NONAME": N_("Name or service not known"),
+            "EAI_AGAIN": N_("Temporary failure in name resolution")}
 
 
 def reason(exc: BaseException) -> str:
@@ -196,6 +200,10 @@ def reason(exc: BaseException) -> str:
     import errno
     code = getattr(exc, "errno", None)
     name = errno.errorcode.get(code) if isinstance(code, int) else None
+    if type(exc).__name__ == "gaierror":
+        import socket
+        name = next((n for n in ("EAI_NONAME", "EAI_AGAIN") if getattr(socket, n, None) == code),
+                    None)
     if name in _REASONS:
         return _(_REASONS[name])
     return getattr(exc, "strerror", None) or str(exc)

@@ -205,9 +205,19 @@ def test_no_module_that_says_messages_binds_the_name_of_its_lookup():
             if not imports:
                 continue
             for node in ast.walk(tree):
-                if isinstance(node, ast.Name) and node.id == "_" and isinstance(
-                        node.ctx, (ast.Store, ast.Del)):
-                    bound.append(f"{path.relative_to(ROOT)}:{node.lineno}")
-                elif isinstance(node, ast.arg) and node.arg == "_":
+                named = (node.id if isinstance(node, ast.Name) and isinstance(
+                    node.ctx, (ast.Store, ast.Del)) else getattr(node, "arg", None)
+                    if isinstance(node, ast.arg) else None)
+                if named == "_":
                     bound.append(f"{path.relative_to(ROOT)}:{node.lineno}")
     assert bound == [], "rename these `_` (they hide the message lookup)"
+
+
+def test_a_name_the_resolver_does_not_know_is_said_in_german():
+    import socket
+    try:
+        socket.getaddrinfo("nirgends.invalid", 80)
+    except socket.gaierror as exc:
+        with language.speaking("de"):
+            assert language.reason(exc) in ("Name oder Dienst nicht bekannt",
+                                            "Vorübergehender Fehler bei der Namensauflösung")
