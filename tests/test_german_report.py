@@ -119,3 +119,70 @@ def test_combat_lang_de_report_writes_a_german_page(tmp_path):
     assert real(env["COMBAT_DB"], "report", "-o", str(english),
                 env={"LANG": "C.UTF-8"}).returncode == 0
     assert '<html lang="en">' in english.read_text(encoding="utf-8")
+
+
+# -- laid out in Chromium: German words are longer --------------------------
+
+@pytest.fixture(scope="module")
+def german(tmp_path_factory) -> dict:
+    """The reports the layout tests read, written in German."""
+    from fights import play_rounds
+    from test_report_browser import _write, five_evenings, hurt
+    folder = tmp_path_factory.mktemp("german-pages")
+    out = {}
+    with speaking("de"):
+        store = Store(street_fight(folder / "demo")["COMBAT_DB"])
+        out["demo"] = _write(Ledger(store), "demo-1", folder / "demo.html")
+        with (folder / "players.html").open("w", encoding="utf-8") as f:
+            write_html(Ledger(store), "demo-1", f, audience="players")
+        out["players"] = folder / "players.html"
+        store.close()
+        store = Store(folder / "tracks.db")
+        out["tracks"] = _write(hurt(Ledger(store)), "yard", folder / "tracks.html")
+        play_rounds(store, "twenty", 20)
+        out["twenty"] = _write(Ledger(store), "twenty", folder / "twenty.html")
+        with (folder / "campaign.html").open("w", encoding="utf-8") as f:
+            write_campaign(Ledger(store), ["yard", "twenty"], f)
+        out["campaign"] = folder / "campaign.html"
+        store.close()
+        out["sessions"] = five_evenings(folder)
+    return out
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from browser import CHROMIUM, chromium
+    if CHROMIUM is None:
+        pytest.skip("no chromium installed (.ci/run installs it)")
+    with chromium() as b:
+        yield b
+
+
+@pytest.mark.parametrize("width", (1280, 390))
+@pytest.mark.parametrize("fight", ["demo", "players", "tracks", "twenty", "campaign", "sessions"])
+def test_the_german_pages_break_no_header_clip_no_label_crop_nothing_silently(
+        browser, german, fight, width):
+    from test_report_browser import evaluated, laid_out, measured
+    assert evaluated(browser, german[fight], width,
+                     "() => document.documentElement.lang") == "de"
+    m = laid_out(browser, german[fight], width)
+    assert m["broken"] == [], m["broken"][:8]      # a header breaks between words
+    assert m["overlap"] == [], m["overlap"][:5]    # no label over another
+    assert m["clipped"] == [], m["clipped"][:5]    # no label cut by its chart's edge
+    assert m["cropped"] == [], m["cropped"]        # a cropped chart says to scroll
+    m = measured(browser, german[fight], width)
+    assert m["small"] == [], m["small"][:5]
+    assert m["pageWidth"] <= m["viewport"], m["overflow"][:5]
+
+
+@pytest.mark.parametrize("fight", ["demo", "campaign", "sessions"])
+def test_the_german_tables_fit_a_desktop_without_scrolling(browser, german, fight):
+    wide = evaluated_tables(browser, german[fight])
+    assert wide == [], wide
+
+
+def evaluated_tables(browser, path):
+    from test_report_browser import evaluated
+    return evaluated(browser, path, 1280, """() => [...document.querySelectorAll('.tables')]
+        .filter(t => t.scrollWidth > t.clientWidth + 1)
+        .map(t => [t.closest('section').id, t.scrollWidth, t.clientWidth])""")

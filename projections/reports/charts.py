@@ -144,18 +144,31 @@ def _svg(fig, chart_id: str, titles: dict[str, tuple[str, float]],
     return svg
 
 
+def _legend_columns(labels: list[str], width_px: float) -> int:
+    """How many entries a row of the legend holds at this width. Counted by
+    characters, and by the widest label's drawn width where that is more (a
+    German label of wide letters: Durchgang 5) with the key, the pads and the
+    space between columns beside it."""
+    from matplotlib.font_manager import FontProperties
+    from matplotlib.textpath import text_to_path
+    font = FontProperties(family=["DejaVu Sans", "sans-serif"], size=FONT_PT)
+    drawn = max(text_to_path.get_text_width_height_descent(s, font, ismath=False)[0]
+                for s in labels) * 96 / 72
+    # a column: key 13 px, pad 11, the label; 16 between columns, 5 at each end
+    fit = min(int(width_px // (max(len(s) for s in labels) * CHAR_PX + 34)),
+              int((width_px + 16 - 11) // (drawn + 40)))
+    return max(1, min(len(labels), fit))
+
+
 def _legend(ax, handles: list, labels: list[str], width_px: float) -> None:
     """The legend above the plot, in as many rows as it needs at this width."""
-    widest = max(len(s) for s in labels) * CHAR_PX + 34
-    ncol = max(1, min(len(labels), int(width_px // widest)))
+    ncol = _legend_columns(labels, width_px)
     ax.legend(handles, labels, loc="lower left", bbox_to_anchor=(0, 1.02), ncol=ncol,
               frameon=False, borderaxespad=0, handlelength=1, columnspacing=1.2)
 
 
 def _legend_rows(labels: list[str], width_px: float) -> int:
-    widest = max(len(s) for s in labels) * CHAR_PX + 34
-    ncol = max(1, min(len(labels), int(width_px // widest)))
-    return -(-len(labels) // ncol)
+    return -(-len(labels) // _legend_columns(labels, width_px))
 
 
 def _every(slot_px: float, label_px: float) -> int:
