@@ -47,7 +47,7 @@ def test_the_report_in_german_says_its_headings_in_german(demo):
                     "<h2>Statistik</h2>", "<h3>Runde 1</h3>"):
         assert heading in html
     assert "Ausgegebene AP pro Kämpfer und Runde" in html      # a chart's title
-    assert "<th>Durchgang</th>" in html                         # a column
+    assert "<th>Durchgänge</th>" in html and "<th>Durchg.</th>" in html  # columns
     assert '<div class="label">Runden</div>' in html           # a card: 2 rounds
     assert "combat-ledger-Bericht über <code>demo-1</code> bei seq" in html  # the footer
     for english in ("<h2>Summary</h2>", "Round by round", "AP spent per combatant",
@@ -177,15 +177,23 @@ def test_the_german_pages_break_no_header_clip_no_label_crop_nothing_silently(
 
 @pytest.mark.parametrize("fight", ["demo", "campaign", "sessions"])
 def test_the_german_tables_fit_a_desktop_without_scrolling(browser, german, fight):
-    wide = evaluated_tables(browser, german[fight])
+    wide = wider_than_their_box(browser, german[fight], 1280, ".tables")
     assert wide == [], wide
 
 
-def evaluated_tables(browser, path):
+@pytest.mark.parametrize("fight", ["demo", "players"])
+def test_the_german_time_tables_fit_a_phone(browser, german, fight):
+    """(The tables of Time have no line that says to scroll: they fit.)"""
+    wide = wider_than_their_box(browser, german[fight], 390, "#time .tables")
+    assert wide == [], wide
+
+
+def wider_than_their_box(browser, path, width: int, boxes: str) -> list:
     from test_report_browser import evaluated
-    return evaluated(browser, path, 1280, """() => [...document.querySelectorAll('.tables')]
+    script = """() => [...document.querySelectorAll(BOXES)]
         .filter(t => t.scrollWidth > t.clientWidth + 1)
-        .map(t => [t.closest('section').id, t.scrollWidth, t.clientWidth])""")
+        .map(t => [t.closest('section').id, t.scrollWidth, t.clientWidth])"""
+    return evaluated(browser, path, width, script.replace("BOXES", repr(boxes)))
 
 
 # -- the terminal: stats, report, diff --------------------------------------
@@ -250,3 +258,20 @@ def test_diff_in_german_and_its_json_as_data(tmp_path):
     assert data["relation"] == "what-if is a fork of demo-1 at seq 30"   # data: as written
     assert "what-if is a fork of demo-1 at seq 30: both hold seq 1 to" in said(
         env, "en", "diff", "demo-1", "what-if")
+
+
+def test_the_flow_of_the_round_is_said_in_german(tmp_path):
+    env = street_fight(tmp_path)
+    combat = in_process(env)
+    combat("new", "hof")
+    combat("add", "Rook", "--pc")
+    combat("add", "Boss")
+    combat("roll", "rook", "--die", "9")
+    combat("roll", "boss", "--die", "3")
+    combat("round")
+    with speaking("de"):
+        out = combat("act", "rook", "major").stdout + combat("act", "rook", "minor").stdout
+    assert "der Zug von rook endete von selbst: keine AP mehr (R21)" in out
+    assert "jetzt dran: boss" in out
+    english = combat("act", "boss", "major").stdout + combat("act", "boss", "minor").stdout
+    assert "boss's turn ended by itself: no AP left (R21)" in english

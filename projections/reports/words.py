@@ -34,7 +34,8 @@ def column(word: str) -> str:
     """A table column's header: a word a long translation would widen a
     table past the page with is said shorter there (Unterbrechungen: Unterbr.)."""
     narrow = {"interrupts": pgettext("column", "interrupts"),
-              "seizes": pgettext("column", "seizes"),
+              "seizes": pgettext("column", "seizes"), "pass": pgettext("column", "pass"),
+              "AP spent": pgettext("column", "AP spent"),
               # the singular of the words the cards count (1 round, 2 rounds)
               "round": n_("round", "rounds", 1), "encounter": n_("encounter", "encounters", 1)}
     return narrow.get(word) or _(word)
