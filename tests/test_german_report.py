@@ -275,3 +275,9 @@ def test_the_flow_of_the_round_is_said_in_german(tmp_path):
     assert "jetzt dran: boss" in out
     english = combat("act", "boss", "major").stdout + combat("act", "boss", "minor").stdout
     assert "boss's turn ended by itself: no AP left (R21)" in english
+
+
+def test_the_players_campaign_page_in_german(demo):
+    html = campaign(demo[1], "de", "players")
+    assert "<h1>Die Kampagne der Spieler: 1 Begegnung</h1>" in html
+    assert "<h1>The players&#39; campaign: 1 encounter</h1>" in campaign(demo[1], "en", "players")

@@ -158,7 +158,6 @@ def _environment():
     from eventlog import language
     env.add_extension("jinja2.ext.i18n")
     env.install_gettext_callables(language._, language.n_, newstyle=False)
-    env.globals["n_"] = language.n_
     env.globals["lang"] = language.current
     env.globals["category"] = category
     env.globals["side"] = side

@@ -31,8 +31,8 @@ def pgettext(context: str, message: str) -> str:
 
 
 def column(word: str) -> str:
-    """A table column's header: a word a long translation would widen a
-    table past the page with is said shorter there (Unterbrechungen: Unterbr.)."""
+    """A table column's header: said shorter where a long translation would
+    widen the table past the page (Unterbrechungen: Unterbr.)."""
     narrow = {"interrupts": pgettext("column", "interrupts"),
               "seizes": pgettext("column", "seizes"), "pass": pgettext("column", "pass"),
               "AP spent": pgettext("column", "AP spent"),
