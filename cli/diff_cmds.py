@@ -27,12 +27,14 @@ def diff(ctx: typer.Context,
     for eid in (a, b):
         s.store.head(eid)  # an unknown id is one line
     if a == b:
-        raise LedgerError(_("diff compares two encounters: {encounter} is given twice").format(encounter=a))
-    result = compare(s.ledger, a, b)
-    if as_json:
-        print_json(result)
+        raise LedgerError(_("diff compares two encounters: {encounter} is given twice")
+                          .format(encounter=a))
+    if as_json:  # data for a program: its sentence in the language the messages are written in
+        from eventlog.language import SOURCE, speaking
+        with speaking(SOURCE):
+            print_json(compare(s.ledger, a, b))
         return
-    _show(result)
+    _show(compare(s.ledger, a, b))
 
 
 def _show(result: dict) -> None:
@@ -56,7 +58,7 @@ def _show(result: dict) -> None:
     table.add_column(escape(a["encounter"]))
     table.add_column(escape(b["encounter"]))
     table.add_row(_("events after"), str(a["events_after"]), str(b["events_after"]))
-    table.add_row(_("round"), _round(a), _round(b))
+    table.add_row(n_("round", "rounds", 1), _round(a), _round(b))
     ids = list(dict.fromkeys([c["id"] for c in a["combatants"]] +
                              [c["id"] for c in b["combatants"]]))
     mine = {side["encounter"]: {c["id"]: c for c in side["combatants"]} for side in (a, b)}
@@ -66,13 +68,11 @@ def _show(result: dict) -> None:
 
 
 def _round(side: dict) -> str:
-    rounds = (str(side["round"]) if side["round"] == side["round_then"]
-              else f"{side['round_then']} → {side['round']}")
+    now = (str(side["round"]) if side["round"] == side["round_then"] else
+           f"{side['round_then']} → {side['round']}")
     if side["phase"] == "ended":
-        return _("{rounds}, ended").format(rounds=rounds)
-    if side["phase"] == "setup":
-        return _("{rounds} (setup)").format(rounds=rounds)
-    return rounds
+        return _("{round}, ended").format(round=now)
+    return _("{round} (setup)").format(round=now) if side["phase"] == "setup" else now
 
 
 def _cell(c: dict | None) -> str:
@@ -80,7 +80,8 @@ def _cell(c: dict | None) -> str:
     if c is None:
         return "—"
     if c["turns"] or c["ap_spent"]:
-        parts = [n_("{n} turn", "{n} turns", c["turns"]).format(n=c["turns"]), f"{c['ap_spent']} AP"]
+        parts = [n_("{n} turn", "{n} turns", c["turns"]).format(n=c["turns"]),
+                 f"{c['ap_spent']} AP"]
     else:
         parts = [_("no turn")]
     if c["grit_spent"]:

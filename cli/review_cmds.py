@@ -9,9 +9,17 @@ import typer
 from cli.base import app, session
 from cli.session import print_json
 from eventlog.errors import LedgerError
+from eventlog.language import _, n_
 
 DELAY_ON_A_TERMINAL = 1.0  # seconds between frames when --delay is not given
 MAX_DELAY = 3600.0  # seconds: more is a typo (and 1e308 or nan no clock can sleep)
+
+
+def both(options: list[str]) -> str:
+    """`--all and --session` in the reader's words."""
+    from functools import reduce
+    return reduce(lambda first, second: _("{first} and {second}").format(
+        first=first, second=second), options)
 
 
 def _evening(s, every: bool, encounters: str | None, evening: str | None,
@@ -22,11 +30,11 @@ def _evening(s, every: bool, encounters: str | None, evening: str | None,
                                    ("--session", evening is not None), ("--campaign", campaign))
              if on]
     if len(given) > 1:
-        raise LedgerError(f"{' and '.join(given)}: give one of them")
+        raise LedgerError(_("{options}: give one of them").format(options=both(given)))
     if evening is not None or campaign:
         from projections.party.evenings import chosen_fights
         fights = chosen_fights(s.ledger.store, evening)
-        return [fight for _, fight in fights], {fight: sid for sid, fight in fights}
+        return [fight for _sid, fight in fights], {fight: sid for sid, fight in fights}
     if every:
         return [e.id for e in s.ledger.store.encounters()], None
     if encounters is None:
@@ -36,9 +44,10 @@ def _evening(s, every: bool, encounters: str | None, evening: str | None,
     known = {e.id for e in s.ledger.store.encounters()}
     for eid in ids:
         if eid not in known:
-            raise UnknownEncounter(f"--encounters: no encounter {eid} in this store")
+            raise UnknownEncounter(_("--encounters: no encounter {encounter} in this store")
+                                   .format(encounter=eid))
     if not ids:
-        raise LedgerError("--encounters: name at least one encounter, e.g. --encounters a,b")
+        raise LedgerError(_("--encounters: name at least one encounter, e.g. --encounters a,b"))
     return ids, None
 
 
@@ -66,7 +75,8 @@ def stats(ctx: typer.Context,
     Example: combat stats        combat stats --json        combat stats --campaign        combat stats --csv > turns.csv
     """
     if as_json and as_csv:
-        raise LedgerError("--json and --csv: give one of them")
+        raise LedgerError(_("{options}: give one of them").format(
+            options=both(["--json", "--csv"])))
     from projections.reports.stats import stats as tally
     s = session(ctx)
     ids, sessions = _evening(s, every, encounters, evening, campaign)
@@ -142,7 +152,7 @@ def report(ctx: typer.Context,
     if ids is not None:
         def writer(f):
             return html.write_campaign(s.ledger, ids, f, progress(), sessions, audience.value)
-        what = f"{len(ids)} encounter{'s' if len(ids) != 1 else ''}"
+        what = n_("{n} encounter", "{n} encounters", len(ids)).format(n=len(ids))
     else:
         def writer(f):
             return html.write_html(s.ledger, s.encounter, f, progress(), audience.value)
@@ -154,8 +164,10 @@ def report(ctx: typer.Context,
     write_file(out, writer, s.ledger.store.path, force)
     from cli.console import console
     from cli.render import escape
-    console.print(f"wrote the report of {what} to {escape(str(out))}"
-                  + (": open it in a browser (`-o FILE` names another file)" if chosen else ""))
+    said = (_("wrote the report of {what} to {file}: open it in a browser "
+              "(`-o FILE` names another file)") if chosen else
+            _("wrote the report of {what} to {file}"))
+    console.print(said.format(what=escape(what), file=escape(str(out))))
 
 
 def _on_a_terminal() -> bool:
@@ -228,7 +240,7 @@ def play_back(ledger, encounter: str, to: int | None, start: int, delay: float |
 
     from cli.console import console
     from projections.reports.replay import frames
-    head, _ = ledger.store.head(encounter)
+    head, _hash = ledger.store.head(encounter)
     for what, seq in (("--to", to), ("--from", start)):
         if seq is not None and seq > head:
             raise LedgerError(f"{what} {seq}: the log of {encounter} ends at seq {head}")

@@ -24,6 +24,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from html import escape
 
+from eventlog.language import SOURCE, _, current, decimal, n_
+
 FONT_PT = 10         # every text of every chart; 10 pt is 13.3 CSS px in the page
 PX = 1 / 96          # inches per CSS pixel (matplotlib's SVG is 72 pt per inch)
 NAME_CHARS = 24      # longer names are cut, with an ellipsis
@@ -31,6 +33,15 @@ CHAR_PX = 7.5        # about the width of a character of FONT_PT
 BARS = 60            # rounds drawn mark by mark; more: step areas, a heatmap as a picture
 TAB10 = ("#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948",
          "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac")
+
+
+def _num(value: float) -> str:
+    """A value as a chart writes it (as few decimals as it has), in the
+    reader's form: 2.5 / 2,5."""
+    written = f"{value:g}"
+    if current() == SOURCE or "e" in written:
+        return written
+    return decimal(value, len(written.partition(".")[2]))
 
 
 def palette(n: int) -> list[str]:
@@ -133,18 +144,31 @@ def _svg(fig, chart_id: str, titles: dict[str, tuple[str, float]],
     return svg
 
 
+def _legend_columns(labels: list[str], width_px: float) -> int:
+    """How many entries a row of the legend holds at this width. Counted by
+    characters, and by the widest label's drawn width where that is more (a
+    German label of wide letters: Durchgang 5) with the key, the pads and the
+    space between columns beside it."""
+    from matplotlib.font_manager import FontProperties
+    from matplotlib.textpath import text_to_path
+    font = FontProperties(family=["DejaVu Sans", "sans-serif"], size=FONT_PT)
+    drawn = max(text_to_path.get_text_width_height_descent(s, font, ismath=False)[0]
+                for s in labels) * 96 / 72
+    # a column: key 13 px, pad 11, the label; 16 between columns, 5 at each end
+    fit = min(int(width_px // (max(len(s) for s in labels) * CHAR_PX + 34)),
+              int((width_px + 16 - 11) // (drawn + 40)))
+    return max(1, min(len(labels), fit))
+
+
 def _legend(ax, handles: list, labels: list[str], width_px: float) -> None:
     """The legend above the plot, in as many rows as it needs at this width."""
-    widest = max(len(s) for s in labels) * CHAR_PX + 34
-    ncol = max(1, min(len(labels), int(width_px // widest)))
+    ncol = _legend_columns(labels, width_px)
     ax.legend(handles, labels, loc="lower left", bbox_to_anchor=(0, 1.02), ncol=ncol,
               frameon=False, borderaxespad=0, handlelength=1, columnspacing=1.2)
 
 
 def _legend_rows(labels: list[str], width_px: float) -> int:
-    widest = max(len(s) for s in labels) * CHAR_PX + 34
-    ncol = max(1, min(len(labels), int(width_px // widest)))
-    return -(-len(labels) // ncol)
+    return -(-len(labels) // _legend_columns(labels, width_px))
 
 
 def _every(slot_px: float, label_px: float) -> int:
@@ -182,7 +206,8 @@ def columns(chart_id: str, title: str, caption: str, categories: list[str],
                                    step="mid", color=colour, linewidth=0, label=s.name)
             gid = f"{chart_id}-s{i}-c0"
             area.set_gid(gid)
-            titles[gid] = (f"{s.name}: {sum(s.values):g} {unit} in all", sum(s.values))
+            titles[gid] = (_("{series}: {value} {unit} in all").format(
+                series=s.name, value=_num(sum(s.values)), unit=unit), sum(s.values))
             handles.append(area)
         else:
             bars = ax.bar(range(len(categories)), s.values, min(0.75, 44 / slot),
@@ -191,7 +216,7 @@ def columns(chart_id: str, title: str, caption: str, categories: list[str],
             for j, (bar, v) in enumerate(zip(bars, s.values)):
                 gid = f"{chart_id}-s{i}-c{j}"
                 bar.set_gid(gid)
-                titles[gid] = (f"{s.name} · {categories[j]}: {v:g} {unit}", v)
+                titles[gid] = (f"{s.name} · {categories[j]}: {_num(v)} {unit}", v)
         base = top_ if stacked else base
     every = _every(slot, max([len(c) for c in categories] or [1]) * CHAR_PX + 6)
     ticks = [j for j in range(len(categories)) if (j + 1) % every == 0 or every == 1]
@@ -205,7 +230,7 @@ def columns(chart_id: str, title: str, caption: str, categories: list[str],
     if data:
         _legend(ax, handles, [s.name for s in data], width - left)
     if not categories:
-        ax.text(0.5, 0.5, "nothing to show yet", transform=ax.transAxes, ha="center")
+        ax.text(0.5, 0.5, _("nothing to show yet"), transform=ax.transAxes, ha="center")
     return Chart(chart_id, title, caption, _svg(fig, chart_id, titles), width)
 
 
@@ -233,7 +258,7 @@ def rows(chart_id: str, title: str, caption: str, names: list[str],
         for j, (bar, v) in enumerate(zip(bars, s.values)):
             gid = f"{chart_id}-s{i}-c{j}"
             bar.set_gid(gid)
-            titles[gid] = (f"{names[j]} · {s.name}: {v:g} {unit}", v)
+            titles[gid] = (f"{names[j]} · {s.name}: {_num(v)} {unit}", v)
         if stacked:
             base = [b + v for b, v in zip(base, s.values)]
     ax.set_yticks(range(len(names)), labels)
@@ -245,7 +270,7 @@ def rows(chart_id: str, title: str, caption: str, names: list[str],
     if data:
         _legend(ax, handles, [s.name for s in data], width - left)
     if not names:
-        ax.text(0.5, 0.5, "nothing to show yet", transform=ax.transAxes, ha="center")
+        ax.text(0.5, 0.5, _("nothing to show yet"), transform=ax.transAxes, ha="center")
     return Chart(chart_id, title, caption, _svg(fig, chart_id, titles), width)
 
 
@@ -280,13 +305,14 @@ def heatmap(chart_id: str, title: str, caption: str, names: list[str],
             mesh = ax.pcolormesh(*edges, values, cmap="Blues", norm=shade.norm,
                                  edgecolors="white", linewidth=0.5)
             mesh.set_gid(f"{chart_id}-cells")  # one artist, a path per cell
-            cells = [(f"{names[i]} · round {rounds[j]}: {v:g} {unit}", v)
+            cells = [(_("{name} · round {round}: {value} {unit}").format(
+                name=names[i], round=rounds[j], value=_num(v), unit=unit), v)
                      for i, row in enumerate(values) for j, v in enumerate(row)]
         if cell_w >= 24:
             for i, row in enumerate(values):
                 for j, v in enumerate(row):
                     if v:
-                        ax.text(j, i, f"{v:g}", ha="center", va="center",
+                        ax.text(j, i, _num(v), ha="center", va="center",
                                 color="white" if v > peak * 0.55 else "#1d2330")
         steps = sorted({round(peak * k / 4) for k in range(5)})  # the key: a swatch per step
         cax = fig.add_axes(((left + plot_w + 14) / width, bottom / height,
@@ -298,7 +324,7 @@ def heatmap(chart_id: str, title: str, caption: str, names: list[str],
         cax.set_ylim(0, len(steps))
         cax.set_xticks([])
         cax.yaxis.tick_right()
-        cax.set_yticks([k + 0.5 for k in range(len(steps))], [f"{v:g}" for v in steps])
+        cax.set_yticks([k + 0.5 for k in range(len(steps))], [_num(v) for v in steps])
         cax.tick_params(length=0)
         cax.set_title(unit, loc="left", fontsize=FONT_PT)
         for spine in cax.spines.values():
@@ -308,11 +334,11 @@ def heatmap(chart_id: str, title: str, caption: str, names: list[str],
     ticks = [j for j, r in enumerate(rounds) if r % every == 0 or every == 1]
     ax.set_xticks(ticks, [str(rounds[j]) for j in ticks])
     ax.set_xlim(-0.5, n - 0.5)
-    ax.set_xlabel("round", loc="left")
+    ax.set_xlabel(n_("round", "rounds", 1), loc="left")  # (the word, as the cards say it)
     ax.set_yticks(range(len(names)), labels)
     ax.tick_params(length=0)
     for spine in ax.spines.values():
         spine.set_visible(False)
     if not (names and rounds):
-        ax.text(0.5, 0.5, "nothing to show yet", transform=ax.transAxes, ha="center")
+        ax.text(0.5, 0.5, _("nothing to show yet"), transform=ax.transAxes, ha="center")
     return Chart(chart_id, title, caption, _svg(fig, chart_id, titles, cells), width)

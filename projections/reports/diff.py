@@ -11,6 +11,7 @@ from __future__ import annotations
 from itertools import zip_longest
 from typing import Any
 
+from eventlog.language import _
 from projections.forking import point_of
 from projections.ledger import Ledger
 from projections.reports.stats import Stats, Tally
@@ -21,16 +22,19 @@ COUNTED = ("turns", "ap_in_turns", "ap_on_interrupts", "grit_spent", "seizes")
 
 def parting(ledger: Ledger, a: str, b: str) -> tuple[int, str | None]:
     """The last seq the two logs share (0: none), and how they are related
-    (a sentence), if one is a fork of the other or both of a third."""
+    (a sentence in the reader's language), if one is a fork of the other or
+    both of a third."""
     store = ledger.store
     pa, pb = point_of(store, a), point_of(store, b)
     relation = None
     if pb is not None and pb.encounter == a:
-        relation = f"{b} is a fork of {a} at seq {pb.seq}"
+        relation = _("{fork} is a fork of {source} at seq {seq}").format(fork=b, source=a,
+                                                                        seq=pb.seq)
     elif pa is not None and pa.encounter == b:
-        relation = f"{a} is a fork of {b} at seq {pa.seq}"
+        relation = _("{fork} is a fork of {source} at seq {seq}").format(fork=a, source=b,
+                                                                        seq=pa.seq)
     elif pa is not None and pb is not None and pa.encounter == pb.encounter:
-        relation = f"both are forks of {pa.encounter}"
+        relation = _("both are forks of {source}").format(source=pa.encounter)
     shared = 1
     for x, y in zip_longest(store.rows(a, after=1), store.rows(b, after=1)):
         if x is None or y is None or x[:6] != y[:6]:  # seq, batch, type, at, actor, data

@@ -26,6 +26,7 @@ from eventlog.codec import data_of, decode_data, envelope_dict
 from eventlog.events import (
     Amended, APSpent, EffectApplied, EffectEnded, FreeActionTaken, InterruptTaken, Payload, TrackChanged,
 )
+from eventlog.language import N_
 from eventlog.text import LINE_BREAKS, csv_cell, json_safe, neutral
 from projections.ledger import Ledger
 from projections.domain.narrate import describe
@@ -365,10 +366,10 @@ def _per(amounts: dict, names: dict) -> str:
     return ", ".join(f"{names.get(cid, cid)} {v}" for cid, v in amounts.items()) or "-"
 
 
-TOTALS = (("rounds", "rounds"), ("passes", "passes"), ("turns", "turns"),
-          ("ap_spent", "AP spent"), ("ap_in_turns", "AP in turns"),
-          ("ap_on_interrupts", "AP on interrupts"), ("interrupts", "interrupts"),
-          ("ap_unspent", "AP left unspent"), ("seizes", "seizes"),
-          ("grit_spent", "Grit spent"), ("grit_gained", "Grit gained"),
-          ("events", "events in the log"),
-          ("undone", "events undone or retracted"), ("amended", "declarations amended"))
+TOTALS = (("rounds", N_("rounds")), ("passes", N_("passes")), ("turns", N_("turns")),
+          ("ap_spent", N_("AP spent")), ("ap_in_turns", N_("AP in turns")),
+          ("ap_on_interrupts", N_("AP on interrupts")), ("interrupts", N_("interrupts")),
+          ("ap_unspent", N_("AP left unspent")), ("seizes", N_("seizes")),
+          ("grit_spent", N_("Grit spent")), ("grit_gained", N_("Grit gained")),
+          ("events", N_("events in the log")),
+          ("undone", N_("events undone or retracted")), ("amended", N_("declarations amended")))

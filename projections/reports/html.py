@@ -10,12 +10,14 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TextIO
 
+from eventlog.language import N_, _
 from projections.ledger import Ledger
 from projections.reports.exports import TOTALS, review
 from projections.reports.stats import CATEGORIES
 from projections.reports.story import Chapter
 from projections.reports.timing import duration
 from projections.reports.walk import Track, no_track
+from projections.reports.words import HARM, category, side
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 OPEN_ROUNDS = 12  # up to this many rounds the narrative starts unfolded
@@ -35,37 +37,40 @@ def charts(numbers: dict) -> list:
         seconds[key] = seconds.get(key, 0.0) + t["seconds"]
     passes = max([r["passes"] for r in rounds] or [1])
     return [
-        ch.heatmap("chart-ap-per-round", "AP spent per combatant per round",
-                   "AP spent in turns and on interrupts: a row per combatant, a column per round.",
+        ch.heatmap("chart-ap-per-round", _("AP spent per combatant per round"),
+                   _("AP spent in turns and on interrupts: a row per combatant, a column per round."),
                    names, numbers_of,
                    [[r["ap_by_combatant"].get(c["id"], 0) for r in rounds] for c in people], "AP"),
-        ch.heatmap("chart-time-per-round", "Time in turns per combatant per round",
-                   "Seconds each combatant's turns took in each round (see Time)."
+        ch.heatmap("chart-time-per-round", _("Time in turns per combatant per round"),
+                   _("Seconds each combatant's turns took in each round (see Time).")
                    + ("" if not rounds or any(v >= 0.5 for v in seconds.values()) else
-                      " Every turn here took under a second (a scripted fight?): "
-                      "nothing to shade."),
+                      " " + _("Every turn here took under a second (a scripted fight?): "
+                              "nothing to shade.")),
                    names, numbers_of,
                    [[round(seconds.get((c["id"], r["round"]), 0.0)) for r in rounds]
-                    for c in people], "seconds"),
-        ch.columns("chart-turns-per-pass", "Turns per round, by pass",
-                   "Turns taken in each pass of each round.", labels,
-                   [ch.Series(f"pass {p}", [r["turns_per_pass"][p - 1] if p <= r["passes"] else 0
-                                            for r in rounds]) for p in range(1, passes + 1)],
-                   "turns"),
-        ch.rows("chart-actions", "Actions by category",
-                "Free, minor (1 AP), major (2 AP) and custom-cost actions, in turns and as interrupts.",
-                names, [ch.Series(k, [c["actions"][k] for c in people]) for k in CATEGORIES],
-                "actions"),
-        ch.rows("chart-interrupts-seizes", "Interrupts and seizes",
-                "Interrupt Actions taken out of turn (R19) and moments seized for Grit (R10).",
-                names, [ch.Series("interrupts", [c["interrupts"] for c in people]),
-                        ch.Series("seizes", [c["seizes"] for c in people])], "times",
+                    for c in people], _("seconds")),
+        ch.columns("chart-turns-per-pass", _("Turns per round, by pass"),
+                   _("Turns taken in each pass of each round."), labels,
+                   [ch.Series(_("pass {n}").format(n=p),
+                              [r["turns_per_pass"][p - 1] if p <= r["passes"] else 0
+                               for r in rounds]) for p in range(1, passes + 1)],
+                   _("turns")),
+        ch.rows("chart-actions", _("Actions by category"),
+                _("Free, minor (1 AP), major (2 AP) and custom-cost actions, in turns and as "
+                  "interrupts."),
+                names, [ch.Series(category(k), [c["actions"][k] for c in people])
+                        for k in CATEGORIES], _("actions")),
+        ch.rows("chart-interrupts-seizes", _("Interrupts and seizes"),
+                _("Interrupt Actions taken out of turn (R19) and moments seized for Grit (R10)."),
+                names, [ch.Series(_("interrupts"), [c["interrupts"] for c in people]),
+                        ch.Series(_("seizes"), [c["seizes"] for c in people])], _("times"),
                 stacked=False),
-        ch.columns("chart-ap-use", "AP used and lost per round",
-                   "AP spent in turns, on interrupts, and left unspent when the round ended (R15).",
-                   labels, [ch.Series("in turns", [r["ap_in_turns"] for r in rounds]),
-                            ch.Series("on interrupts", [r["ap_on_interrupts"] for r in rounds]),
-                            ch.Series("unspent", [r["ap_unspent"] or 0 for r in rounds])], "AP"),
+        ch.columns("chart-ap-use", _("AP used and lost per round"),
+                   _("AP spent in turns, on interrupts, and left unspent when the round ended "
+                     "(R15)."),
+                   labels, [ch.Series(_("in turns"), [r["ap_in_turns"] for r in rounds]),
+                            ch.Series(_("on interrupts"), [r["ap_on_interrupts"] for r in rounds]),
+                            ch.Series(_("unspent"), [r["ap_unspent"] or 0 for r in rounds])], "AP"),
     ]
 
 
@@ -81,15 +86,15 @@ def harm_charts(numbers: dict) -> list:
     per_round = {r["round"]: r["taken"] for r in hp["rounds"]}
     rounds = [r["round"] for r in numbers["rounds"]]
     return [
-        ch.heatmap("chart-hp-per-round", "Damage taken per combatant per round",
-                   "hp lost by each combatant in each round (healing aside).",
+        ch.heatmap("chart-hp-per-round", _("Damage taken per combatant per round"),
+                   _("hp lost by each combatant in each round (healing aside)."),
                    names, rounds, [[per_round.get(n, {}).get(c["id"], 0) for n in rounds]
-                                   for c in people], "hp"),
-        ch.rows("chart-hp", "Damage taken, dealt and healed",
-                "hp each combatant lost, took from others (track --by, or in their turn) "
-                "and regained.", names,
-                [ch.Series(k, [c[k] for c in people]) for k in ("taken", "dealt", "healed")],
-                "hp", stacked=False),
+                                   for c in people], _("hp")),
+        ch.rows("chart-hp", _("Damage taken, dealt and healed"),
+                _("hp each combatant lost, took from others (track --by, or in their turn) "
+                  "and regained."), names,
+                [ch.Series(_(HARM[k]), [c[k] for c in people]) for k in HARM],
+                _("hp"), stacked=False),
     ]
 
 
@@ -145,8 +150,22 @@ def _environment():
         loader=jinja2.FileSystemLoader(TEMPLATES), autoescape=True,
         undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True)
     env.filters["duration"] = duration
+    from projections.reports import words
     from projections.reports.faces import initials
     env.filters["initials"] = initials
+    # Looked up when the page is rendered, so each reader's page is in their
+    # language (`_`, `ngettext`); numbers and moments in their form.
+    from eventlog import language
+    env.add_extension("jinja2.ext.i18n")
+    env.install_gettext_callables(language._, language.n_, newstyle=False)
+    env.globals["lang"] = language.current
+    env.globals["category"] = category
+    env.globals["side"] = side
+    env.globals["column"] = words.column
+    env.filters["whole"] = words.count
+    env.filters["figure"] = words.figure
+    env.filters["percent"] = words.percent
+    env.filters["moment"] = words.moment
     return env
 
 
@@ -193,7 +212,7 @@ def write_html(ledger: Ledger, encounter: str, out: TextIO, track: Track = no_tr
         head_hash = ""  # (the chain's hash holds the hidden events: the recap shows none)
     else:
         numbers, chapters = review(ledger, encounter, track)
-        _, head_hash = ledger.store.head(encounter)
+        _seq, head_hash = ledger.store.head(encounter)
     from eventlog.text import LINE_BREAKS, neutral
     from projections.reports.faces import faces
     page = render_html(numbers, chapters, head_hash, audience,
@@ -224,41 +243,43 @@ def campaign_charts(view: dict) -> list:
     people = view["combatants"]
     harm = view["harm"]
     hurt = [ch.rows(
-        "chart-campaign-harm", "Damage taken per fight",
-        "Hit points each character lost in each fight, first fight at the top "
-        "(tracks named hp).",
+        "chart-campaign-harm", _("Damage taken per fight"),
+        _("Hit points each character lost in each fight, first fight at the top "
+          "(tracks named hp)."),
         labels, [ch.Series(ch.short(name), harm["taken"][cid]) for cid, name in harm["names"].items()],
-        "hp")] if harm["used"] and harm["names"] else []
+        _("hp"))] if harm["used"] and harm["names"] else []
     evenings = view["sessions"]
     pcs = {q["id"]: q["name"] for x in evenings for q in x["people"]}
     spotlight = [ch.rows(
-        "chart-campaign-sessions", "Turns per session",
-        "Each character's turns in each session, first session at the top.",
+        "chart-campaign-sessions", _("Turns per session"),
+        _("Each character's turns in each session, first session at the top."),
         [x["session"] for x in evenings],
         [ch.Series(ch.short(name), [next((q["turns"] for q in x["people"] if q["id"] == cid), 0)
                                     for x in evenings]) for cid, name in pcs.items()],
-        "turns")] if len(evenings) > 1 and pcs else []
+        _("turns"))] if len(evenings) > 1 and pcs else []
+    counted = {"turns": N_("turns"), "ap_in_turns": N_("AP in turns"),
+               "interrupts": N_("interrupts"), "seizes": N_("seizes")}
     return hurt + spotlight + [
-        ch.rows("chart-campaign-combatants", "Per combatant across fights",
-                "Turns, AP in turns, interrupts and seizes, summed over the encounters.",
+        ch.rows("chart-campaign-combatants", _("Per combatant across fights"),
+                _("Turns, AP in turns, interrupts and seizes, summed over the encounters."),
                 [p["name"] for p in people],
-                [ch.Series(k.replace("ap_in_turns", "AP in turns"), [p[k] for p in people])
-                 for k in ("turns", "ap_in_turns", "interrupts", "seizes")], "count",
+                [ch.Series(_(word), [p[k] for p in people]) for k, word in counted.items()],
+                _("count"), stacked=False),
+        ch.rows("chart-campaign-sides", _("AP per turn by side"),
+                _("AP spent in turns divided by turns taken, per side."),
+                [side(s["side"]) for s in view["sides"]],
+                [ch.Series(_("AP per turn"), [s["ap_per_turn"] or 0 for s in view["sides"]])],
+                "AP"),
+        ch.rows("chart-campaign-fights", _("Seizes and interrupts per encounter"),
+                _("Moments seized (R10) and Interrupt Actions (R19) in each fight."), labels,
+                [ch.Series(_("seizes"), [f["seizes"] for f in fights]),
+                 ch.Series(_("interrupts"), [f["interrupts"] for f in fights])], _("times"),
                 stacked=False),
-        ch.rows("chart-campaign-sides", "AP per turn by side",
-                "AP spent in turns divided by turns taken, per side.",
-                [s["side"] for s in view["sides"]],
-                [ch.Series("AP per turn", [s["ap_per_turn"] or 0 for s in view["sides"]])], "AP"),
-        ch.rows("chart-campaign-fights", "Seizes and interrupts per encounter",
-                "Moments seized (R10) and Interrupt Actions (R19) in each fight.", labels,
-                [ch.Series("seizes", [f["seizes"] for f in fights]),
-                 ch.Series("interrupts", [f["interrupts"] for f in fights])], "times",
-                stacked=False),
-        ch.rows("chart-campaign-time", "Time per encounter",
-                "Minutes from the first event to the last, and in turns.", labels,
-                [ch.Series("duration", [round(f["duration_seconds"] / 60, 1) for f in fights]),
-                 ch.Series("in turns", [round(f["turn_seconds"] / 60, 1) for f in fights])],
-                "minutes", stacked=False),
+        ch.rows("chart-campaign-time", _("Time per encounter"),
+                _("Minutes from the first event to the last, and in turns."), labels,
+                [ch.Series(_("duration"), [round(f["duration_seconds"] / 60, 1) for f in fights]),
+                 ch.Series(_("in turns"), [round(f["turn_seconds"] / 60, 1) for f in fights])],
+                _("minutes"), stacked=False),
     ]
 
 

@@ -29,7 +29,7 @@ function pageWords() {
     ["#line-form button", null, _("Declare")],
     ["#history-head", null, _("Last declarations, newest first")],
     ["#evening-head", null, _("The evening")],
-    ["#encounter", "aria-label", _("encounter")],
+    ["#encounter", "aria-label", _("Encounter")],
     ["#to-table", null, _("Put on the table")],
     ["#new-id", "aria-label", _("new encounter id")],
     ["#new-id", "placeholder", _("new encounter id")],
