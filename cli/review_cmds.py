@@ -9,6 +9,7 @@ import typer
 from cli.base import app, session
 from cli.session import print_json
 from eventlog.errors import LedgerError
+from eventlog.language import _
 
 DELAY_ON_A_TERMINAL = 1.0  # seconds between frames when --delay is not given
 MAX_DELAY = 3600.0  # seconds: more is a typo (and 1e308 or nan no clock can sleep)
@@ -26,7 +27,7 @@ def _evening(s, every: bool, encounters: str | None, evening: str | None,
     if evening is not None or campaign:
         from projections.party.evenings import chosen_fights
         fights = chosen_fights(s.ledger.store, evening)
-        return [fight for _, fight in fights], {fight: sid for sid, fight in fights}
+        return [fight for _sid, fight in fights], {fight: sid for sid, fight in fights}
     if every:
         return [e.id for e in s.ledger.store.encounters()], None
     if encounters is None:
@@ -218,7 +219,8 @@ def play_evening(ctx, evening: str | None, campaign: bool, to: int | None, start
     s = session(ctx)
     fights = chosen_fights(s.ledger.store, evening)
     for n, (evening_id, fight) in enumerate(fights, 1):
-        console.rule(f"[bold]{fight}[/bold] · session {evening_id} · fight {n} of {len(fights)}")
+        console.rule(f"[bold]{fight}[/bold] · " + _("session {id} · fight {n} of {count}").format(
+            id=evening_id, n=n, count=len(fights)))
         play_back(s.ledger, fight, None, 1, delay, step)
 
 
@@ -228,12 +230,13 @@ def play_back(ledger, encounter: str, to: int | None, start: int, delay: float |
 
     from cli.console import console
     from projections.reports.replay import frames
-    head, _ = ledger.store.head(encounter)
+    head, _moved = ledger.store.head(encounter)
     for what, seq in (("--to", to), ("--from", start)):
         if seq is not None and seq > head:
-            raise LedgerError(f"{what} {seq}: the log of {encounter} ends at seq {head}")
+            raise LedgerError(_("{option} {seq}: the log of {id} ends at seq {head}").format(
+                option=what, seq=seq, id=encounter, head=head))
     if to is not None and start > to:
-        raise LedgerError(f"--from {start} is after --to {to}")
+        raise LedgerError(_("--from {start} is after --to {to}").format(start=start, to=to))
     live = console.is_terminal
     pause = delay if delay is not None else (DELAY_ON_A_TERMINAL if live and not step else 0.0)
     end = to or head
@@ -252,7 +255,7 @@ def play_back(ledger, encounter: str, to: int | None, start: int, delay: float |
                 break
             if step:
                 try:
-                    answer = console.input("[dim]Enter: next event · q: stop[/dim] ")
+                    answer = console.input("[dim]" + _("Enter: next event · q: stop") + "[/dim] ")
                 except EOFError:
                     break
                 if answer.strip().lower() in ("q", "quit"):
@@ -262,24 +265,18 @@ def play_back(ledger, encounter: str, to: int | None, start: int, delay: float |
     except KeyboardInterrupt:
         pass
     if shown is not None and shown < end:
-        console.print(f"replay stopped at seq {shown} of {end}")
+        console.print(_("replay stopped at seq {seq} of {end}").format(seq=shown, end=end))
 
 
 def show_frame(entry, state, end: int) -> None:
     from cli.console import console
     from cli.render import escape, show_state
     from projections.domain.narrate import describe
-    env = entry.env
-    text = escape(describe(env.data))
-    if entry.undone_by:
-        seq, kind, reason = entry.undone_by
-        word = "undone" if kind == "undo" else "retracted"
-        why = f": {escape(reason)}" if reason else ""
-        text += f" [dim](later {word} at seq {seq}{why})[/dim]"
-    elif entry.amended_by:
-        text += f" [dim](later amended at seq {entry.amended_by})[/dim]"
-    console.rule(f"seq {env.seq} of {end} · {env.at[11:19]} UTC · {escape(env.actor)} · "
-                 f"{entry.context}", align="left")
+    from projections.reports.replay import heading, later
+    text = escape(describe(entry.env.data))
+    if fate := later(entry):
+        text += f" [dim]({escape(fate)})[/dim]"
+    console.rule(escape(heading(entry, end)), align="left")
     console.print(f"[bold]▸[/bold] {text}")
     show_state(state)
 

@@ -15,6 +15,7 @@ from eventlog.events import (
     RoundStarted,
     TurnEnded,
 )
+from eventlog.language import _
 from projections.domain.asks import order_context, untouched, untouched_after_auto_end
 from projections.domain.narrate import lost_line, unspent
 from projections.domain.state import TURN_LIMIT, State
@@ -25,12 +26,14 @@ def up_line(s: State) -> str:
     if s.ended or not s.round:
         return ""
     if s.round_complete:
-        return f"round {s.round} is complete (R23): nobody is up; `round` starts the next"
+        return _("round {n} is complete (R23): nobody is up; `round` starts the "
+                 "next").format(n=s.round)
     if not up:
-        return "nobody is up"
+        return _("nobody is up")
     if len(up) > 1:
-        return f"up now: {', '.join(up)} ({s.current}: whoever declares first, R8)"
-    return f"up now: {up[0]}"
+        return _("up now: {up} ({slot}: whoever declares first, R8)").format(
+            up=", ".join(up), slot=s.current)
+    return _("up now: {up}").format(up=up[0])
 
 
 def announce(before: State, after: State, payloads: Iterable[Payload],
@@ -49,20 +52,23 @@ def announce(before: State, after: State, payloads: Iterable[Payload],
         cid = getattr(p, "combatant", None)
         if isinstance(p, TurnEnded) and not named and untouched(before, p.combatant):
             if untouched_after_auto_end(before, p.combatant):
-                lines.append(f"{cid}'s turn ended before {cid} declared anything "
-                             f"({before.auto_ended}'s ended by itself): `undo` if that "
-                             "was a slip (R21)")
+                lines.append(_("{id}'s turn ended before {id} declared anything ({other}'s "
+                               "ended by itself): `undo` if that was a slip (R21)").format(
+                                   id=cid, other=before.auto_ended))
             else:
-                lines.append(f"{cid}'s turn ended with no AP spent in it: `undo` if that "
-                             "was a slip (R21)")
+                lines.append(_("{id}'s turn ended with no AP spent in it: `undo` if that was "
+                               "a slip (R21)").format(id=cid))
         if cid is None or cid in ended_by_hand:
             continue
         if isinstance(p, (APSpent, APAdjusted, EffectApplied)) and after.auto_ended == cid:
             c = after.combatants[cid]
-            why = "no AP left" if c.ap == 0 else f"{TURN_LIMIT} AP spent this turn"
-            lines.append(f"{cid}'s turn ended by itself: {why} (R21)")
+            if c.ap == 0:
+                lines.append(_("{id}'s turn ended by itself: no AP left (R21)").format(id=cid))
+            else:
+                lines.append(_("{id}'s turn ended by itself: {limit} AP spent this turn "
+                               "(R21)").format(id=cid, limit=TURN_LIMIT))
         elif isinstance(p, CombatantLeft) and before.running and before.turn == cid:
-            lines.append(f"{cid} left: their turn is over (R22)")
+            lines.append(_("{id} left: their turn is over (R22)").format(id=cid))
     if not new_round:
         lines += _pass_moved(before, after)
     moved = (after.current, after.turn, after.round_complete, after.round) != \
@@ -80,10 +86,12 @@ def _pass_moved(before: State, after: State) -> list[str]:
     if not after.running or now == was or not after.round:
         return []
     if now > was and after.round == before.round:
-        return [f"pass {after.pass_} of round {after.round} begins (R23)"]
+        return [_("pass {n} of round {round} begins (R23)").format(n=after.pass_,
+                                                                  round=after.round)]
     if now < was:
-        return [f"back in pass {after.pass_} of round {after.round} "
-                f"(it was pass {before.pass_} of round {before.round})"]
+        return [_("back in pass {n} of round {round} (it was pass {was_pass} of round "
+                  "{was_round})").format(n=after.pass_, round=after.round,
+                                         was_pass=before.pass_, was_round=before.round)]
     return []
 
 
@@ -91,6 +99,6 @@ def tie_hint(s: State, run: list[str], command: str = "combat order") -> str:
     """The hint beside an unresolved tie: a command that does what it says."""
     said = f"`{command} {' '.join(run)}`"
     if order_context(s, run) == "seize":
-        return (f"all of them seized this round: {said} orders them as seizers "
-                "(R12); order the tie once this round is over (R3b)")
-    return f"declare with {said}"
+        return _("all of them seized this round: {command} orders them as seizers (R12); "
+                 "order the tie once this round is over (R3b)").format(command=said)
+    return _("declare with {command}").format(command=said)
