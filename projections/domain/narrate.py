@@ -97,6 +97,13 @@ def describe(e: Payload, who: Callable[[str], str] = str) -> str:
                 who=who(cid), cost=cost, kind=_category(cat), label=_label(label))
         case TurnEnded(combatant=cid):
             return _("{who} ends their turn").format(who=who(cid))
+    return _afterwards(e, who)
+
+
+def _afterwards(e: Payload, who: Callable[[str], str]) -> str:
+    """describe's second half: leaving, the GM's changes, notes, effects,
+    tracks and corrections."""
+    match e:
         case CombatantLeft(combatant=cid, reason=reason):
             return _("{who} leaves the encounter{because}").format(
                 who=who(cid), because=_because(reason))
