@@ -10,6 +10,9 @@ from eventlog.events import EffectApplied, TrackChanged
 from eventlog.language import speaking
 from projections.domain.narrate import describe, describe_together
 
+from test_play import SETUP, lines
+from test_play import table as table  # noqa: F401  (play mode's fixture)
+
 
 def de(combat, *args) -> str:
     """What `combat ARGS` says in German (in this process, `--lang de` is
@@ -159,3 +162,97 @@ def test_tracks_and_effects_are_worded_in_german():
                                        "players (Schuss, by ganger)")
     assert describe_together(stunned) == ("goblin-1 and goblin-2 are stunned "
                                           "(stunned, stunned-2) for 1 round")
+
+
+# -- play mode ---------------------------------------------------------------
+
+def test_play_mode_speaks_german(table):
+    with speaking("de"):
+        played = table(lines(*SETUP), lines("?", "s rook", "m schießt", "l x", "l 2", "q"))
+    assert "Befehle ohne `combat` tippen" in played.out
+    assert "Kürzel" in played.out and "den Spielmodus verlassen (auch Strg-D)" in played.out
+    assert "✓ rook ergreift den Moment (1 Grit)" in played.out
+    assert "✓ rook gibt 2 AP aus (große Aktion): schießt" in played.out
+    assert "Protokoll von alley" in played.out
+    assert "Fehler: wie viele Zeilen? `l` oder `l 20`" in played.err
+    assert "Kämpfer" in played.screen and "dran: rook" in played.screen
+    assert "m/n/f handeln für sie" in played.screen
+
+
+def test_play_mode_in_english_is_unchanged(table):
+    played = table(lines(*SETUP), lines("s rook", "l x", "q"))
+    assert "type commands without `combat`" in played.out
+    assert "✓ rook seizes the moment (1 Grit)" in played.out
+    assert "error: say how many lines: `l` or `l 20`" in played.err
+    assert "up: rook" in played.screen and "m/n/f act for them" in played.screen
+
+
+# -- the demo ------------------------------------------------------------------
+
+def test_the_demo_plays_in_german(tmp_path):
+    """`LANG=de_DE.UTF-8 combat demo`: the German script (its headings,
+    title, labels and reasons) and every line the demo says, in German."""
+    import os
+    import subprocess
+    import sys
+    env = {**os.environ, "LANG": "de_DE.UTF-8", "COMBAT_DB": str(tmp_path / "d.db"),
+           "NO_COLOR": "1", "COLUMNS": "100"}
+    env.pop("COMBAT_LANG", None)
+    done = subprocess.run([sys.executable, "-m", "cli", "demo"], env=env, text=True,
+                          capture_output=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    said = done.stdout
+    assert "# Die Gruppe, der Boss, drei Gangster und ein Drohnenschwarm" in said
+    assert "✓ Begegnung demo-1 angelegt: Überfall aufs Lagerhaus" in said
+    assert "✓ rook gibt 2 AP aus (große Aktion): schießt auf den Boss" in said
+    assert "✎ seq 20 lautet jetzt: drohnen hat am Tisch 1 gewürfelt, +2 = 3 für die " \
+        "Initiative" in said
+    assert "✗ zurückgenommen (seq 65): vex gibt 1 AP aus (kleine Aktion): deckt die Tür" in said
+    assert "Die Vorführung ist die Begegnung demo-1, jetzt die aktuelle" in said
+    for english in ("spends", "joins", "The demo is", "Warehouse", "round 1", "ends their turn"):
+        assert english not in said
+
+
+def test_the_demo_in_english_plays_the_english_script(combat):
+    said = combat("demo").stdout
+    assert "✓ Encounter demo-1 created: Warehouse raid" in said
+    assert "✓ rook spends 2 AP (major): shoots the boss" in said
+
+
+def test_the_german_demo_declares_what_the_english_one_does(combat):
+    """The two scripts are one fight: the same kinds of events in the same
+    order (so seq 20 and seq 65, which the scripts name, are the same)."""
+    import json
+    combat("demo")
+    with speaking("de"):
+        combat("demo")
+    english, german = (json.loads(combat("--encounter", eid, "log", "--json").stdout)
+                       for eid in ("demo-1", "demo-2"))
+    assert [e["type"] for e in english] == [e["type"] for e in german]
+    assert [e["undone"] for e in english] == [e["undone"] for e in german]
+
+
+# -- the story and the party -------------------------------------------------
+
+def test_the_story_is_told_in_german(fight):
+    from eventlog.stores import open_store
+    from projections.ledger import Ledger
+    from projections.reports.story import Story
+    from projections.reports.walk import steps
+    ledger = Ledger(open_store(str(fight.db)))
+    with speaking("de"):
+        story = Story()
+        for step in steps(ledger, "alley"):
+            story.feed(step)
+        chapters = story.chapters
+    assert [c.title for c in chapters] == ["Aufbau", "Runde 1"]
+    said = [line for c in chapters for p in c.passes for line in p.lines]
+    assert any(x.text == "Rook gibt 2 AP aus (große Aktion): schießt (3 → 1 AP)" for x in said)
+    assert any(x.struck and x.note == "rückgängig gemacht bei seq 9" for x in said)
+
+
+def test_the_party_is_shown_in_german(combat):
+    combat("party", "add", "Rook", "--bonus", "3")
+    said = de(combat, "party")
+    assert "Die Gruppe (seq 2)" in said and "rook  Rook  Bonus +3  AP 3  Grit 0" in said
+    assert "Noch keine Sitzungen" in de(combat, "session")

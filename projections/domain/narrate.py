@@ -33,7 +33,7 @@ def _label(label: str) -> str:
 CATEGORIES = {"minor": N_("minor"), "major": N_("major"), "custom": N_("custom")}
 
 
-def _category(cat: str) -> str:
+def category_word(cat: str) -> str:
     return _(CATEGORIES[cat]) if cat in CATEGORIES else cat
 
 
@@ -89,12 +89,12 @@ def describe(e: Payload, who: Callable[[str], str] = str) -> str:
             return _("{who} seizes the moment (1 Grit)").format(who=who(cid))
         case APSpent(combatant=cid, cost=cost, category=cat, label=label):
             return _("{who} spends {cost} AP ({kind}){label}").format(
-                who=who(cid), cost=cost, kind=_category(cat), label=_label(label))
+                who=who(cid), cost=cost, kind=category_word(cat), label=_label(label))
         case FreeActionTaken(combatant=cid, label=label):
             return _("{who} takes a free action{label}").format(who=who(cid), label=_label(label))
         case InterruptTaken(combatant=cid, cost=cost, category=cat, label=label):
             return _("{who} interrupts, spending {cost} AP ({kind}){label}").format(
-                who=who(cid), cost=cost, kind=_category(cat), label=_label(label))
+                who=who(cid), cost=cost, kind=category_word(cat), label=_label(label))
         case TurnEnded(combatant=cid):
             return _("{who} ends their turn").format(who=who(cid))
     return _afterwards(e, who)
