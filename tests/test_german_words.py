@@ -76,6 +76,8 @@ def test_the_pages_lines_keep_their_data_words(fight):
     with speaking("de"):
         lines = [said(e) for e in timeline(ledger, "alley")]
     assert lines[0]["context"] == "setup" and lines[0]["text"] == "Begegnung alley angelegt"
+    assert lines[0]["where"] == "Aufbau" and lines[0]["type"] == "EncounterCreated"
+    assert lines[8]["type"] == "Undone" and lines[8]["text"] == "Rückgängig: seq 8"
     assert lines[7]["fate"] == "rückgängig gemacht bei seq 9"
     assert lines[7]["undone_by"]["kind"] == "undo"
 
