@@ -68,7 +68,8 @@ def test_log_in_english_is_unchanged(fight):
 
 def test_the_pages_lines_keep_their_data_words(fight):
     """A line of the log as the table server serves it: its sentence and
-    fate in the reader's words, its context (`setup`) and kinds as data."""
+    fate and where it was said in the reader's words, its context (`setup`)
+    as data."""
     from projections.ledger import Ledger
     from projections.reports.timeline import said, timeline
     from eventlog.stores import open_store
@@ -76,8 +77,7 @@ def test_the_pages_lines_keep_their_data_words(fight):
     with speaking("de"):
         lines = [said(e) for e in timeline(ledger, "alley")]
     assert lines[0]["context"] == "setup" and lines[0]["text"] == "Begegnung alley angelegt"
-    assert lines[0]["where"] == "Aufbau" and lines[0]["type"] == "EncounterCreated"
-    assert lines[8]["type"] == "Undone" and lines[8]["text"] == "Rückgängig: seq 8"
+    assert lines[0]["where"] == "Aufbau" and lines[8]["text"] == "Rückgängig: seq 8"
     assert lines[7]["fate"] == "rückgängig gemacht bei seq 9"
     assert lines[7]["undone_by"]["kind"] == "undo"
 

@@ -128,15 +128,15 @@ def timeline(ledger: Ledger, encounter: str) -> Iterator[Entry]:
 def said(entry: Entry) -> dict:
     """One line of the log as `combat log` reads it, as data (the table
     server's GM page): who declared what, when, what later changed it, and
-    what `amend` may correct of it. `text`, `fate` and `where` are in the
-    reader's words; `type` and `context` are the same in every language, for
-    a page to tell lines apart by (an undo from a declaration)."""
+    what `amend` may correct of it. `text`, `fate` and `where` (the context
+    as the reader reads it) are in the reader's words; `context` is the same
+    in every language."""
     from eventlog.text import neutral
     from projections.domain.phrases import amendable
     from projections.domain.narrate import describe
     mark = entry.undone_by
     return {"seq": entry.env.seq, "batch": entry.env.batch, "actor": entry.env.actor,
-            "type": entry.env.type, "context": entry.context, "where": entry.where,
+            "context": entry.context, "where": entry.where,
             "text": neutral(describe(entry.env.data)),
             "undone_by": None if mark is None else {
                 "seq": mark[0], "kind": "undo" if mark[1] == "undo" else "retract",
