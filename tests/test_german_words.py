@@ -258,3 +258,15 @@ def test_the_party_is_shown_in_german(combat):
     said = de(combat, "party")
     assert "Die Gruppe (seq 2)" in said and "rook  Rook  Bonus +3  AP 3  Grit 0" in said
     assert "Noch keine Sitzungen" in de(combat, "session")
+
+
+def test_a_correction_that_does_not_fit_is_refused_in_german(fight):
+    with speaking("de"):
+        said = fight("amend", "7", "--die", "5", code=1).stderr
+        cost = fight("act", "rook", "lots", code=1).stderr
+    assert "--die korrigiert einen Initiativewurf; diese Ansage lautet „rook gibt 2 AP aus " \
+        "(große Aktion): schießt“" in said
+    assert "'lots' sind keine Kosten: möglich sind free, minor (1 AP), major (2 AP) oder eine " \
+        "ganze Zahl AP (R16)" in cost
+    assert "--die corrects an initiative roll; this one says “rook spends 2 AP (major): " \
+        "schießt”" in fight("amend", "7", "--die", "5", code=1).stderr
