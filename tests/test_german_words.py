@@ -270,3 +270,15 @@ def test_a_correction_that_does_not_fit_is_refused_in_german(fight):
         "ganze Zahl AP (R16)" in cost
     assert "--die corrects an initiative roll; this one says “rook spends 2 AP (major): " \
         "schießt”" in fight("amend", "7", "--die", "5", code=1).stderr
+
+
+def test_a_carry_into_the_party_is_said_in_german(combat):
+    combat("party", "add", "Rook", "--grit", "1", "--track", "hp=20/20")
+    combat("new", "alley", "--party")
+    combat("track", "rook", "hp", "-5")
+    combat("effect", "rook", "vergiftet", "--until-rest")
+    said = de(combat, "end")
+    assert "in die Gruppe übernommen (Gruppe seq 4, aus alley bei seq 6):" in said
+    assert "  rook  hp 20/20 -> 15/20  jetzt vergiftet (bis zur Rast)\n" in said
+    assert "rook  Rook  Bonus +0  AP 3  Grit 1  hp 15/20  [vergiftet (bis zur Rast)]" in \
+        de(combat, "party")
