@@ -26,14 +26,14 @@ def up_line(s: State) -> str:
     if s.ended or not s.round:
         return ""
     if s.round_complete:
-        return _("round {n} is complete (R23): nobody is up; `round` starts the "
-                 "next").format(n=s.round)
+        return _("round {n} is complete (R23): nobody is up; `round` starts the next").format(
+            n=s.round)
     if not up:
         return _("nobody is up")
     if len(up) > 1:
-        return _("up now: {up} ({slot}: whoever declares first, R8)").format(
-            up=", ".join(up), slot=s.current)
-    return _("up now: {up}").format(up=up[0])
+        return _("up now: {names} ({slot}: whoever declares first, R8)").format(
+            names=", ".join(up), slot=s.current)
+    return _("up now: {name}").format(name=up[0])
 
 
 def announce(before: State, after: State, payloads: Iterable[Payload],
@@ -54,7 +54,7 @@ def announce(before: State, after: State, payloads: Iterable[Payload],
             if untouched_after_auto_end(before, p.combatant):
                 lines.append(_("{id}'s turn ended before {id} declared anything ({other}'s "
                                "ended by itself): `undo` if that was a slip (R21)").format(
-                                   id=cid, other=before.auto_ended))
+                    id=cid, other=before.auto_ended))
             else:
                 lines.append(_("{id}'s turn ended with no AP spent in it: `undo` if that was "
                                "a slip (R21)").format(id=cid))
@@ -62,11 +62,9 @@ def announce(before: State, after: State, payloads: Iterable[Payload],
             continue
         if isinstance(p, (APSpent, APAdjusted, EffectApplied)) and after.auto_ended == cid:
             c = after.combatants[cid]
-            if c.ap == 0:
-                lines.append(_("{id}'s turn ended by itself: no AP left (R21)").format(id=cid))
-            else:
-                lines.append(_("{id}'s turn ended by itself: {limit} AP spent this turn "
-                               "(R21)").format(id=cid, limit=TURN_LIMIT))
+            lines.append((_("{id}'s turn ended by itself: no AP left (R21)") if c.ap == 0 else
+                          _("{id}'s turn ended by itself: {n} AP spent this turn (R21)"))
+                         .format(id=cid, n=TURN_LIMIT))
         elif isinstance(p, CombatantLeft) and before.running and before.turn == cid:
             lines.append(_("{id} left: their turn is over (R22)").format(id=cid))
     if not new_round:
@@ -87,11 +85,11 @@ def _pass_moved(before: State, after: State) -> list[str]:
         return []
     if now > was and after.round == before.round:
         return [_("pass {n} of round {round} begins (R23)").format(n=after.pass_,
-                                                                  round=after.round)]
+                                                                    round=after.round)]
     if now < was:
-        return [_("back in pass {n} of round {round} (it was pass {was_pass} of round "
-                  "{was_round})").format(n=after.pass_, round=after.round,
-                                         was_pass=before.pass_, was_round=before.round)]
+        return [_("back in pass {n} of round {round} (it was pass {was} of round {was_round})")
+                .format(n=after.pass_, round=after.round, was=before.pass_,
+                        was_round=before.round)]
     return []
 
 
