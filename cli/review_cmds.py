@@ -182,8 +182,8 @@ def replay(ctx: typer.Context,
     """
     import tempfile
     if delay is not None and not delay <= MAX_DELAY:  # (not <=: nan too)
-        raise LedgerError(f"--delay {delay:g}: the pause between events is 0 to "
-                          f"{MAX_DELAY:g} seconds")
+        raise LedgerError(_("--delay {delay}: the pause between events is 0 to {most} "
+                            "seconds").format(delay=f"{delay:g}", most=f"{MAX_DELAY:g}"))
     if evening is not None or campaign:
         play_evening(ctx, evening, campaign, to, start, file, delay, step)
         return

@@ -142,6 +142,11 @@ def test_replay_refusals_are_german(fight):
     with speaking("de"):
         said = fight("replay", "--to", "99", code=1).stderr
     assert "--to 99: das Protokoll von alley endet bei seq 10" in said
+    with speaking("de"):
+        said = fight("replay", "--delay", "1e9", code=1).stderr
+    assert "--delay 1e+09: die Pause zwischen den Ereignissen ist 0 bis 3600 Sekunden" in said
+    assert "--delay 1e+09: the pause between events is 0 to 3600 seconds" in \
+        fight("replay", "--delay", "1e9", code=1).stderr
 
 
 def test_tracks_and_effects_are_worded_in_german():
