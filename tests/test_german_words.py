@@ -287,3 +287,15 @@ def test_a_carry_into_the_party_is_said_in_german(combat):
     assert "  rook  hp 20/20 -> 15/20  jetzt vergiftet (bis zur Rast)\n" in said
     assert "rook  Rook  Bonus +0  AP 3  Grit 1  hp 15/20  [vergiftet (bis zur Rast)]" in \
         de(combat, "party")
+
+
+def test_the_csv_export_keeps_its_english_words(fight, tmp_path):
+    """An export is data: its description column reads the same for a
+    German reader (the md export, told for people, is German)."""
+    with speaking("de"):
+        fight("export", "--format", "csv", "-o", str(tmp_path / "a.csv"))
+        fight("export", "--format", "md", "-o", str(tmp_path / "a.md"))
+    table = (tmp_path / "a.csv").read_text(encoding="utf-8")
+    assert "rook spends 2 AP (major): schießt" in table and "gibt" not in table
+    story = (tmp_path / "a.md").read_text(encoding="utf-8")
+    assert "rook gibt 2 AP aus (große Aktion): schießt" in story.replace("Rook", "rook")

@@ -13,7 +13,7 @@ from eventlog.events import (
     EncounterRenamed, MaxAPChanged, MomentSeized, NoteAdded, OrderDeclared, Payload, Redone,
     RoundStarted, TrackChanged, TurnEnded, Undone,
 )
-from eventlog.language import N_, _, n_
+from eventlog.language import SOURCE, N_, _, n_, speaking
 from projections.domain.state import Effect, State
 
 
@@ -98,6 +98,13 @@ def describe(e: Payload, who: Callable[[str], str] = str) -> str:
         case TurnEnded(combatant=cid):
             return _("{who} ends their turn").format(who=who(cid))
     return _afterwards(e, who)
+
+
+def in_english(e: Payload) -> str:
+    """`e` as describe words it in English, whoever reads: for the exports,
+    whose cells are data the same in every language."""
+    with speaking(SOURCE):
+        return describe(e)
 
 
 def _afterwards(e: Payload, who: Callable[[str], str]) -> str:
