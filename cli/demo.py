@@ -18,19 +18,26 @@ from cli.console import console
 from cli.render import escape
 from cli.session import Session
 from eventlog.errors import InvalidFile, LedgerError
+from eventlog.language import _, current
 
 HERE = Path(__file__).resolve().parent
-DEFAULT_SCRIPT = "warehouse-raid.combat"
+DEFAULT_SCRIPT = "warehouse-raid.combat"  # in another language: warehouse-raid.LANG.combat
 MAX_SCRIPT_BYTES = 1 << 20
 NESTED = ("demo", "play")
 
 
 def default_script() -> Path:
-    """The script ships inside the wheel; a source checkout has it in examples/."""
-    for folder in (HERE / "examples", HERE.parent / "examples"):
-        if (folder / DEFAULT_SCRIPT).is_file():
-            return folder / DEFAULT_SCRIPT
-    raise LedgerError(f"the demo script {DEFAULT_SCRIPT} is missing from this installation")
+    """The script ships inside the wheel; a source checkout has it in
+    examples/. A reader of another language watches it in theirs, where it
+    is written (its headings, titles, labels and reasons: the table's words)."""
+    stem, dot, ext = DEFAULT_SCRIPT.rpartition(".")
+    names = ([f"{stem}.{current()}.{ext}"] if current() != "en" else []) + [DEFAULT_SCRIPT]
+    for name in names:
+        for folder in (HERE / "examples", HERE.parent / "examples"):
+            if (folder / name).is_file():
+                return folder / name
+    raise LedgerError(_("the demo script {name} is missing from this installation").format(
+        name=DEFAULT_SCRIPT))
 
 
 def script_lines(path: Path) -> list[tuple[str | None, list[str]]]:
@@ -40,7 +47,7 @@ def script_lines(path: Path) -> list[tuple[str | None, list[str]]]:
     try:  # bounded: `combat demo /dev/zero` stops at the limit
         text = read_bounded(path, MAX_SCRIPT_BYTES, "the most a script may be").decode("utf-8")
     except UnicodeDecodeError:
-        raise InvalidFile(f"{path} is not a text file (UTF-8)") from None
+        raise InvalidFile(_("{path} is not a text file (UTF-8)").format(path=path)) from None
     lines: list[tuple[str | None, list[str]]] = []
     preamble = True
     for n, raw in enumerate(text.splitlines(), 1):
@@ -53,12 +60,13 @@ def script_lines(path: Path) -> list[tuple[str | None, list[str]]]:
         try:
             args = shlex.split(raw, comments=True)
         except ValueError as exc:
-            raise InvalidFile(f"{path.name} line {n}: {exc}") from None
+            raise InvalidFile(_("{file} line {n}: {reason}").format(file=path.name, n=n,
+                                                                     reason=exc)) from None
         if args:
             _check_nested(path, n, args)
             lines.append((None, args))
-    if not any(args for _, args in lines):
-        raise InvalidFile(f"{path} has no commands to play")
+    if not any(args for _heading, args in lines):
+        raise InvalidFile(_("{path} has no commands to play").format(path=path))
     return lines
 
 
@@ -68,7 +76,8 @@ def _check_nested(path: Path, n: int, args: list[str]) -> None:
     from cli.main import command_at
     at = command_at(args)
     if at is not None and at < len(args) and args[at] in NESTED:
-        raise InvalidFile(f"{path.name} line {n}: a script cannot run `combat {args[at]}`")
+        raise InvalidFile(_("{file} line {n}: a script cannot run `combat {command}`").format(
+            file=path.name, n=n, command=args[at]))
 
 
 def fresh_id(session: Session) -> str:
@@ -96,11 +105,13 @@ def play(tree, session: Session, script: Path | None = None) -> None:
     def run(args: list[str]) -> None:
         console.print(f"[bold]$ combat {escape(shlex.join(args))}[/bold]")
         seen = store.head(eid)[0] if args[0] != "new" else 0
-        stopped = f"the demo stopped at `combat {shlex.join(args)}` ({path.name})"
+        stopped = _("the demo stopped at `combat {line}` ({file})").format(
+            line=shlex.join(args), file=path.name)
         try:
             code = run_line(tree, quiet, args)
         except LedgerError as exc:  # the script no longer fits the rules
-            raise LedgerError(f"{stopped}: {exc}") from None
+            raise LedgerError(_("{stopped}: {reason}").format(stopped=stopped, reason=exc)) \
+                from None
         if code:  # a read's error was shown
             raise LedgerError(stopped)
         appended = [envelope(row) for row in store.rows(eid, after=seen)]
@@ -120,5 +131,6 @@ def play(tree, session: Session, script: Path | None = None) -> None:
                 else:
                     run(["new", eid])
             run(args)
-    console.print(f"\nThe demo is encounter {eid}, now current: try `combat status`, "
-                  "`combat log --json` or `combat export --format html -o report.html`.")
+    console.print("\n" + _("The demo is encounter {id}, now current: try `combat status`, "
+                           "`combat log --json` or `combat export --format html -o "
+                           "report.html`.").format(id=eid))

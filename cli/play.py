@@ -11,7 +11,6 @@ terminal is reported the same way as one typed here.
 from __future__ import annotations
 
 import asyncio
-import io
 import os
 import shlex
 import textwrap
@@ -39,13 +38,15 @@ from cli.playwords import (
     SWITCHING,
     PlayCompleter,
     console_words,
-    turn_end_hint,
+    guide,
+    screen,
 )
-from cli.console import SafeConsole, console
-from cli.render import escape, headline, log_table, status_table
+from cli.console import console
+from cli.render import escape, log_table
 from cli.session import Session
 from cli.terminal import expected, forked, leading, run_line, run_read
 from eventlog.errors import LedgerError
+from eventlog.language import _
 from projections.domain.decide import acting
 from projections.domain.state import State
 from projections.history import envelope
@@ -111,10 +112,10 @@ class Play:
     def run(self) -> None:
         if not self.eid:  # an empty store (or none chosen): say what to type first
             console.print(self._welcome())
-        console.print(
+        console.print(_(
             "[bold]combat play[/bold]: type commands without `combat`; "
             "[bold]?[/bold] for aliases and keys, [bold]q[/bold] or Ctrl-D to leave. "
-            "Ctrl-Z undo, Ctrl-Y redo, Ctrl-L the last log lines.")
+            "Ctrl-Z undo, Ctrl-Y redo, Ctrl-L the last log lines."))
         kept = ""
         while True:
             self.pressed = None
@@ -135,10 +136,10 @@ class Play:
 
     def _welcome(self) -> str:
         if not self.store.encounters():
-            return ("[bold]welcome[/bold] to the table: type [bold]`new ID`[/bold] to start an "
-                    "encounter (`new docks`), or `demo` to watch a short one first")
-        return ("[bold]welcome[/bold] back: type [bold]`use ID`[/bold] to pick an encounter "
-                "(`list` shows them), or `new ID` to start one")
+            return _("[bold]welcome[/bold] to the table: type [bold]`new ID`[/bold] to start an "
+                     "encounter (`new docks`), or `demo` to watch a short one first")
+        return _("[bold]welcome[/bold] back: type [bold]`use ID`[/bold] to pick an encounter "
+                 "(`list` shows them), or `new ID` to start one")
 
     def handle(self, typed: str, key: str | None = None) -> bool:
         """Run one typed line (or a key's); False when it asks to leave."""
@@ -146,7 +147,7 @@ class Play:
             words = shlex.split(typed)
         except ValueError as exc:
             self._echo(typed)
-            self._error(f"cannot read that line: {exc}")
+            self._error(_("cannot read that line: {reason}").format(reason=exc))
             return True
         if not words:
             self._report(elsewhere=True)
@@ -167,8 +168,8 @@ class Play:
         except Exception as exc:  # a bug: still one line, and the console goes on
             if os.environ.get("COMBAT_DEBUG"):
                 raise
-            self._error(f"unexpected failure ({type(exc).__name__}: {exc}); "
-                        "set COMBAT_DEBUG=1 for details")
+            self._error(_("unexpected failure ({kind}: {reason}); set COMBAT_DEBUG=1 for "
+                          "details").format(kind=type(exc).__name__, reason=exc))
         self._report()
         return True
 
@@ -179,12 +180,12 @@ class Play:
             options += more
         fixed = [o for o in options if o.split("=", 1)[0] in FIXED_OPTIONS]
         if fixed:
-            raise LedgerError(f"{fixed[0].split('=', 1)[0]} is fixed when play mode "
-                              "starts: `use ID` switches the encounter")
+            raise LedgerError(_("{option} is fixed when play mode starts: `use ID` switches "
+                                "the encounter").format(option=fixed[0].split("=", 1)[0]))
         if not rest:
-            raise LedgerError("say what to declare: `help` lists the commands")
+            raise LedgerError(_("say what to declare: `help` lists the commands"))
         if rest[0] == "play":
-            raise LedgerError("this is play mode already")
+            raise LedgerError(_("this is play mode already"))
         if rest[0] in COST_ALIASES:
             self._load()
         args = options + expand(rest, self.state)
@@ -204,10 +205,10 @@ class Play:
         try:
             run_line(self.command, self.session, args)
         except (typer.Abort, KeyboardInterrupt):
-            self._error("interrupted")
+            self._error(_("interrupted"))
         except SystemExit as exc:  # a command that ended the process its own way
             if exc.code not in (0, None):
-                self._error(f"the command stopped with exit code {exc.code}")
+                self._error(_("the command stopped with exit code {code}").format(code=exc.code))
 
     # -- what the console shows ---------------------------------------------
 
@@ -219,16 +220,16 @@ class Play:
             name = "act" if words[0] in COST_ALIASES else ALIASES.get(words[0], words[0])
             run_read(self.command, self.session, [name, "--help"])
             return
-        console.print("[bold]aliases[/bold] (the rest is typed as with `combat`)")
+        console.print(_("[bold]aliases[/bold] (the rest is typed as with `combat`)"))
         for alias, meaning in GUIDE:
-            console.print(f"  {escape(f'{alias:<18}')} {meaning}")
-        console.print("[bold]keys[/bold]")
+            console.print(f"  {escape(f'{alias:<18}')} {guide(meaning)}")
+        console.print(_("[bold]keys[/bold]"))
         for key, meaning in KEYS:
-            console.print(f"  {key:<18} {meaning}")
+            console.print(f"  {_(key):<18} {_(meaning)}")
         if not commands:  # `?` fits a 24-line terminal
-            console.print("[bold]help[/bold] lists every command; `help COMMAND` shows one")
+            console.print(_("[bold]help[/bold] lists every command; `help COMMAND` shows one"))
             return
-        console.print("[bold]commands[/bold] (`help COMMAND` for one)")
+        console.print(_("[bold]commands[/bold] (`help COMMAND` for one)"))
         for name, cmd in self.command.commands.items():
             if name == "play":
                 continue
@@ -236,7 +237,7 @@ class Play:
 
     def show_last(self, words: list[str]) -> None:
         if len(words) > 1 or (words and not words[0].isdigit()):
-            raise LedgerError("say how many lines: `l` or `l 20`")
+            raise LedgerError(_("say how many lines: `l` or `l 20`"))
         n = int(words[0]) if words else LAST_LINES
         from projections.reports.timeline import timeline
         entries = list(timeline(self.session.ledger, self.session.encounter))
@@ -258,12 +259,14 @@ class Play:
         typer.echo("\n".join(
             textwrap.fill(line, max(columns, 40), subsequent_indent="  ",
                           break_long_words=False, break_on_hyphens=False)
-            for line in [f"error: {said[0]}", *said[1:]]), err=True)
+            for line in [_("error: {reason}").format(reason=said[0]), *said[1:]]), err=True)
 
     def _where(self) -> str:
         """The prompt: the encounter, and who declares when it is not the GM."""
-        who = "" if self.session.actor == "gm" else f" as {self.session.actor}"
-        return f"{self.eid or 'play'}{who}"
+        if self.session.actor == "gm":
+            return self.eid or "play"
+        return _("{encounter} as {actor}").format(encounter=self.eid or "play",
+                                                   actor=self.session.actor)
 
     def _message(self):
         """The prompt: the status table, then the line being typed."""
@@ -284,7 +287,7 @@ class Play:
         if not self.eid:
             self.state = None
             return False
-        head, _ = self.store.head(self.eid)
+        head, _moved = self.store.head(self.eid)
         if self.state is not None and self.state.seq == head:
             return False
         self.state = self.session.ledger.state(self.eid)
@@ -311,14 +314,15 @@ class Play:
             batch_of = partial(self.session.ledger.batch, self.eid)
             envs = [envelope(row) for row in self.store.rows(self.eid, after=self.seen)]
             # (a batch at a time: a declaration about several targets is one line)
-            for _, group in groupby(envs, key=lambda e: e.batch):
+            for _batch, group in groupby(envs, key=lambda e: e.batch):
                 batch = list(group)
                 for x in worded(batch, batch_of):
                     env = next((e for e in batch if e.data is x.payload), batch[0])
                     span = f"-{env.seq + len(x.also)}" if x.also else ""
                     tags = [f"seq {env.seq}{span}"] if x.declared else []
                     if elsewhere:
-                        tags.append(f"{escape(env.actor)}, from another terminal")
+                        tags.append(escape(_("{actor}, from another terminal").format(
+                            actor=env.actor)))
                     tail = f" [dim]({' · '.join(tags)})[/dim]" if tags else ""
                     console.print(f"{escape(x.text)}{tail}")
                     if x.declared:
@@ -369,32 +373,6 @@ class Play:
         keys.add("c-y")(press("redo", "Ctrl-Y"))
         keys.add("c-l")(press("l", "Ctrl-L"))
         return keys
-
-
-def screen(state: State | None, columns: int, color: bool) -> str:
-    """The status table as the prompt shows it: headline, table, who is up."""
-    out = SafeConsole(file=(buf := io.StringIO()), width=max(columns, 40), force_terminal=color,
-                  color_system="standard" if color else None, highlight=False,
-                  legacy_windows=False, emoji=False)
-    if state is None:
-        out.print("no encounter yet: `new ID` starts one, `use ID` picks one, "
-                  "`list` shows them")
-        return buf.getvalue()
-    out.print(headline(state).replace("`combat ", "`"))
-    if state.combatants:
-        out.print(status_table(state))
-    else:
-        out.print("nobody yet: add combatants with `add NAME`")
-    if state.running and state.up():
-        who = state.up()
-        hint = f"m/n/f act for them, {turn_end_hint(state, who[0])}" if len(who) == 1 else \
-            "whoever declares first goes (R8)"
-        out.print(f"up: [bold]{', '.join(who)}[/bold] [dim]· {hint}[/dim]")
-    from projections.reports.flow import tie_hint
-    for run in state.ties():
-        out.print(f"[yellow]unresolved tie[/yellow]: {' = '.join(run)} "
-                  f"({tie_hint(state, run, 'order')})")
-    return buf.getvalue()
 
 
 __all__ = ["Play", "acting", "expand", "screen"]

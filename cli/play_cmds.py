@@ -5,6 +5,7 @@ import typer
 from cli.base import app, session
 from cli.main import in_terminal
 from eventlog.errors import LedgerError
+from eventlog.language import _
 
 
 @app.command()
@@ -18,9 +19,10 @@ def play(ctx: typer.Context,
     Example: combat play        (or just `combat` in a terminal)
     """
     if not 0.05 <= refresh <= 60.0:  # (the range above lets nan through)
-        raise typer.BadParameter(f"{refresh} is not in the range 0.05<=x<=60", param_hint="--refresh")
+        raise typer.BadParameter(_("{value} is not in the range 0.05<=x<=60").format(value=refresh),
+                                 param_hint="--refresh")
     if not in_terminal():
-        raise LedgerError("play mode needs a terminal: run `combat play` in one, "
-                          "or type `combat COMMAND` lines in scripts")
+        raise LedgerError(_("play mode needs a terminal: run `combat play` in one, "
+                            "or type `combat COMMAND` lines in scripts"))
     from cli.play import Play
     Play(ctx.find_root().command, session(ctx), refresh=refresh).run()

@@ -2,14 +2,18 @@
 shoots`), its guide, and Tab completion of commands, ids and costs."""
 from __future__ import annotations
 
+import io
 import re
 
 from prompt_toolkit.completion import Completer, Completion
 from prompt_toolkit.document import Document
 
+from cli.console import SafeConsole
 from cli.grammar.aliases import ALIASES
+from cli.render import headline, status_table
 from cli.terminal import leading
 from eventlog.errors import LedgerError
+from eventlog.language import N_, _
 from projections.domain.state import State
 
 QUIT = {"q", "quit", "exit"}
@@ -36,23 +40,31 @@ def console_words(text: str) -> str:
     return text
 
 
+# (said with `_` where they are shown; `{n}` is LAST_LINES)
 GUIDE = [
-    ("m [ID] [LABEL]", "act ID major LABEL: 2 AP; ID defaults to whoever is acting"),
-    ("n [ID] [LABEL]", "act ID minor LABEL: 1 AP"),
-    ("f [ID] [LABEL]", "act ID free LABEL: a free action"),
-    ("i ID COST [LABEL]", "interrupt ID COST LABEL (R19)"),
-    ("s ID", "seize ID (R10)"),
-    ("e [ID]", "end-turn [ID]"),
-    ("t ID[,ID...] NAME VALUE", "track ID NAME VALUE: hp -3, stun +1, ammo 6; "
-     "gob-1,gob-2 hp -3 hits both, one undo"),
-    ("u / r", "undo / redo"),
-    ("l [N]", f"the last N log lines (default {LAST_LINES})"),
-    ("help [COMMAND]", "this guide and every command, or one command's help"),
-    ("help RULE", "one rule of the rules reference, e.g. help R17"),
-    ("q", "leave play mode (also Ctrl-D)"),
+    ("m [ID] [LABEL]", N_("act ID major LABEL: 2 AP; ID defaults to whoever is acting")),
+    ("n [ID] [LABEL]", N_("act ID minor LABEL: 1 AP")),
+    ("f [ID] [LABEL]", N_("act ID free LABEL: a free action")),
+    ("i ID COST [LABEL]", N_("interrupt ID COST LABEL (R19)")),
+    ("s ID", N_("seize ID (R10)")),
+    ("e [ID]", N_("end-turn [ID]")),
+    ("t ID[,ID...] NAME VALUE", N_("track ID NAME VALUE: hp -3, stun +1, ammo 6; "
+                                   "gob-1,gob-2 hp -3 hits both, one undo")),
+    ("u / r", N_("undo / redo")),
+    ("l [N]", N_("the last N log lines (default {n})")),
+    ("help [COMMAND]", N_("this guide and every command, or one command's help")),
+    ("help RULE", N_("one rule of the rules reference, e.g. help R17")),
+    ("q", N_("leave play mode (also Ctrl-D)")),
 ]
-KEYS = [("Ctrl-Z", "undo"), ("Ctrl-Y", "redo"), ("Ctrl-L", "the last log lines"),
-        ("Tab", "complete a command, an id or a cost"), ("Up/Down, Ctrl-R", "history")]
+KEYS = [(N_("Ctrl-Z"), N_("undo")), (N_("Ctrl-Y"), N_("redo")),
+        (N_("Ctrl-L"), N_("the last log lines")),
+        (N_("Tab"), N_("complete a command, an id or a cost")),
+        (N_("Up/Down, Ctrl-R"), N_("history"))]
+
+
+def guide(meaning: str) -> str:
+    """A line of GUIDE's, in the reader's words."""
+    return _(meaning).format(n=LAST_LINES)
 
 
 class PlayCompleter(Completer):
@@ -66,7 +78,7 @@ class PlayCompleter(Completer):
         text = document.text_before_cursor
         words = text.split()
         current = "" if not text or text[-1].isspace() else words.pop()
-        _, words = leading(words)
+        _options, words = leading(words)
         for word, meta in self.candidates(words, current):
             if word.startswith(current):
                 yield Completion(word, start_position=-len(current), display_meta=meta)
@@ -76,7 +88,7 @@ class PlayCompleter(Completer):
         if not before:
             named = [(name, cmd.get_short_help_str(limit=40))
                      for name, cmd in commands.items() if name != "play"]
-            aliases = [(a.split()[0], m) for a, m in GUIDE if len(a.split()[0]) == 1]
+            aliases = [(a.split()[0], guide(m)) for a, m in GUIDE if len(a.split()[0]) == 1]
             return named + aliases
         head = ALIASES.get(before[0], before[0])
         if current.startswith("-"):
@@ -86,21 +98,21 @@ class PlayCompleter(Completer):
             opts = [o for p in cmd.params for o in p.opts if o.startswith("--")]
             return [(o, "") for o in opts + ["--help"]]
         if before[-1] == "--group":
-            return [(g, "group") for g in self._state_ids("groups")]
+            return [(g, _("group")) for g in self._state_ids("groups")]
         if head in ("help", "?"):
             return [(name, "") for name in commands]
         if head == "use":
-            return [(eid, title) for eid, title, _, _ in self.play.store.encounters()]
+            return [(row[0], row[1]) for row in self.play.store.encounters()]
         if head in ("act", "interrupt") and len(before) == 2:
             return [("major", "2 AP"), ("minor", "1 AP"), ("free", "0 AP")]
         if head in NO_IDS:
             return []
         if head in ("track", "effect") and len(before) == 1 and "," in current:
             listed = current.split(",")  # the next of several targets
-            return [(f"{','.join(listed[:-1])},{cid}", "combatant")
+            return [(f"{','.join(listed[:-1])},{cid}", _("combatant"))
                     for cid in self._state_ids("combatants") if cid not in listed[:-1]]
-        return [(cid, "combatant") for cid in self._state_ids("combatants")] + \
-            [(gid, "group") for gid in self._state_ids("groups")]
+        return [(cid, _("combatant")) for cid in self._state_ids("combatants")] + \
+            [(gid, _("group")) for gid in self._state_ids("groups")]
 
     def _state_ids(self, kind: str) -> list[str]:
         state = self.play.state
@@ -114,5 +126,33 @@ def turn_end_hint(state: State, up: str) -> str:
     try:
         turn_to_end(state, None, careful=True)
     except LedgerError:
-        return f"`e {up}` ends {up}'s turn"
-    return "e ends the turn"
+        return _("`e {id}` ends {id}'s turn").format(id=up)
+    return _("e ends the turn")
+
+
+def screen(state: State | None, columns: int, color: bool) -> str:
+    """The status table as the prompt shows it: headline, table, who is up
+    (cli/play.py's prompt)."""
+    out = SafeConsole(file=(buf := io.StringIO()), width=max(columns, 40), force_terminal=color,
+                  color_system="standard" if color else None, highlight=False,
+                  legacy_windows=False, emoji=False)
+    if state is None:
+        out.print(_("no encounter yet: `new ID` starts one, `use ID` picks one, "
+                    "`list` shows them"))
+        return buf.getvalue()
+    out.print(headline(state).replace("`combat ", "`"))
+    if state.combatants:
+        out.print(status_table(state))
+    else:
+        out.print(_("nobody yet: add combatants with `add NAME`"))
+    if state.running and state.up():
+        who = state.up()
+        hint = _("m/n/f act for them, {end}").format(end=turn_end_hint(state, who[0])) \
+            if len(who) == 1 else _("whoever declares first goes (R8)")
+        out.print(_("up: [bold]{up}[/bold] [dim]· {hint}[/dim]").format(up=", ".join(who),
+                                                                       hint=hint))
+    from projections.reports.flow import tie_hint
+    for run in state.ties():
+        out.print("[yellow]" + _("unresolved tie") + "[/yellow]: " + _("{tie} ({hint})").format(
+            tie=" = ".join(run), hint=tie_hint(state, run, "order")))
+    return buf.getvalue()

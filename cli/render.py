@@ -12,10 +12,12 @@ from cli.inkgrid import Grid
 from projections.reports.worded import Said
 from projections.domain.narrate import unspent
 from projections.reports.flow import tie_hint
-from projections.domain.narrate import describe, lasting
+from projections.domain.narrate import describe, lasting, side_word
 from projections.domain.phrases import slugify
 from projections.domain.state import State
 from projections.domain.tracks import shown
+from eventlog.language import N_, _
+from eventlog.language import clock as time_of_day
 
 PIPS_UP_TO = 8
 NARROW = 64  # columns: below this, the status table's compact layout
@@ -30,42 +32,55 @@ def _pips(ap: int, max_ap: int) -> str:
 def headline(s: State) -> str:
     title = f"[bold]{s.encounter}[/bold]" + (f" · {escape(s.title)}" if s.title else "")
     if s.ended:
-        where = f"ended after round {s.round}"
+        where = _("ended after round {n}").format(n=s.round)
     elif s.round == 0:
-        where = "setting up: roll initiative, then `combat round`"
+        where = _("setting up: roll initiative, then `combat round`")
     elif s.round_complete:
-        where = f"round {s.round} complete · the GM starts the next with `combat round`"
+        where = _("round {n} complete · the GM starts the next with `combat round`").format(
+            n=s.round)
     else:
-        where = f"round {s.round}, pass {s.pass_}"
+        where = _("round {n}, pass {p}").format(n=s.round, p=s.pass_)
         if s.window:
-            where += " · [yellow]seize window open[/yellow]"
+            where += " · [yellow]" + _("seize window open") + "[/yellow]"
     return f"{title} — {where} · seq {s.seq}"
+
+
+def _when(s: State, e) -> str:
+    """When an effect holds, as its state word says it."""
+    if e.covers(s.round):
+        if e.until_ended:
+            return lasting(e)
+        if e.last == s.round:
+            return _("this round")
+        return _("to round {n}").format(n=e.last)
+    if e.first == e.last:
+        return _("round {n}").format(n=e.first)
+    if e.until_ended:
+        return _("from round {n}").format(n=e.first)
+    return _("rounds {first}-{last}").format(first=e.first, last=e.last)
 
 
 def _state_word(s: State, cid: str) -> str:
     c = s.combatants[cid]
     if not c.active:
-        return "[dim]left[/dim]"
+        return "[dim]" + _("left") + "[/dim]"
     words = []
     if s.running and s.turn == cid:
-        words.append("[bold green]acting[/bold green]")
+        words.append("[bold green]" + _("acting") + "[/bold green]")
     elif cid in s.up():
-        words.append("[green]up[/green]")
+        words.append("[green]" + _("up") + "[/green]")
     elif s.running and cid in s.done:
-        words.append("done")
+        words.append(_("done"))
     elif s.running and c.ap > 0 and s.slot_of(cid) in s.passed:
-        words.append("next pass")
+        words.append(_("next pass"))
     if c.seized and s.round:
-        words.append("[yellow]seized[/yellow]")
+        words.append("[yellow]" + _("seized") + "[/yellow]")
     if s.initiative_of(cid) is None:
-        words.append("[red]no initiative[/red]")
+        words.append("[red]" + _("no initiative") + "[/red]")
     if cid in s.hidden:  # (the players do not see it yet)
-        words.append("[dim]hidden[/dim]")
+        words.append("[dim]" + _("hidden") + "[/dim]")
     for e in s.effects_on(cid):
-        when = (lasting(e) if e.until_ended else "this round" if e.last == s.round
-                else f"to round {e.last}") \
-            if e.covers(s.round) else f"round {e.first}" if e.first == e.last \
-            else f"from round {e.first}" if e.until_ended else f"rounds {e.first}-{e.last}"
+        when = _when(s, e)
         change = f" {e.delta:+d}" if e.delta else ""
         words.append(f"[magenta]{escape(e.name)}{change}[/magenta] ({when})")
     for name, track in s.tracks.get(cid, {}).items():
@@ -77,7 +92,7 @@ def _initiative(slot) -> str:
     """The total, and the roll it came from unless the GM set it (R4)."""
     if slot.die is not None and slot.total == slot.die + slot.bonus:
         return f"{slot.total} ({slot.die}{slot.bonus:+d})"
-    return f"{slot.total} (GM)"
+    return _("{total} (GM)").format(total=slot.total)
 
 
 def status_table(s: State):
@@ -93,11 +108,12 @@ def status_grid(s: State, width: int) -> Grid:
     the state words whole, and says the rest in the words (`grit 1`, `spent
     2`), rather than cut every cell down to `r…`."""
     narrow = width < NARROW
-    columns = ((("#", "right"), ("combatant", "left"), ("init", "right"), ("AP", "left"),
+    combatant, init = _("combatant"), _("init")
+    columns = ((("#", "right"), (combatant, "left"), (init, "right"), ("AP", "left"),
                 ("", "left")) if narrow else
-               (("#", "right"), ("combatant", "left"), ("side", "left"), ("init", "right"),
-                ("AP", "left"), ("turn", "right"), ("grit", "right"), ("", "left")))
-    table = Grid(columns, [narrow and name != "" for name, _ in columns])
+               (("#", "right"), (combatant, "left"), (_("side"), "left"), (init, "right"),
+                ("AP", "left"), (_("turn"), "right"), (_("grit"), "right"), ("", "left")))
+    table = Grid(columns, [narrow and name != "" for name, _justify in columns])
     shown: set[str] = set()
 
     def member_row(pos: str, cid: str, indent: str = "") -> None:
@@ -109,23 +125,25 @@ def status_grid(s: State, width: int) -> Grid:
             pips += f" → {s.max_ap_of(cid)}"
         if narrow:
             init = "" if slot is None or indent else str(slot.total)
-            words = [w for w in (_state_word(s, cid), f"spent {spent}" if spent != "" else "",
-                                 f"grit {c.grit}" if c.grit else "") if w]
+            words = [w for w in (_state_word(s, cid),
+                                 _("spent {n}").format(n=spent) if spent != "" else "",
+                                 _("grit {n}").format(n=c.grit) if c.grit else "") if w]
             table.add_row(pos, f"{indent}[bold]{cid}[/bold]", init, pips, ", ".join(words))
         else:
             init = "" if slot is None or indent else _initiative(slot)
             name = ("" if slugify(c.name, transliterate=False) == cid
                     else f" [dim]{escape(c.name)}[/dim]")
-            table.add_row(pos, f"{indent}[bold]{cid}[/bold]{name}", c.side, init, pips,
+            table.add_row(pos, f"{indent}[bold]{cid}[/bold]{name}", side_word(c.side), init, pips,
                           str(spent), str(c.grit), _state_word(s, cid))
         shown.add(cid)
 
     def group_row(pos: str, gid: str, init: str) -> None:
         if narrow:
-            table.add_row(pos, f"[bold]{gid}[/bold]", init.split(" ")[0], "", "[dim]group[/dim]")
+            table.add_row(pos, f"[bold]{gid}[/bold]", init.split(" ")[0], "",
+                          "[dim]" + _("group") + "[/dim]")
         else:
-            table.add_row(pos, f"[bold]{gid}[/bold] [dim](group)[/dim]", s.side_of(gid),
-                          init, "", "", "", "")
+            table.add_row(pos, f"[bold]{gid}[/bold] [dim]" + _("(group)") + "[/dim]",
+                          side_word(s.side_of(gid)), init, "", "", "", "")
 
     for pos, key in enumerate(s.order(), 1):
         marker = "▶" if key == s.current and s.running else ""
@@ -190,18 +208,18 @@ def state_page(s: State, width: int, lost: bool = False, page: Page | None = Non
     page = page or Page()
     page.line(headline(s))
     if not s.combatants:
-        page.line("nobody yet: add combatants with `combat add NAME`")
+        page.line(_("nobody yet: add combatants with `combat add NAME`"))
         return page
     page.grid(status_grid(s, width))
     if s.running and s.up():
-        page.line(f"up: {', '.join(s.up())}")
+        page.line(_("up: {up}").format(up=", ".join(s.up())))
     for run in s.ties():
-        page.line(f"[yellow]unresolved tie[/yellow]: {' = '.join(run)} "
-                  f"({tie_hint(s, run)})")
+        page.line("[yellow]" + _("unresolved tie") + "[/yellow]: " + _("{tie} ({hint})").format(
+            tie=" = ".join(run), hint=tie_hint(s, run)))
     if lost and unspent(s):
         ap = ", ".join(f"{cid} {n}" for cid, n in unspent(s))
-        page.line(f"unspent AP, lost if `combat round` starts the next round now "
-                  f"(R15, R24): {ap}")
+        page.line(_("unspent AP, lost if `combat round` starts the next round now "
+                    "(R15, R24): {ap}").format(ap=ap))
     return page
 
 
@@ -228,7 +246,7 @@ def show_outcome(command, outcome) -> None:
     from projections.reports.flow import announce
     if outcome.preview is not None:  # --dry-run: what it would change, nothing appended
         page = Page()
-        page.line("dry run, nothing appended:")
+        page.line(_("dry run, nothing appended:"))
         for line in outcome.preview:
             page.line(f"  {escape(line)}")
         write(page, terminal()[0])
@@ -250,11 +268,14 @@ def clock(at: str, utc: bool = False) -> str:
     if not utc:
         from datetime import datetime
         try:
-            return datetime.fromisoformat(at.replace("Z", "+00:00")).astimezone() \
-                .strftime("%H:%M:%S")
+            return time_of_day(datetime.fromisoformat(at.replace("Z", "+00:00")).astimezone())
         except ValueError:  # (a stored time is checked on the way in: never here)
             pass
     return at[11:19]
+
+
+HEADINGS = {"seq": N_("seq"), "time": N_("time"), "actor": N_("actor"), "when": N_("when"),
+            "declaration": N_("declaration")}
 
 
 def log_table(encounter: str, entries, audit: bool = False, utc: bool = False,
@@ -267,18 +288,20 @@ def log_table(encounter: str, entries, audit: bool = False, utc: bool = False,
     narrow = (terminal()[1] if width is None else width) < NARROW
     names = ("seq", "actor", "declaration") if narrow else (
         "seq", "UTC" if utc else "time", "actor", "when", "declaration")
-    table = Grid([(name, "right" if name == "seq" else "left") for name in names],
-                 [name == "seq" for name in names],
-                 title=f"{'audit trail' if audit else 'log'} of {encounter}")
+    title = _("audit trail of {id}") if audit else _("log of {id}")
+    table = Grid([(_(HEADINGS.get(name, name)), "right" if name == "seq" else "left")
+                  for name in names], [name == "seq" for name in names],
+                 title=title.format(id=encounter))
     for e in entries:
         text = escape(describe(e.env.data))
         if e.fate:
             text = f"[strike]{text}[/strike] [dim]({escape(e.fate)})[/dim]"
         if e.env.seq != e.env.batch:  # the rest of one command's batch
             text = f"[dim]+[/dim] {text}"
-        actor = escape(e.env.actor) + (" [dim](imported)[/dim]" if e.imported else "")
+        actor = escape(e.env.actor) + (" [dim]" + _("(imported)") + "[/dim]" if e.imported
+                                       else "")
         if narrow:
             table.add_row(str(e.env.seq), actor, text)
         else:
-            table.add_row(str(e.env.seq), clock(e.env.at, utc), actor, e.context, text)
+            table.add_row(str(e.env.seq), clock(e.env.at, utc), actor, e.where, text)
     return table

@@ -193,8 +193,8 @@ def replay(ctx: typer.Context,
     """
     import tempfile
     if delay is not None and not delay <= MAX_DELAY:  # (not <=: nan too)
-        raise LedgerError(f"--delay {delay:g}: the pause between events is 0 to "
-                          f"{MAX_DELAY:g} seconds")
+        raise LedgerError(_("--delay {delay}: the pause between events is 0 to {most} "
+                            "seconds").format(delay=f"{delay:g}", most=f"{MAX_DELAY:g}"))
     if evening is not None or campaign:
         play_evening(ctx, evening, campaign, to, start, file, delay, step)
         return
@@ -230,7 +230,8 @@ def play_evening(ctx, evening: str | None, campaign: bool, to: int | None, start
     s = session(ctx)
     fights = chosen_fights(s.ledger.store, evening)
     for n, (evening_id, fight) in enumerate(fights, 1):
-        console.rule(f"[bold]{fight}[/bold] · session {evening_id} · fight {n} of {len(fights)}")
+        console.rule(f"[bold]{fight}[/bold] · " + _("session {id} · fight {n} of {count}").format(
+            id=evening_id, n=n, count=len(fights)))
         play_back(s.ledger, fight, None, 1, delay, step)
 
 
@@ -243,9 +244,10 @@ def play_back(ledger, encounter: str, to: int | None, start: int, delay: float |
     head, _hash = ledger.store.head(encounter)
     for what, seq in (("--to", to), ("--from", start)):
         if seq is not None and seq > head:
-            raise LedgerError(f"{what} {seq}: the log of {encounter} ends at seq {head}")
+            raise LedgerError(_("{option} {seq}: the log of {id} ends at seq {head}").format(
+                option=what, seq=seq, id=encounter, head=head))
     if to is not None and start > to:
-        raise LedgerError(f"--from {start} is after --to {to}")
+        raise LedgerError(_("--from {start} is after --to {to}").format(start=start, to=to))
     live = console.is_terminal
     pause = delay if delay is not None else (DELAY_ON_A_TERMINAL if live and not step else 0.0)
     end = to or head
@@ -264,7 +266,7 @@ def play_back(ledger, encounter: str, to: int | None, start: int, delay: float |
                 break
             if step:
                 try:
-                    answer = console.input("[dim]Enter: next event · q: stop[/dim] ")
+                    answer = console.input("[dim]" + _("Enter: next event · q: stop") + "[/dim] ")
                 except EOFError:
                     break
                 if answer.strip().lower() in ("q", "quit"):
@@ -274,24 +276,18 @@ def play_back(ledger, encounter: str, to: int | None, start: int, delay: float |
     except KeyboardInterrupt:
         pass
     if shown is not None and shown < end:
-        console.print(f"replay stopped at seq {shown} of {end}")
+        console.print(_("replay stopped at seq {seq} of {end}").format(seq=shown, end=end))
 
 
 def show_frame(entry, state, end: int) -> None:
     from cli.console import console
     from cli.render import escape, show_state
     from projections.domain.narrate import describe
-    env = entry.env
-    text = escape(describe(env.data))
-    if entry.undone_by:
-        seq, kind, reason = entry.undone_by
-        word = "undone" if kind == "undo" else "retracted"
-        why = f": {escape(reason)}" if reason else ""
-        text += f" [dim](later {word} at seq {seq}{why})[/dim]"
-    elif entry.amended_by:
-        text += f" [dim](later amended at seq {entry.amended_by})[/dim]"
-    console.rule(f"seq {env.seq} of {end} · {env.at[11:19]} UTC · {escape(env.actor)} · "
-                 f"{entry.context}", align="left")
+    from projections.reports.replay import heading, later
+    text = escape(describe(entry.env.data))
+    if fate := later(entry):
+        text += f" [dim]({escape(fate)})[/dim]"
+    console.rule(escape(heading(entry, end)), align="left")
     console.print(f"[bold]▸[/bold] {text}")
     show_state(state)
 

@@ -2,7 +2,8 @@
 from __future__ import annotations
 
 from eventlog.language import N_, _, n_
-from projections.reports.words import category, column, count as whole, figure, pgettext, side
+from eventlog.language import pgettext
+from projections.reports.words import category, column, count as whole, figure, side
 from projections.reports.timing import duration
 
 

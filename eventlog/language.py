@@ -84,6 +84,16 @@ def n_(singular: str, plural: str, n: int) -> str:
     return _catalogue(language).ngettext(singular, plural, n)
 
 
+def pgettext(context: str, message: str) -> str:
+    """`message` as it reads in `context` (a narrow column, an action in the
+    log) in the reader's language: the catalogue may word it otherwise
+    there. (gettext keeps a message of a context under `context EOT message`.)"""
+    language = _speaking.get()
+    if language == SOURCE:
+        return message
+    return _catalogue(language).pgettext(context, message)
+
+
 def N_(message: str) -> str:
     """Marks a message for the catalogue where it is written (a constant) and
     leaves it English: it is looked up with `_` where it is said."""

@@ -8,6 +8,7 @@ from typing import cast
 import msgspec
 
 from eventlog.errors import Refusal
+from eventlog.language import N_, _
 from eventlog.events import (
     APSpent, Category, FreeActionTaken, InitiativeRolled, InterruptTaken, Payload, TrackChanged,
 )
@@ -33,7 +34,7 @@ def slugify(name: str, transliterate: bool = True) -> str:
 
 
 COSTS = {"minor": 1, "major": 2}  # R16
-COST_WORDS = "free, minor (1 AP), major (2 AP) or a whole number of AP (R16)"
+COST_WORDS = N_("free, minor (1 AP), major (2 AP) or a whole number of AP (R16)")
 
 
 def action(cid: str, cost: str, label: str, interrupt: bool) -> Payload:
@@ -46,7 +47,8 @@ def action(cid: str, cost: str, label: str, interrupt: bool) -> Payload:
     elif re.fullmatch(r"[+-]?[0-9]{1,30}", word):  # ASCII digits: int() reads `２` as 2
         ap, category = int(word), "custom"
     else:
-        raise Refusal(f"{cost[:40]!r} is not a cost: say {COST_WORDS}")
+        raise Refusal(_("{cost} is not a cost: say {words}").format(cost=repr(cost[:40]),
+                                                                    words=_(COST_WORDS)))
     kind = InterruptTaken if interrupt else APSpent
     return kind(combatant=cid, cost=ap, category=cast(Category, category), label=label)
 
@@ -68,29 +70,33 @@ def correction(p: Payload, die: int | None = None, cost: str | None = None,
                value: int | None = None) -> Payload:
     """The declaration `p` with a slip corrected: a die, a cost, a label, who,
     a track's value (a change stays a change: `-3` read as `-5`)."""
-    name = f"this one says “{_said(p)}”"
+    said = _said(p)
     if value is not None:
         if not isinstance(p, TrackChanged):
-            raise Refusal(f"--value corrects a track change; {name}")
+            raise Refusal(_("--value corrects a track change; this one says “{said}”").format(
+                said=said))
         # (a change corrected is what the GM says it was: no longer a stopped one)
         p = msgspec.structs.replace(p, **({"delta": value, "asked": None} if p.delta is not None
                                           else {"value": value}))
     if die is not None:
         if not isinstance(p, InitiativeRolled):
-            raise Refusal(f"--die corrects an initiative roll; {name}")
+            raise Refusal(_("--die corrects an initiative roll; this one says “{said}”").format(
+                said=said))
         p = msgspec.structs.replace(p, die=die, total=die + p.bonus, manual=True)
     if who is not None:
         if not hasattr(p, "combatant"):
-            raise Refusal(f"--who corrects who acted; {name}, which names no "
-                          "combatant: retract it instead")
+            raise Refusal(_("--who corrects who acted; this one says “{said}”, which names no "
+                            "combatant: retract it instead").format(said=said))
         p = msgspec.structs.replace(p, combatant=who)
     if cost is not None:
         if not isinstance(p, (APSpent, InterruptTaken, FreeActionTaken)):
-            raise Refusal(f"--cost corrects an action's cost; {name}")
+            raise Refusal(_("--cost corrects an action's cost; this one says “{said}”").format(
+                said=said))
         p = action(p.combatant, cost, p.label, isinstance(p, InterruptTaken))
     if label is not None:
         if not hasattr(p, "label"):
-            raise Refusal(f"--label corrects an action's label; {name}")
+            raise Refusal(_("--label corrects an action's label; this one says “{said}”").format(
+                said=said))
         p = msgspec.structs.replace(p, label=label)
     return p
 

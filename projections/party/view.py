@@ -1,6 +1,7 @@
 """The party and its sessions as the terminal and `--json` show them."""
 from __future__ import annotations
 
+from eventlog.language import _, n_
 from eventlog.names import shown
 from projections.party.state import Party
 
@@ -15,9 +16,9 @@ def party_json(p: Party) -> dict:
 
 def party_lines(p: Party) -> list[str]:
     if not p.characters:
-        return [f"The party is empty (seq {p.seq}): add a character with "
-                "`combat party add NAME`."]
-    out = [f"The party (seq {p.seq})"]
+        return [_("The party is empty (seq {seq}): add a character with "
+                  "`combat party add NAME`.").format(seq=p.seq)]
+    out = [_("The party (seq {seq})").format(seq=p.seq)]
     width = max(len(x) for x in p.characters)
     names = max(len(shown(ch.name)) for ch in p.characters.values())
     for ch in p.characters.values():
@@ -25,23 +26,29 @@ def party_lines(p: Party) -> list[str]:
                            for t in ch.tracks.values())
         conditions = ", ".join(condition(x) for x in ch.conditions)
         held = p.holder(ch.id)
-        line = (f"  {ch.id:<{width}}  {shown(ch.name):<{names}}  bonus {ch.bonus:+d}  AP {ch.max_ap}  "
-                f"Grit {ch.grit}" + (f"  {tracks}" if tracks else "")
+        line = (f"  {ch.id:<{width}}  {shown(ch.name):<{names}}  "
+                + _("bonus {bonus}  AP {ap}  Grit {grit}").format(
+                    bonus=f"{ch.bonus:+d}", ap=ch.max_ap, grit=ch.grit)
+                + (f"  {tracks}" if tracks else "")
                 + (f"  [{conditions}]" if conditions else "")
-                + (f"  (in fight {held})" if held else ""))
+                + ("  " + _("(in fight {id})").format(id=held) if held else ""))
         out.append(line.rstrip())
     if p.session is not None:
-        out.append(f"Session {p.session.id} is open" +
-                   (f": {shown(p.session.title)}" if p.session.title else ""))
+        if p.session.title:
+            out.append(_("Session {id} is open: {title}").format(
+                id=p.session.id, title=shown(p.session.title)))
+        else:
+            out.append(_("Session {id} is open").format(id=p.session.id))
     return out
 
 
 def condition(x) -> str:
     """A lasting condition as the party shows it: `poisoned (until rest)`."""
     if x.until_rest:
-        return f"{shown(x.name)} (until rest)"
+        return _("{name} (until rest)").format(name=shown(x.name))
     if x.fights is not None:
-        return f"{shown(x.name)} ({x.fights} more fight{'s' if x.fights != 1 else ''})"
+        return n_("{name} ({n} more fight)", "{name} ({n} more fights)", x.fights).format(
+            name=shown(x.name), n=x.fights)
     return shown(x.name)
 
 
@@ -52,10 +59,11 @@ def sessions_json(p: Party) -> dict:
 
 def session_lines(p: Party) -> list[str]:
     if not p.sessions:
-        return ["No sessions yet: open one with `combat session start [TITLE]`."]
-    return [f"  {x.id}  {shown(x.title) or '(untitled)'}  party seq {x.started}-"
-            f"{x.ended if x.ended is not None else 'open'}  fights: "
-            f"{', '.join(x.fights) or 'none'}" for x in p.sessions]
+        return [_("No sessions yet: open one with `combat session start [TITLE]`.")]
+    return [f"  {x.id}  {shown(x.title) or _('(untitled)')}  " + _(
+        "party seq {first}-{last}  fights: {fights}").format(
+            first=x.started, last=x.ended if x.ended is not None else _("open"),
+            fights=", ".join(x.fights) or _("none")) for x in p.sessions]
 
 
 def difference_lines(p: Party, carried) -> list[str]:
@@ -69,12 +77,15 @@ def difference_lines(p: Party, carried) -> list[str]:
             was = ch.tracks.get(t.track)
             most = f"/{t.max}" if t.max is not None else ""
             said.append(f"{t.track} " + (f"{was.value}{'' if was.max is None else f'/{was.max}'}"
-                                         if was else "none") + f" -> {t.value}{most}")
+                                         if was else _("none")) + f" -> {t.value}{most}")
         now = {x.name: x for x in left.conditions}
-        said += [f"{shown(x.name)} ends" for x in ch.conditions if x.name not in now]
-        said += [f"now {condition(x)}" for x in left.conditions if x not in ch.conditions]
-        out.append(f"  {left.id}  " + "  ".join(said or ["(no change)"]))
-    out += [f"  {cid} is no longer in the party: not carried" for cid in carried.missing]
+        said += [_("{name} ends").format(name=shown(x.name)) for x in ch.conditions
+                 if x.name not in now]
+        said += [_("now {condition}").format(condition=condition(x)) for x in left.conditions
+                 if x not in ch.conditions]
+        out.append(f"  {left.id}  " + "  ".join(said or [_("(no change)")]))
+    out += ["  " + _("{id} is no longer in the party: not carried").format(id=cid)
+            for cid in carried.missing]
     return out
 
 
@@ -83,9 +94,9 @@ def carry_lines(carried, seq: int, before: Party) -> list[str]:
     each value was in the party `before` it and is now (`hp 12/12 -> 9/12`,
     `poisoned ends`)."""
     if carried is None:
-        return ["nothing new to carry into the party"]
-    head = (f"carried into the party (party seq {seq}, from {carried.encounter} "
-            f"at seq {carried.seq}):")
+        return [_("nothing new to carry into the party")]
+    head = _("carried into the party (party seq {seq}, from {id} at seq {at}):").format(
+        seq=seq, id=carried.encounter, at=carried.seq)
     if not carried.characters and not carried.missing:
-        return [head, "  (no changes)"]
+        return [head, "  " + _("(no changes)")]
     return [head, *difference_lines(before, carried)]

@@ -29,7 +29,7 @@ from eventlog.events import (
 from eventlog.language import N_
 from eventlog.text import LINE_BREAKS, csv_cell, json_safe, neutral
 from projections.ledger import Ledger
-from projections.domain.narrate import describe
+from projections.domain.narrate import in_english
 from projections.reports.stats import CATEGORIES, Stats
 from projections.reports.story import Chapter, Story
 from projections.reports.timing import duration
@@ -183,7 +183,7 @@ def csv_rows(ledger: Ledger, encounter: str, track: Track = no_track) -> Iterato
             entry.undone_by[0] if entry.undone_by else "", entry.amended_by or "",
             *original)]
             # a note or a reason of several lines is one cell of several lines
-            + [csv_cell(describe(data), keep=LINE_BREAKS)]
+            + [csv_cell(in_english(data), keep=LINE_BREAKS)]
             + [csv_cell(cell) for cell in _track_cells(data, r.step.state)])
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from eventlog.events import CORRECTIONS
+from eventlog.language import _, clock
 from projections.domain.evolve import evolve
 from projections.domain.state import State
 from projections.ledger import Ledger
@@ -33,3 +34,31 @@ def frames(ledger: Ledger, encounter: str, upto: int | None = None) -> Iterator[
             evolve(state, env.data)
             state.seq = env.seq
         yield entry, state
+
+
+def heading(entry: Entry, end: int) -> str:
+    """A frame's heading: `seq 7 of 40 · 21:07:45 UTC · gm · R1.1 rook`, in
+    the reader's words and form of the time."""
+    from datetime import UTC, datetime
+    env = entry.env
+    try:
+        at = clock(datetime.fromisoformat(env.at.replace("Z", "+00:00")).astimezone(UTC))
+    except ValueError:  # (a stored time is checked on the way in: never here)
+        at = env.at[11:19]
+    return _("seq {seq} of {end} · {time} UTC · {actor} · {where}").format(
+        seq=env.seq, end=end, time=at, actor=env.actor, where=entry.where)
+
+
+def later(entry: Entry) -> str:
+    """What later took a frame's declaration out of force, or ""."""
+    if entry.undone_by:
+        seq, kind, reason = entry.undone_by
+        if reason:
+            said = (_("later undone at seq {seq}: {reason}") if kind == "undo"
+                    else _("later retracted at seq {seq}: {reason}"))
+            return said.format(seq=seq, reason=reason)
+        said = _("later undone at seq {seq}") if kind == "undo" else _("later retracted at seq {seq}")
+        return said.format(seq=seq)
+    if entry.amended_by:
+        return _("later amended at seq {seq}").format(seq=entry.amended_by)
+    return ""

@@ -15,7 +15,8 @@ from eventlog.events import (
     Undone,
 )
 
-from projections.domain.narrate import describe
+from eventlog.language import _
+from projections.domain.narrate import category_word, describe
 from projections.domain.state import TURN_LIMIT, State
 from projections.reports.walk import Before, Step, in_turn, where
 
@@ -79,6 +80,10 @@ def _because(reason: str) -> str:
     return f" ({reason})" if reason else ""
 
 
+def _ap(was: int, now: int) -> str:
+    return _(" ({was} → {now} AP)").format(was=was, now=now)
+
+
 def sentence(p: Payload, before: Before | None, after: State) -> str:
     """A declaration in table language, with names, and with what it changed
     when the state before it is given (None: a declaration not in effect)."""
@@ -87,43 +92,48 @@ def sentence(p: Payload, before: Before | None, after: State) -> str:
     match p:
         case MomentSeized(combatant=cid):
             if before is None:
-                return f"{name(cid)} seizes the moment (1 Grit)"
+                return describe(p, name)
             grit = before.pools[cid].grit
-            return f"{name(cid)} seizes the moment (Grit {grit} → {grit - 1})"
-        case APSpent(combatant=cid, cost=cost, category=cat, label=label):
-            text = f"{name(cid)} spends {cost} AP ({cat}){_label(label)}"
+            return _("{who} seizes the moment (Grit {was} → {now})").format(
+                who=name(cid), was=grit, now=grit - 1)
+        case APSpent(combatant=cid, cost=cost):
+            text = describe(p, name)
             if before is None:
                 return text
             ap = before.pools[cid].ap
-            text += f" ({ap} → {ap - cost} AP)"
+            text += _ap(ap, ap - cost)
             if in_turn(after) != cid:
-                why = "no AP left" if ap == cost else f"{TURN_LIMIT} AP spent this turn"
-                text += f"; their turn is over: {why}"
+                text += (_("; their turn is over: no AP left") if ap == cost else
+                         _("; their turn is over: {limit} AP spent this turn").format(
+                             limit=TURN_LIMIT))
             return text
         case InterruptTaken(combatant=cid, cost=cost, category=cat, label=label):
-            text = f"{name(cid)} interrupts with {cost} AP ({cat}){_label(label)}"
+            text = _("{who} interrupts with {cost} AP ({kind}){label}").format(
+                who=name(cid), cost=cost, kind=category_word(cat), label=_label(label))
             if before is None:
                 return text
             ap = before.pools[cid].ap
-            return f"{text} ({ap} → {ap - cost} AP)"
+            return text + _ap(ap, ap - cost)
         case TurnEnded(combatant=cid):
             if before is None:
-                return f"{name(cid)} ends their turn"
+                return describe(p, name)
             spent = before.pools[cid].spent_this_turn if before.turn == cid else 0
-            how = f" after spending {spent} AP" if spent else " without spending AP"
-            return f"{name(cid)} ends their turn{how}"
-        case APAdjusted(combatant=cid, delta=delta, reason=reason):
-            text = f"GM adjusts {name(cid)}'s AP by {delta:+d}{_because(reason)}"
+            if spent:
+                return _("{who} ends their turn after spending {n} AP").format(
+                    who=name(cid), n=spent)
+            return _("{who} ends their turn without spending AP").format(who=name(cid))
+        case APAdjusted(combatant=cid, delta=delta):
+            text = describe(p, name)
             if before is None:
                 return text
             ap = before.pools[cid].ap
-            return f"{text} ({ap} → {ap + delta} AP)"
-        case GritAdjusted(combatant=cid, delta=delta, reason=reason):
-            text = f"{name(cid)}'s Grit {delta:+d}{_because(reason)}"
+            return text + _ap(ap, ap + delta)
+        case GritAdjusted(combatant=cid, delta=delta):
+            text = describe(p, name)
             if before is None:
                 return text
             grit = before.pools[cid].grit
-            return f"{text} (Grit {grit} → {grit + delta})"
+            return text + _(" (Grit {was} → {now})").format(was=grit, now=grit + delta)
         case TrackChanged(combatant=cid, track=track, delta=int(delta)) if before is not None:
             now = after.tracks[cid][track].value  # (the state just after it)
             return f"{describe(p, name)} ({track} {now - delta} → {now})"
@@ -168,9 +178,10 @@ class Story:
 
     def _give_reason(self, line: Line, marker: int) -> None:
         reason = self._reasons.get(marker)
-        said = f"amended at seq {marker}"
+        said = _("amended at seq {seq}").format(seq=marker)
         if reason and said + ":" not in line.note:
-            line.note = line.note.replace(said, f"{said}: {reason}", 1)
+            line.note = line.note.replace(said, _("amended at seq {seq}: {reason}").format(
+                seq=marker, reason=reason), 1)
 
     def _finish(self, chapter: Chapter) -> Chapter:
         if chapter.round is not None:
@@ -209,11 +220,12 @@ class Story:
                 self._open_round(step)
                 return
             text = sentence(step.payload, step.before, step.state)
-            note = f"amended at seq {entry.amended_by}" if step.amended else ""
+            note = _("amended at seq {seq}").format(seq=entry.amended_by) if step.amended else ""
             line = Line(env.seq, text, type(step.payload).__name__, env.actor, env.at,
                         False, note)
         if env.actor != "gm":
-            line.note = "; ".join(filter(None, [f"declared by {env.actor}", line.note]))
+            line.note = "; ".join(filter(None, [_("declared by {actor}").format(actor=env.actor),
+                                                line.note]))
         if step.payload is not None and step.state.round:
             r = step.state.round
             self._passes[r] = max(self._passes.get(r, 1), step.state.pass_)
@@ -229,7 +241,7 @@ class Story:
                 self._visit(step)
 
     def _place(self, step: Step, line: Line, ended: bool) -> None:
-        round_, pass_, _ = where(step)
+        round_, pass_, _turn = where(step)
         self._chapter(round_, ended).pass_(pass_ if round_ and not ended else 0).lines.append(line)
 
     def _correction(self, step: Step) -> None:
@@ -248,10 +260,10 @@ class Story:
             return
         text = describe(data)
         if isinstance(data, Redone):
-            text = f"Redo of seq {data.batch}: it stands again"
+            text = _("Redo of seq {seq}: it stands again").format(seq=data.batch)
         line = Line(env.seq, text, env.type, env.actor, env.at)
         if env.actor != "gm":
-            line.note = f"declared by {env.actor}"
+            line.note = _("declared by {actor}").format(actor=env.actor)
         self._place(step, line, step.state.ended)
 
     def _visit(self, step: Step) -> None:
@@ -268,17 +280,21 @@ class Story:
     def _struck_note(entry) -> str:
         if entry.undone_by is not None:
             seq, kind, reason = entry.undone_by
-            word = "undone" if kind == "undo" else "retracted"
-            return f"{word} at seq {seq}" + (f": {reason}" if reason else "")
-        return f"amended at seq {entry.amended_by}"
+            if reason:
+                said = (_("undone at seq {seq}: {reason}") if kind == "undo"
+                        else _("retracted at seq {seq}: {reason}"))
+                return said.format(seq=seq, reason=reason)
+            said = _("undone at seq {seq}") if kind == "undo" else _("retracted at seq {seq}")
+            return said.format(seq=seq)
+        return _("amended at seq {seq}").format(seq=entry.amended_by)
 
     def _chapter(self, round_: int, ended: bool) -> Chapter:
         if ended:
-            title, key = "After the encounter", None
+            title, key = _("After the encounter"), None
         elif round_ == 0:
-            title, key = "Setup", None
+            title, key = _("Setup"), None
         else:
-            title, key = f"Round {round_}", round_
+            title, key = _("Round {n}").format(n=round_), round_
         if not self._chapters or self._chapters[-1].title != title:
             if self._told is not None and self._chapters:
                 self._told(self._finish(self._chapters.pop()))

@@ -6,6 +6,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from eventlog.codec import Envelope, decode_data
+from eventlog.language import _
 from eventlog.events import CORRECTIONS, OVERRIDES, Amended, Redone, Undone
 from eventlog.undo import Corrections
 from projections.domain.evolve import evolve
@@ -37,10 +38,16 @@ class Entry:
 
     @property
     def context(self) -> str:
+        """`setup`, `R2.1 rook`: as data (`log --json`), the same in every language."""
         if self.round == 0:
             return "setup"
         where = f"R{self.round}.{self.pass_}"
         return f"{where} {self.turn}" if self.turn else where
+
+    @property
+    def where(self) -> str:
+        """The context as the reader reads it (`setup` in their words)."""
+        return _("setup") if self.round == 0 else self.context
 
     @property
     def fate(self) -> str | None:
@@ -48,10 +55,14 @@ class Entry:
         13`, `retracted at seq 20: wrong target`, `amended at seq 31`)."""
         if self.undone_by:
             seq, kind, reason = self.undone_by
-            word = "undone" if kind == "undo" else "retracted"
-            return f"{word} at seq {seq}" + (f": {reason}" if reason else "")
+            if reason:
+                said = (_("undone at seq {seq}: {reason}") if kind == "undo"
+                        else _("retracted at seq {seq}: {reason}"))
+                return said.format(seq=seq, reason=reason)
+            said = _("undone at seq {seq}") if kind == "undo" else _("retracted at seq {seq}")
+            return said.format(seq=seq)
         if self.amended_by:
-            return f"amended at seq {self.amended_by}"
+            return _("amended at seq {seq}").format(seq=self.amended_by)
         return None
 
 
@@ -88,12 +99,12 @@ def annotate(markers: Iterable[tuple[int, str, bytes]]
     for seq, p in fixes.items:
         if isinstance(p, Amended) and seq not in fixes.undone:
             amended_by[p.batch] = seq
-            amended_by.update((b, seq) for b, _ in p.also)  # a moved turn (R28b)
+            amended_by.update((b, seq) for b, _events in p.also)  # a moved turn (R28b)
     return fixes, undone_by, amended_by
 
 
 def timeline(ledger: Ledger, encounter: str) -> Iterator[Entry]:
-    head, _ = ledger.store.head(encounter)  # the log only grows: read up to here
+    head, _moved = ledger.store.head(encounter)  # the log only grows: read up to here
     fixes, undone_by, amended_by = annotate(ledger.store.fold_markers(encounter, head))
     rows = ledger.store.rows(encounter, upto=head)
     imported = ledger.store.imported(encounter)
@@ -117,13 +128,16 @@ def timeline(ledger: Ledger, encounter: str) -> Iterator[Entry]:
 def said(entry: Entry) -> dict:
     """One line of the log as `combat log` reads it, as data (the table
     server's GM page): who declared what, when, what later changed it, and
-    what `amend` may correct of it."""
+    what `amend` may correct of it. `text`, `fate` and `where` (the context
+    as the reader reads it) are in the reader's words; `context` is the same
+    in every language."""
     from eventlog.text import neutral
     from projections.domain.phrases import amendable
     from projections.domain.narrate import describe
     mark = entry.undone_by
     return {"seq": entry.env.seq, "batch": entry.env.batch, "actor": entry.env.actor,
-            "context": entry.context, "text": neutral(describe(entry.env.data)),
+            "context": entry.context, "where": entry.where,
+            "text": neutral(describe(entry.env.data)),
             "undone_by": None if mark is None else {
                 "seq": mark[0], "kind": "undo" if mark[1] == "undo" else "retract",
                 "reason": neutral(mark[2])},

@@ -5,7 +5,7 @@ moments in the reader's form. English keeps the forms the product always
 printed (1234, 1.333, 40%, 2026-12-05 21:07)."""
 from __future__ import annotations
 
-from eventlog.language import N_, SOURCE, _, current, n_
+from eventlog.language import N_, SOURCE, _, current, n_, pgettext
 
 # The names of the categories of actions and of harm as a page words them
 # (the numbers' keys stay as they are: they are data).
@@ -17,17 +17,6 @@ SIDES = {"pc": N_("pc"), "npc": N_("npc")}
 def side(key: str) -> str:
     """A side (pc, npc) in the reader's language."""
     return _(SIDES[key]) if key in SIDES else key
-
-
-def pgettext(context: str, message: str) -> str:
-    """`message` as it reads in `context` (a table's narrow column) in the
-    reader's language: the catalogue may word it shorter there. (gettext
-    keeps a message of a context under `context EOT message`.)"""
-    if current() == SOURCE:
-        return message
-    key = f"{context}\x04{message}"
-    found = _(key)
-    return _(message) if found == key else found
 
 
 def column(word: str) -> str:
