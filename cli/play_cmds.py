@@ -8,16 +8,14 @@ from eventlog.errors import LedgerError
 from eventlog.language import _
 
 
-@app.command()
+@app.command(help=_(
+    "Play at the table: a console with the status table always shown, the same "
+    "commands without `combat`, aliases (m/n/f/e/u/r/l), history, Tab completion and "
+    "keys for undo, redo and the last log lines.\n\n"
+    "Example: combat play        (or just `combat` in a terminal)"))
 def play(ctx: typer.Context,
          refresh: float = typer.Option(1.0, "--refresh", min=0.05, max=60.0,
-                                       help="Seconds between looks for what other terminals declare.")) -> None:
-    """Play at the table: a console with the status table always shown, the
-    same commands without `combat`, aliases (m/n/f/e/u/r/l), history, Tab
-    completion and keys for undo, redo and the last log lines.
-
-    Example: combat play        (or just `combat` in a terminal)
-    """
+                                       help=_("Seconds between looks for what other terminals declare."))) -> None:
     if not 0.05 <= refresh <= 60.0:  # (the range above lets nan through)
         raise typer.BadParameter(_("{value} is not in the range 0.05<=x<=60").format(value=refresh),
                                  param_hint="--refresh")

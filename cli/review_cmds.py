@@ -9,7 +9,7 @@ import typer
 from cli.base import app, session
 from cli.session import print_json
 from eventlog.errors import LedgerError
-from eventlog.language import _, n_
+from eventlog.language import N_, _, n_
 
 DELAY_ON_A_TERMINAL = 1.0  # seconds between frames when --delay is not given
 MAX_DELAY = 3600.0  # seconds: more is a typo (and 1e308 or nan no clock can sleep)
@@ -51,29 +51,27 @@ def _evening(s, every: bool, encounters: str | None, evening: str | None,
     return ids, None
 
 
-ALL_HELP = "Every encounter of the store: a campaign view."
-ENCOUNTERS_HELP = "These encounters, comma-separated (a,b,c): a campaign view."
-SESSION_HELP = "The fights of this session (`combat session` lists them), side by side."
-CAMPAIGN_HELP = "The fights of every session, session by session."
+ALL_HELP = N_("Every encounter of the store: a campaign view.")
+ENCOUNTERS_HELP = N_("These encounters, comma-separated (a,b,c): a campaign view.")
+SESSION_HELP = N_("The fights of this session (`combat session` lists them), side by side.")
+CAMPAIGN_HELP = N_("The fights of every session, session by session.")
 
 
-@app.command()
+@app.command(help=_(
+    "Post-game numbers: per combatant turns, AP spent in turns and on interrupts, "
+    "actions by category, AP left unspent at round ends, seizes, Grit and time in "
+    "turns; per round passes, turns, AP and time; the slowest turns; the encounter's "
+    "totals. With --all or --encounters, the same across many encounters of the "
+    "store; with --session ID or --campaign, across the fights of an evening or of "
+    "every one.\n\n"
+    "Example: combat stats        combat stats --json        combat stats --campaign        combat stats --csv > turns.csv"))
 def stats(ctx: typer.Context,
-          as_json: bool = typer.Option(False, "--json", help="JSON for scripts."),
-          as_csv: bool = typer.Option(False, "--csv", help="One row per turn (who, where, AP, seconds), for analysis."),
-          every: bool = typer.Option(False, "--all", help=ALL_HELP),
-          encounters: str | None = typer.Option(None, "--encounters", help=ENCOUNTERS_HELP),
-          evening: str | None = typer.Option(None, "--session", metavar="ID", help=SESSION_HELP),
-          campaign: bool = typer.Option(False, "--campaign", help=CAMPAIGN_HELP)) -> None:
-    """Post-game numbers: per combatant turns, AP spent in turns and on
-    interrupts, actions by category, AP left unspent at round ends, seizes,
-    Grit and time in turns; per round passes, turns, AP and time; the
-    slowest turns; the encounter's totals. With --all or --encounters, the
-    same across many encounters of the store; with --session ID or
-    --campaign, across the fights of an evening or of every one.
-
-    Example: combat stats        combat stats --json        combat stats --campaign        combat stats --csv > turns.csv
-    """
+          as_json: bool = typer.Option(False, "--json", help=_("JSON for scripts.")),
+          as_csv: bool = typer.Option(False, "--csv", help=_("One row per turn (who, where, AP, seconds), for analysis.")),
+          every: bool = typer.Option(False, "--all", help=_(ALL_HELP)),
+          encounters: str | None = typer.Option(None, "--encounters", help=_(ENCOUNTERS_HELP)),
+          evening: str | None = typer.Option(None, "--session", metavar="ID", help=_(SESSION_HELP)),
+          campaign: bool = typer.Option(False, "--campaign", help=_(CAMPAIGN_HELP))) -> None:
     if as_json and as_csv:
         raise LedgerError(_("{options}: give one of them").format(
             options=both(["--json", "--csv"])))
@@ -119,24 +117,22 @@ class Audience(str, Enum):
     players = "players"
 
 
-@app.command()
+@app.command(help=_(
+    "The html report: of the encounter (as `export --format html`), a players' "
+    "summary of it (--for players), or a campaign report across encounters (--all, "
+    "--encounters a,b), the fights of a session (--session ID) or of every session "
+    "(--campaign). On a terminal without -o it is written to ID-report.html "
+    "(ID-recap.html, campaign-report.html) in the current folder, replacing an "
+    "earlier one, and the line says where.\n\n"
+    "Example: combat report -o raid.html        combat report --for players -o recap.html        combat report --all -o campaign.html"))
 def report(ctx: typer.Context,
-           out: str | None = typer.Option(None, "-o", "--output", help="Write to FILE (default: stdout, or on a terminal ID-report.html); never the ledger or its files."),
-           audience: Audience = typer.Option(Audience.gm, "--for", help="gm: everything; players: the PCs' highlights, no GM-only detail (reasons of overrides, the log), nothing of a combatant still hidden."),
-           every: bool = typer.Option(False, "--all", help=ALL_HELP),
-           encounters: str | None = typer.Option(None, "--encounters", help=ENCOUNTERS_HELP),
-           evening: str | None = typer.Option(None, "--session", metavar="ID", help=SESSION_HELP),
-           campaign: bool = typer.Option(False, "--campaign", help=CAMPAIGN_HELP),
-           force: bool = typer.Option(False, "--force", help="Replace FILE even if it is a SQLite database.")) -> None:
-    """The html report: of the encounter (as `export --format html`), a
-    players' summary of it (--for players), or a campaign report across
-    encounters (--all, --encounters a,b), the fights of a session
-    (--session ID) or of every session (--campaign). On a terminal without -o it is
-    written to ID-report.html (ID-recap.html, campaign-report.html) in the
-    current folder, replacing an earlier one, and the line says where.
-
-    Example: combat report -o raid.html        combat report --for players -o recap.html        combat report --all -o campaign.html
-    """
+           out: str | None = typer.Option(None, "-o", "--output", help=_("Write to FILE (default: stdout, or on a terminal ID-report.html); never the ledger or its files.")),
+           audience: Audience = typer.Option(Audience.gm, "--for", help=_("gm: everything; players: the PCs' highlights, no GM-only detail (reasons of overrides, the log), nothing of a combatant still hidden.")),
+           every: bool = typer.Option(False, "--all", help=_(ALL_HELP)),
+           encounters: str | None = typer.Option(None, "--encounters", help=_(ENCOUNTERS_HELP)),
+           evening: str | None = typer.Option(None, "--session", metavar="ID", help=_(SESSION_HELP)),
+           campaign: bool = typer.Option(False, "--campaign", help=_(CAMPAIGN_HELP)),
+           force: bool = typer.Option(False, "--force", help=_("Replace FILE even if it is a SQLite database."))) -> None:
     from cli.progress import progress
     from eventlog.outfile import checked_target, write_file
     s = session(ctx)
@@ -175,22 +171,19 @@ def _on_a_terminal() -> bool:
     return sys.stdout.isatty()
 
 
-@app.command()
+@app.command(help=_(
+    "Play the encounter back in the terminal: after each event, its line and the "
+    "status table as the table saw it then (R31). With --session ID or --campaign, "
+    "the fights of an evening (or of every one) in the order they were played.\n\n"
+    "Example: combat replay --delay 0.5        combat replay --step --to 30        combat replay --session s2"))
 def replay(ctx: typer.Context,
-           to: int | None = typer.Option(None, "--to", min=1, help="Stop after this seq (default: the end)."),
-           start: int = typer.Option(1, "--from", min=1, help="Show frames from this seq on."),
-           delay: float | None = typer.Option(None, "--delay", min=0.0, help=f"Seconds between events (default: {DELAY_ON_A_TERMINAL:g} on a terminal, 0 otherwise)."),
-           step: bool = typer.Option(False, "--step", help="Wait for Enter after each event (q then Enter stops)."),
-           file: Path | None = typer.Option(None, "--file", help="Replay a json or jsonl export without importing it."),
-           evening: str | None = typer.Option(None, "--session", metavar="ID", help="The fights of this session, one after the other."),
-           campaign: bool = typer.Option(False, "--campaign", help="The fights of every session, one after the other.")) -> None:
-    """Play the encounter back in the terminal: after each event, its line
-    and the status table as the table saw it then (R31). With --session ID
-    or --campaign, the fights of an evening (or of every one) in the order
-    they were played.
-
-    Example: combat replay --delay 0.5        combat replay --step --to 30        combat replay --session s2
-    """
+           to: int | None = typer.Option(None, "--to", min=1, help=_("Stop after this seq (default: the end).")),
+           start: int = typer.Option(1, "--from", min=1, help=_("Show frames from this seq on.")),
+           delay: float | None = typer.Option(None, "--delay", min=0.0, help=_("Seconds between events (default: {seconds} on a terminal, 0 otherwise).").format(seconds=f"{DELAY_ON_A_TERMINAL:g}")),
+           step: bool = typer.Option(False, "--step", help=_("Wait for Enter after each event (q then Enter stops).")),
+           file: Path | None = typer.Option(None, "--file", help=_("Replay a json or jsonl export without importing it.")),
+           evening: str | None = typer.Option(None, "--session", metavar="ID", help=_("The fights of this session, one after the other.")),
+           campaign: bool = typer.Option(False, "--campaign", help=_("The fights of every session, one after the other."))) -> None:
     import tempfile
     if delay is not None and not delay <= MAX_DELAY:  # (not <=: nan too)
         raise LedgerError(_("--delay {delay}: the pause between events is 0 to {most} "
@@ -292,13 +285,11 @@ def show_frame(entry, state, end: int) -> None:
     show_state(state)
 
 
-@app.command()
-def schema(export: bool = typer.Option(False, "--export", help="The schema of a whole json export instead of one event."),
-           commands: bool = typer.Option(False, "--commands", help="The schema of a command, as the table server takes it.")) -> None:
-    """Print the JSON Schema of the event format (one event of `log --json`,
-    a jsonl line or an export's events), generated from the event types.
-
-    Example: combat schema > event.schema.json        combat schema --export
-    """
+@app.command(help=_(
+    "Print the JSON Schema of the event format (one event of `log --json`, a jsonl "
+    "line or an export's events), generated from the event types.\n\n"
+    "Example: combat schema > event.schema.json        combat schema --export"))
+def schema(export: bool = typer.Option(False, "--export", help=_("The schema of a whole json export instead of one event.")),
+           commands: bool = typer.Option(False, "--commands", help=_("The schema of a command, as the table server takes it."))) -> None:
     from projections.reports.schema import command_schema, event_schema, export_schema
     print_json(command_schema() if commands else export_schema() if export else event_schema())

@@ -15,6 +15,7 @@ from eventlog.events import (
 from projections.domain import tracks
 from projections.domain.phrases import slugify
 from projections.domain.lasting import check_span
+from projections.domain.narrate import side_word
 from projections.domain.ranges import MAX_NUMBER, check_numbers
 from projections.domain.slugs import SLUG, active, check_slug, combatant, known_slot, slot, unknown
 from projections.domain.state import TURN_LIMIT, State, Step
@@ -154,8 +155,8 @@ def _order_declared(s: State, e: OrderDeclared) -> None:
                 "{first} ({first_side}, {first_total}) and {other} ({other_side}, "
                 "{other_total}) are not tied: only tied slots of one side have an order to "
                 "declare, and PCs act before NPCs (R3)").format(
-                    first=first.id, first_side=first.side, first_total=first.total,
-                    other=sid, other_side=other.side, other_total=other.total))
+                    first=first.id, first_side=side_word(first.side), first_total=first.total,
+                    other=sid, other_side=side_word(other.side), other_total=other.total))
 
 
 def _round_started(s: State, e: RoundStarted) -> None:

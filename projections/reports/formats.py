@@ -10,20 +10,23 @@ from collections.abc import Callable
 from importlib import import_module
 from typing import NamedTuple
 
+from eventlog.language import N_, _
+
 
 class Format(NamedTuple):
     module: str
     writer: str
-    help: str
+    help: str  # marked for the catalogue; said in the reader's language by described()
 
 
 FORMATS: dict[str, Format] = {
-    "json": Format("projections.reports.jsonexport", "write_json", "the portable log that `import` reads"),
-    "jsonl": Format("projections.reports.exports", "write_jsonl", "one event per line"),
+    "json": Format("projections.reports.jsonexport", "write_json",
+                   N_("the portable log that `import` reads")),
+    "jsonl": Format("projections.reports.exports", "write_jsonl", N_("one event per line")),
     "csv": Format("projections.reports.exports", "write_csv",
-                  "one row per event with its round, pass and turn"),
-    "md": Format("projections.reports.exports", "write_md", "the fight round by round, with stats"),
-    "html": Format("projections.reports.html", "write_html", "a self-contained report with charts"),
+                  N_("one row per event with its round, pass and turn")),
+    "md": Format("projections.reports.exports", "write_md", N_("the fight round by round, with stats")),
+    "html": Format("projections.reports.html", "write_html", N_("a self-contained report with charts")),
 }
 
 
@@ -35,4 +38,4 @@ def writer(name: str) -> Callable[..., int]:
 
 def described() -> str:
     """`json: ...; jsonl: ...`: every format with what it writes."""
-    return "; ".join(f"{name}: {spec.help}" for name, spec in FORMATS.items()) + "."
+    return "; ".join(f"{name}: {_(spec.help)}" for name, spec in FORMATS.items()) + "."

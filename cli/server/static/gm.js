@@ -298,7 +298,7 @@ function tableButtons() {
                   [_("End encounter"), () => confirmFirst(_("End the encounter"),
                     [_("afterwards only notes, undo, redo, retraction and amendment (R25)")], { command: "end" }, _("✓ the encounter has ended"))]];
   $("gm-buttons").replaceChildren(...simple.map(([text, fn, key]) =>
-    el("button", { type: "button", on: { click: fn }, ...(key ? { "aria-keyshortcuts": key, title: key.replace("Control", "Ctrl") } : {}) }, text)));
+    el("button", { type: "button", on: { click: fn }, ...(key ? { "aria-keyshortcuts": key, title: key.replace("Control+", _("Ctrl+")) } : {}) }, text)));
 }
 
 function gmButtons() {

@@ -10,7 +10,7 @@
 
 function summary(line) {
   // As `combat log` words it: who, where in the round, what; and what undid it.
-  return (line.imported ? fill(_("{actor} (imported)"), line) : line.actor) + " · " + line.context + " · " + (line.batch !== line.seq ? "+ " : "") +
+  return (line.imported ? fill(_("{actor} (imported)"), line) : line.actor) + " · " + (line.where || line.context) + " · " + (line.batch !== line.seq ? "+ " : "") +
     line.text + (line.fate ? " (" + line.fate + ")" : "");
 }
 

@@ -23,7 +23,7 @@ function pageWords() {
       + "{i} interrupt, {s} seize, {e} end turn, {undo} undo, {redo} redo; click a row to choose who; "
       + "tick rows' boxes to change several at once ({escape} clears)."),
       { m: kbd("m"), n: kbd("n"), f: kbd("f"), i: kbd("i"), s: kbd("s"), e: kbd("e"),
-        undo: kbd("Ctrl-Z"), redo: kbd("Ctrl-Y"), escape: kbd("Escape") })],
+        undo: kbd(_("Ctrl-Z")), redo: kbd(_("Ctrl-Y")), escape: kbd(_("Escape")) })],
     ['label[for="line"]', null, _("command")],
     ["#line", "placeholder", _("e.g. m rook shoots · add Vex --pc · t vex hp -3")],
     ["#line-form button", null, _("Declare")],
