@@ -8,9 +8,12 @@ English is a message nobody marked, or one still untranslated."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from functools import cache
 
-from eventlog.language import LOCALE
+from eventlog.language import LOCALE as PLACE
+
+LOCALE = Path(PLACE)  # (the language module keeps a plain path)
 
 WORD = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?")
 # What is typed, not read: a command in backticks, a placeholder, an option,

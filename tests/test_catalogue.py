@@ -14,7 +14,10 @@ from pathlib import Path
 import pytest
 
 from eventlog import language
-from eventlog.language import LANGUAGES, LOCALE, SOURCE
+from eventlog.language import LANGUAGES, SOURCE
+from eventlog.language import LOCALE as PLACE
+
+LOCALE = Path(PLACE)  # (the language module keeps a plain path)
 
 ROOT = Path(__file__).resolve().parents[1]
 KEYWORDS = {"n_": (1, 2)}  # besides Babel's own (_, N_, gettext, ngettext...)
