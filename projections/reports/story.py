@@ -211,7 +211,7 @@ class Story:
             if entry.amended_by is None and entry.undone_by is None:
                 return
             ended = step.state.ended
-            text, note = sentence(env.data, None, step.state), self._struck_note(entry)
+            text, note = sentence(env.data, None, step.state), entry.fate or ""
             line = Line(env.seq, text, env.type, env.actor, env.at, True, note)
         else:
             assert step.before is not None  # (a step in effect has its before)
@@ -275,18 +275,6 @@ class Story:
         visited = self._visited.setdefault(s.round, [])
         if all(p.slot != key for p in visited):
             visited += [p for p in self._order(s) if p.slot == key]
-
-    @staticmethod
-    def _struck_note(entry) -> str:
-        if entry.undone_by is not None:
-            seq, kind, reason = entry.undone_by
-            if reason:
-                said = (_("undone at seq {seq}: {reason}") if kind == "undo"
-                        else _("retracted at seq {seq}: {reason}"))
-                return said.format(seq=seq, reason=reason)
-            said = _("undone at seq {seq}") if kind == "undo" else _("retracted at seq {seq}")
-            return said.format(seq=seq)
-        return _("amended at seq {seq}").format(seq=entry.amended_by)
 
     def _chapter(self, round_: int, ended: bool) -> Chapter:
         if ended:
