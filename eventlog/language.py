@@ -104,13 +104,13 @@ def N_(message: str) -> str:
 
 # -- which language --------------------------------------------------------
 
-_TAG = re.compile(r"^([A-Za-z]{1,8})(?:[-_][A-Za-z0-9]{1,8})*$")
+_TAG = r"([A-Za-z]{1,8})(?:[-_][A-Za-z0-9]{1,8})*"  # (compiled on first use, by re's cache)
 
 
 def _primary(tag: str) -> str | None:
     """`de_DE.UTF-8`, `de-AT`, `DE` → `de`, if we speak it."""
     tag = tag.split(".")[0].split("@")[0].strip()
-    m = _TAG.match(tag)
+    m = re.fullmatch(_TAG, tag)
     language = m.group(1).lower() if m else None
     return language if language in LANGUAGES else None
 
