@@ -11,12 +11,12 @@ from eventlog.language import N_, SOURCE, _, current, n_, pgettext
 # (the numbers' keys stay as they are: they are data).
 KINDS = {"free": N_("free"), "minor": N_("minor"), "major": N_("major"), "custom": N_("custom")}
 HARM = {"taken": N_("taken"), "dealt": N_("dealt"), "healed": N_("healed")}
-SIDES = {"pc": N_("pc"), "npc": N_("npc")}
 
 
 def side(key: str) -> str:
-    """A side (pc, npc) in the reader's language."""
-    return _(SIDES[key]) if key in SIDES else key
+    """A side (pc, npc) in the reader's language, as the log words it."""
+    from projections.domain.narrate import side_word
+    return side_word(key)
 
 
 def column(word: str) -> str:
