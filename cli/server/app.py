@@ -64,7 +64,7 @@ ROUTES = [  # (tried in order: the declarations first, the table's busiest reque
 async def unexpected(request: Request, exc: Exception):
     # (said outside the middleware, which the server's last handler wraps:
     # the request's language is chosen here again)
-    with speaking(wanted(request)):
+    with speaking(wanted(request.headers, request.scope.get("query_string", b""))):
         said = _("unexpected failure ({kind}); the declaration may not have been recorded: "
                  "check the log").format(kind=type(exc).__name__)
     return JSON({"error": said}, status_code=500)

@@ -27,16 +27,18 @@ VARY = "Accept-Language, X-Combat-Language, Authorization"
 STATIC = Path(__file__).parent / "static"
 
 
-def switched(headers: Headers, query: QueryParams) -> str | None:
-    """The language the page's own switch asks for, if it is one we speak."""
-    return language.chosen(headers.get(HEADER) or query.get("lang"))
+def switched(headers: Headers, query: bytes) -> str | None:
+    """The language the page's own switch asks for (its header, else a raw
+    query's `lang`), if it is one we speak. The query is parsed only where
+    it may name one: most requests have none."""
+    named = headers.get(HEADER) or (QueryParams(query).get("lang") if b"lang=" in query else None)
+    return language.chosen(named)
 
 
-def wanted(request: Request) -> str:
+def wanted(headers: Headers, query: bytes) -> str:
     """The request's language before its token is read: the page's switch,
     else the browser's (the token's, once read, goes between: auth.heard)."""
-    return (switched(request.headers, request.query_params)
-            or language.negotiate(request.headers.get("accept-language")))
+    return switched(headers, query) or language.negotiate(headers.get("accept-language"))
 
 
 class Speaking:
@@ -52,9 +54,7 @@ class Speaking:
             await self.app(scope, receive, send)
             return
         headers, query = Headers(scope=scope), scope.get("query_string", b"")
-        # (the query is parsed only where it may name one: most requests have none)
-        own = language.chosen(headers.get(HEADER) or (QueryParams(query).get("lang")
-                                                      if b"lang=" in query else None))
+        own = switched(headers, query)
         scope[SWITCHED] = own is not None
         with language.speaking(own or language.negotiate(headers.get("accept-language"))):
             await self.app(scope, receive, send)
