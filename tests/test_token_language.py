@@ -58,7 +58,8 @@ def test_a_language_we_do_not_speak_or_no_such_token_changes_nothing(tmp_path, a
     assert run(db, "token", "list")[1] == before
 
 
-def test_a_sqlite_store_of_schema_7_is_brought_forward_with_its_tokens(tmp_path):
+def schema_7_store(tmp_path):
+    """A SQLite store as schema 7 left it (no token languages), holding Ana's token."""
     from eventlog.stores.sqlite import Store
     db = tmp_path / "old.db"
     store = Store(db)
@@ -67,7 +68,12 @@ def test_a_sqlite_store_of_schema_7_is_brought_forward_with_its_tokens(tmp_path)
     with sqlite3.connect(db) as raw:
         raw.execute("DROP TABLE token_languages")
         raw.execute("UPDATE meta SET value = '7' WHERE key = 'schema_version'")
-    store = Store(db)
+    return db
+
+
+def test_a_sqlite_store_of_schema_7_is_brought_forward_with_its_tokens(tmp_path):
+    from eventlog.stores.sqlite import Store
+    store = Store(schema_7_store(tmp_path))
     try:
         assert store.token("a" * 64).language is None
         assert store.set_token_language("ana", "de") and store.token("a" * 64).language == "de"
@@ -77,13 +83,7 @@ def test_a_sqlite_store_of_schema_7_is_brought_forward_with_its_tokens(tmp_path)
 
 def test_a_read_only_sqlite_store_of_schema_7_still_reads_its_tokens(tmp_path):
     from eventlog.stores.sqlite import Store
-    db = tmp_path / "old.db"
-    store = Store(db)
-    store.add_token(Token("ana", "player", ("rook",), "alley", "a" * 64, AT))
-    store.close()
-    with sqlite3.connect(db) as raw:
-        raw.execute("DROP TABLE token_languages")
-        raw.execute("UPDATE meta SET value = '7' WHERE key = 'schema_version'")
+    db = schema_7_store(tmp_path)
     db.chmod(0o444)
     try:
         store = Store(db)
